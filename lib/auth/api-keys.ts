@@ -1,0 +1,15 @@
+// API key material: `sk_` organization keys and `pk_` database keys. Keys carry 256 bits of
+// randomness; only their SHA-256 hash is ever stored or compared.
+import { createHash, randomBytes } from 'node:crypto';
+
+export type KeyKind = 'sk' | 'pk';
+
+export const generateApiKey = (kind: KeyKind): string => `${kind}_${randomBytes(32).toString('base64url')}`;
+
+export const hashApiKey = (key: string): string => createHash('sha256').update(key).digest('hex');
+
+export const keyKindOf = (key: string): KeyKind | undefined =>
+  key.startsWith('sk_') ? 'sk' : key.startsWith('pk_') ? 'pk' : undefined;
+
+/** A short, non-secret label for logs and listings: the prefix and the last four characters. */
+export const keyHint = (key: string): string => `${key.slice(0, 3)}…${key.slice(-4)}`;

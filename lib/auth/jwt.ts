@@ -1,0 +1,44 @@
+// Portal JWTs: HS256 with a per-stage secret, or RS/ES keys from a JWKS URL, verified by jose.
+// Claims: `org_id` (integer organization id), `sub` (user id), `role`.
+import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify } from 'jose';
+import * as v from 'valibot';
+import { config } from '#lib/config.ts';
+import { ServiceError } from '#lib/http/errors.ts';
+
+const PortalClaims = v.object({
+  org_id: v.pipe(v.union([v.number(), v.pipe(v.string(), v.digits(), v.transform(Number))]), v.integer(), v.minValue(1)),
+  sub: v.pipe(v.string(), v.minLength(1)),
+  role: v.optional(v.string(), 'member'),
+});
+export type PortalClaims = v.InferOutput<typeof PortalClaims>;
+
+let jwks: ReturnType<typeof createRemoteJWKSet> | undefined;
+
+const verificationKey = (): Uint8Array | ReturnType<typeof createRemoteJWKSet> | undefined => {
+  if (config.jwt.jwksUrl) {
+    jwks ??= createRemoteJWKSet(new URL(config.jwt.jwksUrl));
+    return jwks;
+  }
+  return config.jwt.secret ? new TextEncoder().encode(config.jwt.secret) : undefined;
+};
+
+export const verifyPortalToken = async (token: string): Promise<PortalClaims> => {
+  const key = verificationKey();
+  if (!key) throw new ServiceError('TOKEN_INVALID', { message: 'Portal tokens are not accepted by this stage' });
+  let payload: JWTPayload;
+  try {
+    const options = {
+      algorithms: config.jwt.jwksUrl ? ['RS256', 'ES256', 'EdDSA'] : ['HS256'],
+      ...(config.jwt.issuer ? { issuer: config.jwt.issuer } : {}),
+      ...(config.jwt.audience ? { audience: config.jwt.audience } : {}),
+    };
+    ({ payload } =
+      key instanceof Uint8Array ? await jwtVerify(token, key, options) : await jwtVerify(token, key, options));
+  } catch (error) {
+    if (error instanceof errors.JWTExpired) throw new ServiceError('TOKEN_EXPIRED');
+    throw new ServiceError('TOKEN_INVALID');
+  }
+  const claims = v.safeParse(PortalClaims, payload);
+  if (!claims.success) throw new ServiceError('TOKEN_INVALID', { message: 'The access token lacks the org_id or sub claim' });
+  return claims.output;
+};

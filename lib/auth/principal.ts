@@ -1,0 +1,108 @@
+// Who is calling: resolves X-API-Key / Authorization into a principal, and applies a route's
+// access rule (DESIGN.md "Credentials"). Key and organization lookups are cached in the warm
+// container for at most KEY_CACHE_TTL_SECONDS (≤ 60 s): a revoked key or a plan change takes
+// effect within that time.
+import { config } from '#lib/config.ts';
+import { ServiceError } from '#lib/http/errors.ts';
+import { type Feature, hasFeature, type PlanName } from '#lib/limits/plans.ts';
+import { findApiKeyByHash } from '#lib/store/api-keys.ts';
+import { findOrganization, type Organization } from '#lib/store/organizations.ts';
+import { TtlCache } from '#lib/ttl-cache.ts';
+import { hashApiKey, keyKindOf } from './api-keys.ts';
+import { verifyPortalToken } from './jwt.ts';
+
+export type Credential = 'sk' | 'pk' | 'jwt';
+
+export interface Principal {
+  credential: Credential;
+  organizationId: number;
+  plan: PlanName;
+  /** API key id (sk/pk). */
+  keyId?: string;
+  /** pk keys: the one database they may use. */
+  databaseId?: string;
+  /** pk keys: origins allowed in the browser. */
+  allowedOrigins?: string[];
+  /** Portal JWTs: the user and role. */
+  userId?: string;
+  role?: string;
+}
+
+export interface AccessRule {
+  credentials: readonly Credential[];
+  /** A feature the organization's plan must include when the caller uses an sk_ key. */
+  feature?: Extract<Feature, 'custom_api_access'>;
+}
+
+const ttlMs = config.keyCacheTtlSeconds * 1000;
+const keyCache = new TtlCache<string, Principal | null>(ttlMs);
+const organizationCache = new TtlCache<number, Organization | null>(ttlMs);
+
+export const clearPrincipalCaches = (): void => {
+  keyCache.clear();
+  organizationCache.clear();
+};
+
+const invalid = (message = 'Missing or invalid credentials: send an API key in X-API-Key') =>
+  new ServiceError('INVALID_CREDENTIALS', { message });
+
+const activeOrganization = async (id: number): Promise<Organization | undefined> => {
+  let organization = organizationCache.get(id);
+  if (organization === undefined) {
+    organization = (await findOrganization(id)) ?? null;
+    organizationCache.set(id, organization);
+  }
+  return organization?.status === 'active' ? organization : undefined;
+};
+
+const principalOfKey = async (key: string): Promise<Principal> => {
+  const kind = keyKindOf(key);
+  if (!kind) throw invalid('Invalid API key format: keys start with sk_ or pk_');
+  const hash = hashApiKey(key);
+  let principal = keyCache.get(hash);
+  if (principal === undefined) {
+    const record = await findApiKeyByHash(hash);
+    const organization = record && !record.revokedAt ? await activeOrganization(record.organizationId) : undefined;
+    principal =
+      record && organization
+        ? {
+            credential: record.kind,
+            organizationId: organization.id,
+            plan: organization.plan,
+            keyId: record.id,
+            ...(record.databaseId ? { databaseId: record.databaseId } : {}),
+            ...(record.allowedOrigins ? { allowedOrigins: record.allowedOrigins } : {}),
+          }
+        : null;
+    keyCache.set(hash, principal);
+  }
+  if (!principal) throw invalid('Invalid or revoked API key');
+  return principal;
+};
+
+const principalOfToken = async (token: string): Promise<Principal> => {
+  const claims = await verifyPortalToken(token);
+  const organization = await activeOrganization(claims.org_id);
+  if (!organization) throw new ServiceError('TOKEN_INVALID', { message: 'The token names an unknown organization' });
+  return { credential: 'jwt', organizationId: organization.id, plan: organization.plan, userId: claims.sub, role: claims.role };
+};
+
+export const resolvePrincipal = async (credentials: { apiKey?: string | undefined; authorization?: string | undefined }): Promise<Principal> => {
+  const apiKey = credentials.apiKey?.trim();
+  if (apiKey) return principalOfKey(apiKey);
+  const bearer = /^Bearer\s+(\S+)\s*$/i.exec(credentials.authorization ?? '')?.[1];
+  if (bearer) return keyKindOf(bearer) ? principalOfKey(bearer) : principalOfToken(bearer);
+  if (credentials.authorization) throw invalid('Unsupported Authorization header: use Bearer <token> or X-API-Key');
+  throw invalid();
+};
+
+const credentialNames: Record<Credential, string> = { sk: 'Organization (sk_) keys', pk: 'Database (pk_) keys', jwt: 'Portal tokens' };
+
+export const authorise = (principal: Principal, rule: AccessRule): void => {
+  if (!rule.credentials.includes(principal.credential)) {
+    throw new ServiceError('FORBIDDEN', { message: `${credentialNames[principal.credential]} cannot use this endpoint` });
+  }
+  if (principal.credential !== 'sk') return;
+  if (!hasFeature(principal.plan, 'api_access')) throw new ServiceError('PLAN_FEATURE_REQUIRED');
+  if (rule.feature && !hasFeature(principal.plan, rule.feature)) throw new ServiceError('FEATURE_NOT_AVAILABLE');
+};

@@ -1,0 +1,25 @@
+// Settings read from the environment once per container. serverless.yml sets them per stage;
+// the local stack sets them for its own processes (local/stack.ts).
+
+const read = (name: string): string | undefined => {
+  const value = process.env[name];
+  return value === undefined || value === '' ? undefined : value;
+};
+
+export const config = {
+  stage: read('STAGE') ?? 'local',
+  tableName: read('TABLE_NAME') ?? 'tabletalk-local',
+  /** Set only for DynamoDB Local; deployed stages use the regional endpoint. */
+  dynamodbEndpoint: read('DYNAMODB_ENDPOINT'),
+  region: read('AWS_REGION') ?? read('AWS_DEFAULT_REGION') ?? 'us-east-1',
+  /** How long a resolved API key stays cached in a warm container (seconds, at most 60). */
+  keyCacheTtlSeconds: Math.min(60, Number(read('KEY_CACHE_TTL_SECONDS') ?? 60)),
+  jwt: {
+    secret: read('JWT_SECRET'),
+    jwksUrl: read('JWT_JWKS_URL'),
+    issuer: read('JWT_ISSUER'),
+    audience: read('JWT_AUDIENCE'),
+  },
+  /** Base URL of the default logos served when an organization has set none. */
+  assetsUrl: read('ASSETS_URL') ?? 'https://assets.tabletalk.dev',
+} as const;

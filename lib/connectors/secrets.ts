@@ -1,0 +1,67 @@
+// Where connection secrets (database URLs with passwords) live (DESIGN.md "Storage"):
+// AWS Secrets Manager in deployed stages (the record keeps the secret's ARN), and an
+// AES-256-GCM encrypted attribute on the local stack (key generated into .local/).
+// No endpoint, log line or error message ever carries the plaintext.
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { CreateSecretCommand, GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import { config } from '#lib/config.ts';
+
+export interface SecretStore {
+  /** Stores a secret and returns the reference to keep on the database record. */
+  save(name: string, value: string): Promise<string>;
+  read(reference: string): Promise<string>;
+}
+
+const LOCAL_PREFIX = 'enc:v1:';
+
+export const localSecretStore = (keyFile: string): SecretStore => {
+  let key: Buffer | undefined;
+  const loadKey = (): Buffer => {
+    if (key) return key;
+    if (!existsSync(keyFile)) {
+      mkdirSync(dirname(keyFile), { recursive: true });
+      writeFileSync(keyFile, randomBytes(32).toString('base64'), { mode: 0o600 });
+    }
+    key = Buffer.from(readFileSync(keyFile, 'utf8').trim(), 'base64');
+    if (key.length !== 32) throw new Error(`${keyFile} does not hold a 256-bit key`);
+    return key;
+  };
+  return {
+    async save(_name, value) {
+      const iv = randomBytes(12);
+      const cipher = createCipheriv('aes-256-gcm', loadKey(), iv);
+      const sealed = Buffer.concat([cipher.update(value, 'utf8'), cipher.final()]);
+      return `${LOCAL_PREFIX}${Buffer.concat([iv, cipher.getAuthTag(), sealed]).toString('base64')}`;
+    },
+    async read(reference) {
+      if (!reference.startsWith(LOCAL_PREFIX)) throw new Error('not a locally encrypted secret');
+      const packed = Buffer.from(reference.slice(LOCAL_PREFIX.length), 'base64');
+      const decipher = createDecipheriv('aes-256-gcm', loadKey(), packed.subarray(0, 12));
+      decipher.setAuthTag(packed.subarray(12, 28));
+      return Buffer.concat([decipher.update(packed.subarray(28)), decipher.final()]).toString('utf8');
+    },
+  };
+};
+
+export const secretsManagerStore = (client = new SecretsManagerClient({ region: config.region })): SecretStore => ({
+  async save(name, value) {
+    const created = await client.send(
+      new CreateSecretCommand({ Name: `tabletalk/${config.stage}/databases/${name}`, SecretString: value }),
+    );
+    if (!created.ARN) throw new Error('Secrets Manager returned no ARN');
+    return created.ARN;
+  },
+  async read(reference) {
+    const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: reference }));
+    if (SecretString === undefined) throw new Error('secret has no string value');
+    return SecretString;
+  },
+});
+
+export const LOCAL_SECRET_KEY_FILE = process.env.LOCAL_SECRET_KEY_FILE ?? '.local/credentials.key';
+
+/** The store of this stage: local encryption when running against DynamoDB Local. */
+export const secretStore = (): SecretStore =>
+  config.dynamodbEndpoint !== undefined ? localSecretStore(LOCAL_SECRET_KEY_FILE) : secretsManagerStore();

@@ -1,0 +1,40 @@
+// The standard middy chain of every buffered HTTP function, in DESIGN.md's order of concerns:
+// request id → error envelope → headers → authentication → scope → JSON body → validation.
+// A function file is `api({...}).handler(...)`: the chain plus one call into lib/.
+import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
+import middy from '@middy/core';
+import type * as v from 'valibot';
+import type { AccessRule } from '#lib/auth/principal.ts';
+import { logger } from '#lib/log.ts';
+import { authenticate } from './middleware/authenticate.ts';
+import { errorEnvelope } from './middleware/error-envelope.ts';
+import { headerNormaliser } from './middleware/headers.ts';
+import { jsonBody } from './middleware/json-body.ts';
+import { requestId } from './middleware/request-id.ts';
+import { scope } from './middleware/scope.ts';
+import { type InputSchema, validator } from './middleware/validate.ts';
+import type { ApiContext, ApiEvent, ApiResult } from './types.ts';
+
+export interface RouteOptions<S extends InputSchema> {
+  /** Which credentials may call the route, and which plan feature it needs. */
+  access: AccessRule;
+  /** `required` on history endpoints (403 without X-Scope-Id); `optional` elsewhere. */
+  scope: 'required' | 'optional';
+  /** One schema for `{path, query, header, body}`; its output is `context.input`. */
+  input?: S;
+  /** Whether the route takes a JSON body. */
+  body?: boolean;
+}
+
+export const api = <S extends InputSchema = InputSchema>(options: RouteOptions<S>) => {
+  const chain = middy<ApiEvent, ApiResult, Error, ApiContext & { input: v.InferOutput<S> }>()
+    .use(requestId())
+    .use(injectLambdaContext(logger))
+    .use(errorEnvelope())
+    .use(headerNormaliser())
+    .use(authenticate(options.access))
+    .use(scope({ required: options.scope === 'required' }));
+  if (options.body) chain.use(jsonBody());
+  if (options.input) chain.use(validator(options.input));
+  return chain;
+};

@@ -1,0 +1,15 @@
+// Resolves the caller's credential (X-API-Key, or Authorization: Bearer with a portal JWT or a
+// key) into a principal and applies the route's access rule (DESIGN.md "Credentials").
+import type { MiddlewareObj, Request } from '@middy/core';
+import { type AccessRule, authorise, resolvePrincipal } from '#lib/auth/principal.ts';
+import type { ApiContext, ApiEvent, ApiResult } from '../types.ts';
+
+export const authenticate = (rule: AccessRule): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => {
+  const authenticateBefore = async (request: Request<ApiEvent, ApiResult, Error, ApiContext>): Promise<void> => {
+    const { headers } = request.context;
+    const principal = await resolvePrincipal({ apiKey: headers['x-api-key'], authorization: headers.authorization });
+    authorise(principal, rule);
+    request.context.principal = principal;
+  };
+  return { before: authenticateBefore };
+};

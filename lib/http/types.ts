@@ -1,0 +1,19 @@
+// The event, result and context types shared by every HTTP function. Middleware fills the
+// context in chain order (lib/http/api.ts); the handler receives it complete.
+import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import type { Principal } from '#lib/auth/principal.ts';
+
+export type ApiEvent = APIGatewayProxyEvent;
+export type ApiResult = APIGatewayProxyResult & { headers?: Record<string, string> };
+
+export interface ApiContext extends Context {
+  /** `req_<API Gateway request id>`: the envelope's `trace_id` and the `X-Request-ID` header. */
+  traceId: string;
+  /** Request headers with lower-case names; repeated headers joined with ", ". */
+  headers: Record<string, string>;
+  principal: Principal;
+  /** The end-user scope from `X-Scope-Id`, normalised to a string; undefined when not sent. */
+  scopeId: string | undefined;
+  /** The parsed JSON body; undefined when the request has none. */
+  body: unknown;
+}

@@ -1,0 +1,27 @@
+// The one DynamoDB document client, created at module level so warm invocations reuse its
+// connections. Against DynamoDB Local (DYNAMODB_ENDPOINT set) it uses static dummy credentials.
+import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { config } from '#lib/config.ts';
+
+const endpoint = config.dynamodbEndpoint;
+
+export const dynamodb = new DynamoDBClient({
+  region: config.region,
+  maxAttempts: 3,
+  ...(endpoint ? { endpoint, credentials: { accessKeyId: 'local', secretAccessKey: 'local' } } : {}),
+});
+
+export const documents = DynamoDBDocumentClient.from(dynamodb, {
+  marshallOptions: { removeUndefinedValues: true, convertClassInstanceToMap: false },
+});
+
+export const tableName = (): string => config.tableName;
+
+/** The attribute names of the table's key and indexes (infra/table.yml). */
+export type ItemKey = { PK: string; SK: string };
+
+export const isConditionFailure = (error: unknown): boolean =>
+  error instanceof Error &&
+  (error.name === 'ConditionalCheckFailedException' ||
+    (error.name === 'TransactionCanceledException' && error.message.includes('ConditionalCheckFailed')));

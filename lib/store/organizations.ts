@@ -1,0 +1,76 @@
+// Organizations: integer ids from an atomic counter, a plan, a name.
+// Item: PK ORG#<id>, SK ORG. Counter: PK COUNTER#ORG, SK COUNTER.
+import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import { ServiceError } from '#lib/http/errors.ts';
+import { PlanName } from '#lib/limits/plans.ts';
+import { documents, isConditionFailure, tableName } from './client.ts';
+
+export const organizationKey = (id: number) => ({ PK: `ORG#${id}`, SK: 'ORG' });
+const counterKey = { PK: 'COUNTER#ORG', SK: 'COUNTER' };
+
+export const Organization = v.object({
+  id: v.pipe(v.number(), v.integer()),
+  name: v.string(),
+  plan: PlanName,
+  status: v.picklist(['active', 'suspended']),
+  createdAt: v.string(),
+});
+export type Organization = v.InferOutput<typeof Organization>;
+
+export const NewOrganization = v.object({
+  name: v.pipe(v.string(), v.trim(), v.minLength(1, 'name must not be empty'), v.maxLength(200)),
+  plan: v.optional(PlanName, 'free'),
+});
+export type NewOrganization = v.InferInput<typeof NewOrganization>;
+
+const toOrganization = (item: Record<string, unknown>): Organization => v.parse(Organization, item);
+
+export const createOrganization = async (input: NewOrganization, now = new Date()): Promise<Organization> => {
+  const { name, plan } = v.parse(NewOrganization, input);
+  const counter = await documents.send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: counterKey,
+      UpdateExpression: 'ADD #value :one',
+      ExpressionAttributeNames: { '#value': 'value' },
+      ExpressionAttributeValues: { ':one': 1 },
+      ReturnValues: 'UPDATED_NEW',
+    }),
+  );
+  const id = Number(counter.Attributes?.value);
+  const organization: Organization = { id, name, plan, status: 'active', createdAt: now.toISOString() };
+  await documents.send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...organizationKey(id), type: 'organization', ...organization },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    }),
+  );
+  return organization;
+};
+
+export const findOrganization = async (id: number): Promise<Organization | undefined> => {
+  const { Item } = await documents.send(new GetCommand({ TableName: tableName(), Key: organizationKey(id) }));
+  return Item ? toOrganization(Item) : undefined;
+};
+
+export const setOrganizationPlan = async (id: number, plan: PlanName): Promise<Organization> => {
+  try {
+    const { Attributes } = await documents.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: organizationKey(id),
+        UpdateExpression: 'SET #plan = :plan',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeNames: { '#plan': 'plan' },
+        ExpressionAttributeValues: { ':plan': plan },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return toOrganization(Attributes ?? {});
+  } catch (error) {
+    if (isConditionFailure(error)) throw new ServiceError('NOT_FOUND', { message: `Organization ${id} not found` });
+    throw error;
+  }
+};
