@@ -1,0 +1,30 @@
+import { defineConfig } from 'vitest/config';
+
+// Three suites: unit (AWS SDK mocked), integration (DynamoDB Local and real databases) and e2e
+// (HTTP through the local gateway). The last two share one DynamoDB Local started by
+// tests/helpers/dynamodb-setup.ts on a free port.
+const quiet = { POWERTOOLS_LOG_LEVEL: 'SILENT', AWS_REGION: 'us-east-1' };
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        test: {
+          name: 'unit',
+          include: ['tests/unit/**/*.test.ts'],
+          env: { ...quiet, TABLE_NAME: 'tabletalk-unit' },
+        },
+      },
+      {
+        test: {
+          name: 'integration',
+          include: ['tests/integration/**/*.test.ts', 'tests/e2e/**/*.test.ts'],
+          globalSetup: ['tests/helpers/dynamodb-setup.ts'],
+          env: quiet,
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+    ],
+  },
+});
