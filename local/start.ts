@@ -1,0 +1,98 @@
+// npm start: the whole local stack in one command. DynamoDB Local (data under .local/dynamodb,
+// kept across restarts; --fresh resets), the table, the demo organization, and every route on
+// http://127.0.0.1:3000 (PORT overrides) through the local gateway. Ctrl-C stops it all.
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { freePort, isDynamoDbUp, localClient, type RunningDynamoDb, startDynamoDb } from './dynamodb.ts';
+import { startGateway } from './gateway.ts';
+import { environmentOf, loadServerlessConfig, routesOf } from './serverless-config.ts';
+import { applyLocalEnvironment, DEFAULT_DYNAMODB_PORT, LOCAL_STAGE, LOCAL_TABLE, localDir, root, writeStackInfo } from './stack.ts';
+import { ensureTable } from './table.ts';
+
+const { values: flags } = parseArgs({
+  options: { fresh: { type: 'boolean', default: false }, port: { type: 'string' } },
+});
+const port = Number(flags.port ?? process.env.PORT ?? 3000);
+const steps = 5;
+let step = 0;
+const progress = (message: string): void => console.log(`[${++step}/${steps}] ${message}`);
+
+let dynamodb: RunningDynamoDb | undefined;
+let stopping = false;
+const stop = async (code = 0): Promise<never> => {
+  if (!stopping) {
+    stopping = true;
+    console.log('\nStopping the local stack…');
+    await dynamodb?.stop();
+  }
+  process.exit(code);
+};
+process.on('SIGINT', () => void stop(0));
+process.on('SIGTERM', () => void stop(0));
+
+try {
+  const dataDir = join(localDir, 'dynamodb');
+  if (flags.fresh) {
+    rmSync(dataDir, { recursive: true, force: true });
+    rmSync(join(localDir, 'demo.json'), { force: true });
+  }
+
+  const preferredPort = Number(process.env.DYNAMODB_PORT ?? DEFAULT_DYNAMODB_PORT);
+  const dynamodbPort = (await isDynamoDbUp(`http://127.0.0.1:${preferredPort}`)) ? await freePort() : preferredPort;
+  progress(`Starting DynamoDB Local on port ${dynamodbPort} (data in .local/dynamodb${flags.fresh ? ', fresh' : ''})…`);
+  dynamodb = await startDynamoDb({ port: dynamodbPort, dataDir });
+  dynamodb.process.once('exit', (code) => {
+    if (!stopping) {
+      console.error(`DynamoDB Local exited unexpectedly (code ${code}).`);
+      void stop(1);
+    }
+  });
+
+  progress('Reading the serverless configuration…');
+  const config = await loadServerlessConfig(root, LOCAL_STAGE);
+  const stack = { dynamodbEndpoint: dynamodb.endpoint, tableName: LOCAL_TABLE };
+  applyLocalEnvironment(environmentOf(config), stack);
+
+  progress(`Creating table ${LOCAL_TABLE}…`);
+  const client = localClient(dynamodb.endpoint);
+  const created = await ensureTable(client, LOCAL_TABLE);
+  client.destroy();
+  if (!created) console.log('      (table exists, kept)');
+
+  progress('Seeding the demo organization…');
+  const { ensureDemo } = await import('./demo/seed.ts');
+  const { demo, created: seeded } = await ensureDemo();
+  if (!seeded) console.log('      (demo organization exists, kept)');
+
+  const routes = routesOf(config);
+  progress(`Starting the local gateway with ${routes.length} routes…`);
+  const gateway = await startGateway({
+    root,
+    routes,
+    port,
+    stage: LOCAL_STAGE,
+    onRequest: ({ method, path, status, ms }) => console.log(`${method} ${path} → ${status} (${ms} ms)`),
+  });
+  writeStackInfo({ ...stack, baseUrl: gateway.url, pid: process.pid });
+
+  console.log(`
+tabletalk is running at ${gateway.url}/api/v1
+
+  Demo organization  ${demo.organizationId} (professional plan)
+  Demo database      ${demo.databaseId}
+  Organization key   ${demo.skKey}
+  Database key       ${demo.pkKey}
+
+Try it:
+  curl -s -H "X-API-Key: ${demo.skKey}" ${gateway.url}/api/v1/branding
+
+Routes:
+${routes.map((r) => `  ${r.method.padEnd(6)} ${r.path}${r.streaming ? '  (streaming)' : ''}`).join('\n')}
+
+Press Ctrl-C to stop.`);
+} catch (error) {
+  console.error(`\nThe local stack could not start: ${(error as Error).message}`);
+  if ((error as { code?: string }).code === 'EADDRINUSE') console.error(`Port ${port} is taken: set PORT to another port.`);
+  await stop(1);
+}
