@@ -20,7 +20,8 @@ export default defineConfig({
           name: 'integration',
           include: ['tests/integration/**/*.test.ts', 'tests/e2e/**/*.test.ts'],
           globalSetup: ['tests/helpers/dynamodb-setup.ts'],
-          env: quiet,
+          // Portal JWTs in tests are signed with this secret (tests/helpers/gateway.ts).
+          env: { ...quiet, JWT_SECRET: 'test-portal-secret-0123456789abcdef', TABLETALK_JWT_SECRET: 'test-portal-secret-0123456789abcdef' },
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

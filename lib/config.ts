@@ -11,6 +11,8 @@ export const config = {
   tableName: read('TABLE_NAME') ?? 'tabletalk-local',
   /** Set only for DynamoDB Local; deployed stages use the regional endpoint. */
   dynamodbEndpoint: read('DYNAMODB_ENDPOINT'),
+  /** Key file of locally encrypted connection secrets (local stack only). */
+  localSecretKeyFile: read('LOCAL_SECRET_KEY_FILE') ?? '.local/credentials.key',
   region: read('AWS_REGION') ?? read('AWS_DEFAULT_REGION') ?? 'us-east-1',
   /** How long a resolved API key stays cached in a warm container (seconds, at most 60). */
   keyCacheTtlSeconds: Math.min(60, Number(read('KEY_CACHE_TTL_SECONDS') ?? 60)),

@@ -60,8 +60,6 @@ export const secretsManagerStore = (client = new SecretsManagerClient({ region: 
   },
 });
 
-export const LOCAL_SECRET_KEY_FILE = process.env.LOCAL_SECRET_KEY_FILE ?? '.local/credentials.key';
-
 /** The store of this stage: local encryption when running against DynamoDB Local. */
 export const secretStore = (): SecretStore =>
-  config.dynamodbEndpoint !== undefined ? localSecretStore(LOCAL_SECRET_KEY_FILE) : secretsManagerStore();
+  config.dynamodbEndpoint !== undefined ? localSecretStore(config.localSecretKeyFile) : secretsManagerStore();

@@ -1,0 +1,21 @@
+// Starts the local gateway in the test process with every route of the resolved serverless
+// config, against the suite's DynamoDB Local (see dynamodb-setup.ts).
+import { startGateway, type RunningGateway } from '../../local/gateway.ts';
+import type { Route } from '../../local/serverless-config.ts';
+import { environmentOf, loadServerlessConfig, routesOf } from '../../local/serverless-config.ts';
+import { applyLocalEnvironment, LOCAL_STAGE, root } from '../../local/stack.ts';
+
+/** Set for the integration project in vitest.config.ts, before any lib/ module reads it. */
+export const TEST_JWT_SECRET = process.env.TABLETALK_JWT_SECRET ?? '';
+
+export const startTestGateway = async (extraRoutes: Route[] = []): Promise<RunningGateway & { routes: Route[] }> => {
+  const config = await loadServerlessConfig(root, LOCAL_STAGE);
+  applyLocalEnvironment(environmentOf(config), {
+    dynamodbEndpoint: process.env.DYNAMODB_ENDPOINT ?? '',
+    tableName: process.env.TABLE_NAME ?? '',
+  });
+  process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
+  const routes = [...routesOf(config), ...extraRoutes];
+  const gateway = await startGateway({ root, routes });
+  return { ...gateway, routes };
+};
