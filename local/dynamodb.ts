@@ -21,20 +21,32 @@ export const freePort = (): Promise<number> =>
     server.on('error', reject);
     server.listen(0, '127.0.0.1', () => {
       const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port'))));
+      server.close(() =>
+        typeof address === 'object' && address ? resolvePort(address.port) : reject(new Error('no port')),
+      );
     });
   });
 
 export const localClient = (endpoint: string): DynamoDBClient =>
-  new DynamoDBClient({ endpoint, region: 'us-east-1', credentials: { accessKeyId: 'local', secretAccessKey: 'local' }, maxAttempts: 1 });
+  new DynamoDBClient({
+    endpoint,
+    region: 'us-east-1',
+    credentials: { accessKeyId: 'local', secretAccessKey: 'local' },
+    maxAttempts: 1,
+  });
 
 /** Resolves once DynamoDB Local answers, or rejects when it exits or does not answer in time. */
-export const waitForDynamoDb = async (endpoint: string, timeoutMs = 30_000, child?: ChildProcess): Promise<void> => {
+export const waitForDynamoDb = async (
+  endpoint: string,
+  timeoutMs = 30_000,
+  child?: ChildProcess,
+): Promise<void> => {
   const client = localClient(endpoint);
   const deadline = Date.now() + timeoutMs;
   try {
     while (Date.now() < deadline) {
-      if (child && child.exitCode !== null) throw new Error(`DynamoDB Local exited with code ${child.exitCode}`);
+      if (child && child.exitCode !== null)
+        throw new Error(`DynamoDB Local exited with code ${child.exitCode}`);
       try {
         await client.send(new ListTablesCommand({ Limit: 1 }));
         return;
@@ -60,7 +72,9 @@ export const isDynamoDbUp = async (endpoint: string): Promise<boolean> => {
   }
 };
 
-export const startDynamoDb = async (options: { port?: number; dataDir?: string } = {}): Promise<RunningDynamoDb> => {
+export const startDynamoDb = async (
+  options: { port?: number; dataDir?: string } = {},
+): Promise<RunningDynamoDb> => {
   const port = options.port ?? (await freePort());
   const path = options.dataDir ? resolve(options.dataDir) : null;
   if (path) mkdirSync(path, { recursive: true });

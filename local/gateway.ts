@@ -36,7 +36,13 @@ export interface GatewayOptions {
   service?: string;
   stage?: string;
   /** Called once per request, e.g. to print an access log line. */
-  onRequest?: (line: { method: string; path: string; status: number; ms: number; functionName?: string }) => void;
+  onRequest?: (line: {
+    method: string;
+    path: string;
+    status: number;
+    ms: number;
+    functionName?: string;
+  }) => void;
 }
 
 export interface RunningGateway {
@@ -107,14 +113,20 @@ const readBody = (req: IncomingMessage): Promise<Buffer | undefined> =>
 const writeBuffered = (res: ServerResponse, result: APIGatewayProxyResult): void => {
   const headers: Record<string, string | string[]> = {};
   for (const [name, value] of Object.entries(result.headers ?? {})) headers[name] = String(value);
-  for (const [name, values] of Object.entries(result.multiValueHeaders ?? {})) headers[name] = values.map(String);
-  const body = result.isBase64Encoded ? Buffer.from(result.body ?? '', 'base64') : Buffer.from(result.body ?? '', 'utf8');
+  for (const [name, values] of Object.entries(result.multiValueHeaders ?? {}))
+    headers[name] = values.map(String);
+  const body = result.isBase64Encoded
+    ? Buffer.from(result.body ?? '', 'base64')
+    : Buffer.from(result.body ?? '', 'utf8');
   res.writeHead(result.statusCode, headers);
   res.end(body);
 };
 
 const functionCrashed = () =>
-  new ServiceError('SERVICE_UNAVAILABLE', { message: 'The function failed; retry later', headers: { 'Retry-After': '2' } });
+  new ServiceError('SERVICE_UNAVAILABLE', {
+    message: 'The function failed; retry later',
+    headers: { 'Retry-After': '2' },
+  });
 
 export const startGateway = async (options: GatewayOptions): Promise<RunningGateway> => {
   installAwsLambdaGlobal();
@@ -152,13 +164,19 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
       const allow = resource.map((r) => r.method).join(', ');
       sendEnvelope(
         res,
-        new ServiceError('METHOD_NOT_ALLOWED', { message: `${method} is not allowed on ${best.path}; use ${allow}`, headers: { Allow: allow } }),
+        new ServiceError('METHOD_NOT_ALLOWED', {
+          message: `${method} is not allowed on ${best.path}; use ${allow}`,
+          headers: { Allow: allow },
+        }),
       );
       return undefined;
     }
     const body = await readBody(req);
     if (body === undefined) {
-      sendEnvelope(res, new ServiceError('PAYLOAD_TOO_LARGE', { message: 'Request body is larger than 10 MB' }));
+      sendEnvelope(
+        res,
+        new ServiceError('PAYLOAD_TOO_LARGE', { message: 'Request body is larger than 10 MB' }),
+      );
       return route;
     }
     const groups = route.pattern.exec(url.pathname)?.groups ?? {};

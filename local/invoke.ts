@@ -19,23 +19,32 @@ const fail = (message: string): never => {
 
 const config = await loadServerlessConfig(root, LOCAL_STAGE);
 if (!functionName || !config.functions[functionName]) {
-  fail(`usage: npm run invoke -- <function> [--event file.json]\nfunctions: ${Object.keys(config.functions).join(', ')}`);
+  fail(
+    `usage: npm run invoke -- <function> [--event file.json]\nfunctions: ${Object.keys(config.functions).join(', ')}`,
+  );
 }
 const fn = config.functions[functionName!]!;
 const stack = readStackInfo();
-if (!stack || !(await isDynamoDbUp(stack.dynamodbEndpoint))) fail('The local stack is not running: start it with npm start');
+if (!stack || !(await isDynamoDbUp(stack.dynamodbEndpoint)))
+  fail('The local stack is not running: start it with npm start');
 
 const eventFile = values.event ?? join(root, 'events', `${functionName}.json`);
 if (!existsSync(eventFile)) fail(`No event file ${eventFile}`);
 const demoFile = join(localDir, 'demo.json');
-const demo = existsSync(demoFile) ? (JSON.parse(readFileSync(demoFile, 'utf8')) as Record<string, string>) : {};
-const eventText = readFileSync(eventFile, 'utf8').replace(/\{\{(\w+)\}\}/g, (_, name: string) => demo[name] ?? '');
+const demo = existsSync(demoFile)
+  ? (JSON.parse(readFileSync(demoFile, 'utf8')) as Record<string, string>)
+  : {};
+const eventText = readFileSync(eventFile, 'utf8').replace(
+  /\{\{(\w+)\}\}/g,
+  (_, name: string) => demo[name] ?? '',
+);
 const event = JSON.parse(eventText) as unknown;
 
 applyLocalEnvironment(environmentOf(config), stack!);
 installAwsLambdaGlobal();
 const handler = await loadHandler(root, fn.handler);
-if (isStreamingHandler(handler)) fail(`${functionName} streams its response: call it through npm start's gateway instead`);
+if (isStreamingHandler(handler))
+  fail(`${functionName} streams its response: call it through npm start's gateway instead`);
 const result = await handler(event, lambdaContext(`tabletalk-local-${functionName}`, fn.timeout ?? 29));
 console.log(JSON.stringify(result, null, 2));
 process.exit(0);

@@ -36,7 +36,7 @@ export const restEvent = (input: RestEventInput): APIGatewayProxyEvent => {
     queryStringParameters ??= {};
     multiValueQueryStringParameters ??= {};
     queryStringParameters[name] = value;
-    (multiValueQueryStringParameters[name] ??= []).push(value);
+    multiValueQueryStringParameters[name] = [...(multiValueQueryStringParameters[name] ?? []), value];
   }
   const stage = input.stage ?? 'local';
   const now = new Date();
@@ -105,7 +105,10 @@ export const lambdaContext = (functionName: string, timeoutSeconds = 29): Contex
 };
 
 /** Loads `functions/x.handler` from its TypeScript source (Node strips the types). */
-export const loadHandler = async (root: string, handler: string): Promise<(...args: unknown[]) => unknown> => {
+export const loadHandler = async (
+  root: string,
+  handler: string,
+): Promise<(...args: unknown[]) => unknown> => {
   const dot = handler.lastIndexOf('.');
   const file = resolve(root, `${handler.slice(0, dot)}.ts`);
   const exported = handler.slice(dot + 1);
@@ -167,19 +170,25 @@ export class ResponseStreamSink extends Writable {
     this.#onChunk = onChunk;
   }
 
-  override _write(chunk: Buffer | string, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+  override _write(
+    chunk: Buffer | string,
+    _encoding: BufferEncoding,
+    callback: (error?: Error | null) => void,
+  ): void {
     const data = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     try {
       if (this.#pending === undefined) {
         if (data.length > 0) this.#onChunk(data);
-        return callback();
+        callback();
+        return;
       }
       const buffered = Buffer.concat([this.#pending, data]);
       const separator = buffered.indexOf(PRELUDE_SEPARATOR);
       const looksLikePrelude = buffered.length === 0 || buffered[0] === 0x7b; // '{'
       if (looksLikePrelude && separator === -1 && buffered.length < 64 * 1024) {
         this.#pending = buffered;
-        return callback();
+        callback();
+        return;
       }
       this.#pending = undefined;
       if (looksLikePrelude && separator !== -1) {

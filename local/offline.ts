@@ -23,20 +23,24 @@ client.destroy();
 
 const port = process.env.OFFLINE_PORT ?? '3001';
 console.log(`Starting serverless-offline on http://127.0.0.1:${port} (buffered routes only)…`);
-const child = spawn(join(root, 'node_modules/.bin/serverless'), ['offline', 'start', '--stage', LOCAL_STAGE], {
-  cwd: root,
-  stdio: 'inherit',
-  env: {
-    ...process.env,
-    OFFLINE_PORT: port,
-    DYNAMODB_ENDPOINT: endpoint,
-    TABLE_NAME: LOCAL_TABLE,
-    STAGE: LOCAL_STAGE,
-    LOCAL_SECRET_KEY_FILE: join(localDir, 'credentials.key'),
-    AWS_ACCESS_KEY_ID: 'local',
-    AWS_SECRET_ACCESS_KEY: 'local',
+const child = spawn(
+  join(root, 'node_modules/.bin/serverless'),
+  ['offline', 'start', '--stage', LOCAL_STAGE],
+  {
+    cwd: root,
+    stdio: 'inherit',
+    env: {
+      ...process.env,
+      OFFLINE_PORT: port,
+      DYNAMODB_ENDPOINT: endpoint,
+      TABLE_NAME: LOCAL_TABLE,
+      STAGE: LOCAL_STAGE,
+      LOCAL_SECRET_KEY_FILE: join(localDir, 'credentials.key'),
+      AWS_ACCESS_KEY_ID: 'local',
+      AWS_SECRET_ACCESS_KEY: 'local',
+    },
   },
-});
+);
 const stop = async (): Promise<void> => {
   child.kill('SIGINT');
   await dynamodb?.stop();

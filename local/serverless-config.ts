@@ -41,7 +41,11 @@ const run = promisify(execFile);
 
 const inputsHash = (root: string): string => {
   const hash = createHash('sha256');
-  const files = ['serverless.yml', 'package.json', ...readdirSync(join(root, 'infra')).map((f) => join('infra', f))];
+  const files = [
+    'serverless.yml',
+    'package.json',
+    ...readdirSync(join(root, 'infra')).map((f) => join('infra', f)),
+  ];
   for (const file of files.sort()) hash.update(file).update(readFileSync(join(root, file)));
   return hash.digest('hex').slice(0, 16);
 };

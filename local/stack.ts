@@ -41,7 +41,10 @@ const localSecret = (name: string): string => {
  * Puts the functions' environment into this process before any lib/ module is imported
  * (lib/config.ts reads it once): the stage's settings, then the local overrides.
  */
-export const applyLocalEnvironment = (functionEnvironment: Record<string, string>, stack: StackInfo): void => {
+export const applyLocalEnvironment = (
+  functionEnvironment: Record<string, string>,
+  stack: StackInfo,
+): void => {
   for (const [name, value] of Object.entries(functionEnvironment)) process.env[name] ??= value;
   process.env.STAGE = LOCAL_STAGE;
   process.env.TABLE_NAME = stack.tableName;

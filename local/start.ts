@@ -7,7 +7,15 @@ import { parseArgs } from 'node:util';
 import { freePort, isDynamoDbUp, localClient, type RunningDynamoDb, startDynamoDb } from './dynamodb.ts';
 import { startGateway } from './gateway.ts';
 import { environmentOf, loadServerlessConfig, routesOf } from './serverless-config.ts';
-import { applyLocalEnvironment, DEFAULT_DYNAMODB_PORT, LOCAL_STAGE, LOCAL_TABLE, localDir, root, writeStackInfo } from './stack.ts';
+import {
+  applyLocalEnvironment,
+  DEFAULT_DYNAMODB_PORT,
+  LOCAL_STAGE,
+  LOCAL_TABLE,
+  localDir,
+  root,
+  writeStackInfo,
+} from './stack.ts';
 import { ensureTable } from './table.ts';
 
 const { values: flags } = parseArgs({
@@ -39,8 +47,12 @@ try {
   }
 
   const preferredPort = Number(process.env.DYNAMODB_PORT ?? DEFAULT_DYNAMODB_PORT);
-  const dynamodbPort = (await isDynamoDbUp(`http://127.0.0.1:${preferredPort}`)) ? await freePort() : preferredPort;
-  progress(`Starting DynamoDB Local on port ${dynamodbPort} (data in .local/dynamodb${flags.fresh ? ', fresh' : ''})…`);
+  const dynamodbPort = (await isDynamoDbUp(`http://127.0.0.1:${preferredPort}`))
+    ? await freePort()
+    : preferredPort;
+  progress(
+    `Starting DynamoDB Local on port ${dynamodbPort} (data in .local/dynamodb${flags.fresh ? ', fresh' : ''})…`,
+  );
   dynamodb = await startDynamoDb({ port: dynamodbPort, dataDir });
   dynamodb.process.once('exit', (code) => {
     if (!stopping) {
@@ -93,6 +105,7 @@ ${routes.map((r) => `  ${r.method.padEnd(6)} ${r.path}${r.streaming ? '  (stream
 Press Ctrl-C to stop.`);
 } catch (error) {
   console.error(`\nThe local stack could not start: ${(error as Error).message}`);
-  if ((error as { code?: string }).code === 'EADDRINUSE') console.error(`Port ${port} is taken: set PORT to another port.`);
+  if ((error as { code?: string }).code === 'EADDRINUSE')
+    console.error(`Port ${port} is taken: set PORT to another port.`);
   await stop(1);
 }

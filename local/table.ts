@@ -15,17 +15,28 @@ import { parse } from 'yaml';
 const definitionFile = new URL('../infra/table.yml', import.meta.url);
 
 interface TableResource {
-  Properties: Pick<CreateTableCommandInput, 'AttributeDefinitions' | 'KeySchema' | 'GlobalSecondaryIndexes'> & {
+  Properties: Pick<
+    CreateTableCommandInput,
+    'AttributeDefinitions' | 'KeySchema' | 'GlobalSecondaryIndexes'
+  > & {
     TimeToLiveSpecification?: { AttributeName: string; Enabled: boolean };
   };
 }
 
-export const tableDefinition = (tableName: string): { create: CreateTableCommandInput; ttlAttribute?: string } => {
+export const tableDefinition = (
+  tableName: string,
+): { create: CreateTableCommandInput; ttlAttribute?: string } => {
   const template = parse(readFileSync(definitionFile, 'utf8')) as { Resources: { ChatTable: TableResource } };
   const { AttributeDefinitions, KeySchema, GlobalSecondaryIndexes, TimeToLiveSpecification } =
     template.Resources.ChatTable.Properties;
   return {
-    create: { TableName: tableName, BillingMode: 'PAY_PER_REQUEST', AttributeDefinitions, KeySchema, GlobalSecondaryIndexes },
+    create: {
+      TableName: tableName,
+      BillingMode: 'PAY_PER_REQUEST',
+      AttributeDefinitions,
+      KeySchema,
+      GlobalSecondaryIndexes,
+    },
     ...(TimeToLiveSpecification?.Enabled ? { ttlAttribute: TimeToLiveSpecification.AttributeName } : {}),
   };
 };
@@ -42,7 +53,10 @@ export const ensureTable = async (client: DynamoDBClient, tableName: string): Pr
   await client.send(new CreateTableCommand(create));
   if (ttlAttribute) {
     await client.send(
-      new UpdateTimeToLiveCommand({ TableName: tableName, TimeToLiveSpecification: { AttributeName: ttlAttribute, Enabled: true } }),
+      new UpdateTimeToLiveCommand({
+        TableName: tableName,
+        TimeToLiveSpecification: { AttributeName: ttlAttribute, Enabled: true },
+      }),
     );
   }
   return true;

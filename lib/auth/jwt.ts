@@ -6,7 +6,11 @@ import { config } from '#lib/config.ts';
 import { ServiceError } from '#lib/http/errors.ts';
 
 const PortalClaims = v.object({
-  org_id: v.pipe(v.union([v.number(), v.pipe(v.string(), v.digits(), v.transform(Number))]), v.integer(), v.minValue(1)),
+  org_id: v.pipe(
+    v.union([v.number(), v.pipe(v.string(), v.digits(), v.transform(Number))]),
+    v.integer(),
+    v.minValue(1),
+  ),
   sub: v.pipe(v.string(), v.minLength(1)),
   role: v.optional(v.string(), 'member'),
 });
@@ -24,7 +28,8 @@ const verificationKey = (): Uint8Array | ReturnType<typeof createRemoteJWKSet> |
 
 export const verifyPortalToken = async (token: string): Promise<PortalClaims> => {
   const key = verificationKey();
-  if (!key) throw new ServiceError('TOKEN_INVALID', { message: 'Portal tokens are not accepted by this stage' });
+  if (!key)
+    throw new ServiceError('TOKEN_INVALID', { message: 'Portal tokens are not accepted by this stage' });
   let payload: JWTPayload;
   try {
     const options = {
@@ -33,12 +38,15 @@ export const verifyPortalToken = async (token: string): Promise<PortalClaims> =>
       ...(config.jwt.audience ? { audience: config.jwt.audience } : {}),
     };
     ({ payload } =
-      key instanceof Uint8Array ? await jwtVerify(token, key, options) : await jwtVerify(token, key, options));
+      key instanceof Uint8Array
+        ? await jwtVerify(token, key, options)
+        : await jwtVerify(token, key, options));
   } catch (error) {
     if (error instanceof errors.JWTExpired) throw new ServiceError('TOKEN_EXPIRED');
     throw new ServiceError('TOKEN_INVALID');
   }
   const claims = v.safeParse(PortalClaims, payload);
-  if (!claims.success) throw new ServiceError('TOKEN_INVALID', { message: 'The access token lacks the org_id or sub claim' });
+  if (!claims.success)
+    throw new ServiceError('TOKEN_INVALID', { message: 'The access token lacks the org_id or sub claim' });
   return claims.output;
 };

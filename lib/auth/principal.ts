@@ -62,7 +62,8 @@ const principalOfKey = async (key: string): Promise<Principal> => {
   let principal = keyCache.get(hash);
   if (principal === undefined) {
     const record = await findApiKeyByHash(hash);
-    const organization = record && !record.revokedAt ? await activeOrganization(record.organizationId) : undefined;
+    const organization =
+      record && !record.revokedAt ? await activeOrganization(record.organizationId) : undefined;
     principal =
       record && organization
         ? {
@@ -83,26 +84,44 @@ const principalOfKey = async (key: string): Promise<Principal> => {
 const principalOfToken = async (token: string): Promise<Principal> => {
   const claims = await verifyPortalToken(token);
   const organization = await activeOrganization(claims.org_id);
-  if (!organization) throw new ServiceError('TOKEN_INVALID', { message: 'The token names an unknown organization' });
-  return { credential: 'jwt', organizationId: organization.id, plan: organization.plan, userId: claims.sub, role: claims.role };
+  if (!organization)
+    throw new ServiceError('TOKEN_INVALID', { message: 'The token names an unknown organization' });
+  return {
+    credential: 'jwt',
+    organizationId: organization.id,
+    plan: organization.plan,
+    userId: claims.sub,
+    role: claims.role,
+  };
 };
 
-export const resolvePrincipal = async (credentials: { apiKey?: string | undefined; authorization?: string | undefined }): Promise<Principal> => {
+export const resolvePrincipal = async (credentials: {
+  apiKey?: string | undefined;
+  authorization?: string | undefined;
+}): Promise<Principal> => {
   const apiKey = credentials.apiKey?.trim();
   if (apiKey) return principalOfKey(apiKey);
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(credentials.authorization ?? '')?.[1];
   if (bearer) return keyKindOf(bearer) ? principalOfKey(bearer) : principalOfToken(bearer);
-  if (credentials.authorization) throw invalid('Unsupported Authorization header: use Bearer <token> or X-API-Key');
+  if (credentials.authorization)
+    throw invalid('Unsupported Authorization header: use Bearer <token> or X-API-Key');
   throw invalid();
 };
 
-const credentialNames: Record<Credential, string> = { sk: 'Organization (sk_) keys', pk: 'Database (pk_) keys', jwt: 'Portal tokens' };
+const credentialNames: Record<Credential, string> = {
+  sk: 'Organization (sk_) keys',
+  pk: 'Database (pk_) keys',
+  jwt: 'Portal tokens',
+};
 
 export const authorise = (principal: Principal, rule: AccessRule): void => {
   if (!rule.credentials.includes(principal.credential)) {
-    throw new ServiceError('FORBIDDEN', { message: `${credentialNames[principal.credential]} cannot use this endpoint` });
+    throw new ServiceError('FORBIDDEN', {
+      message: `${credentialNames[principal.credential]} cannot use this endpoint`,
+    });
   }
   if (principal.credential !== 'sk') return;
   if (!hasFeature(principal.plan, 'api_access')) throw new ServiceError('PLAN_FEATURE_REQUIRED');
-  if (rule.feature && !hasFeature(principal.plan, rule.feature)) throw new ServiceError('FEATURE_NOT_AVAILABLE');
+  if (rule.feature && !hasFeature(principal.plan, rule.feature))
+    throw new ServiceError('FEATURE_NOT_AVAILABLE');
 };

@@ -5,7 +5,11 @@
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { CreateSecretCommand, GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+import {
+  CreateSecretCommand,
+  GetSecretValueCommand,
+  SecretsManagerClient,
+} from '@aws-sdk/client-secrets-manager';
 import { config } from '#lib/config.ts';
 
 export interface SecretStore {
@@ -45,7 +49,9 @@ export const localSecretStore = (keyFile: string): SecretStore => {
   };
 };
 
-export const secretsManagerStore = (client = new SecretsManagerClient({ region: config.region })): SecretStore => ({
+export const secretsManagerStore = (
+  client = new SecretsManagerClient({ region: config.region }),
+): SecretStore => ({
   async save(name, value) {
     const created = await client.send(
       new CreateSecretCommand({ Name: `tabletalk/${config.stage}/databases/${name}`, SecretString: value }),

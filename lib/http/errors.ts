@@ -3,29 +3,144 @@
 // error body; domain code throws `ServiceError` with a kind from this table.
 
 export const errorCatalogue = {
-  VALIDATION: { status: 400, code: 'VALIDATION_ERROR', errorCode: 'VALIDATION_ERROR', message: 'Request validation failed' },
-  PAYLOAD_TOO_LARGE: { status: 413, code: 'VALIDATION_ERROR', errorCode: 'VALIDATION_ERROR', message: 'Request body is larger than 1 MB' },
-  INVALID_CREDENTIALS: { status: 401, code: 'UNAUTHORIZED', errorCode: 'AUTH_INVALID_CREDENTIALS', message: 'Missing or invalid credentials' },
-  TOKEN_EXPIRED: { status: 401, code: 'UNAUTHORIZED', errorCode: 'AUTH_TOKEN_EXPIRED', message: 'The access token has expired' },
-  TOKEN_INVALID: { status: 401, code: 'UNAUTHORIZED', errorCode: 'AUTH_TOKEN_INVALID', message: 'The access token is invalid' },
-  SCOPE_REQUIRED: { status: 403, code: 'FORBIDDEN', errorCode: 'AUTH_INSUFFICIENT_PERMISSIONS', message: 'The X-Scope-Id header is required on this endpoint' },
-  FORBIDDEN: { status: 403, code: 'FORBIDDEN', errorCode: 'AUTH_INSUFFICIENT_PERMISSIONS', message: 'This credential is not allowed to use this endpoint' },
-  PLAN_FEATURE_REQUIRED: { status: 403, code: 'PLAN_FEATURE_REQUIRED', errorCode: 'BUSINESS_SUBSCRIPTION_REQUIRED', message: 'API access with an organization key needs the Starter plan or higher' },
-  FEATURE_NOT_AVAILABLE: { status: 403, code: 'FORBIDDEN', errorCode: 'BUSINESS_FEATURE_NOT_AVAILABLE', message: 'Custom API access needs the Professional plan or higher' },
-  INVALID_TENANT: { status: 403, code: 'INVALID_TENANT_ID', errorCode: 'AUTH_INSUFFICIENT_PERMISSIONS', message: 'Tenant validation failed' },
-  NOT_FOUND: { status: 404, code: 'NOT_FOUND', errorCode: 'NOT_FOUND_RESOURCE', message: 'Resource not found' },
-  CONVERSATION_NOT_FOUND: { status: 404, code: 'NOT_FOUND', errorCode: 'NOT_FOUND_RESOURCE', message: 'Conversation not found' },
-  DATABASE_NOT_FOUND: { status: 404, code: 'DATABASE_NOT_FOUND', errorCode: 'NOT_FOUND_DATABASE', message: 'Database not found' },
-  PERSONALITY_NOT_FOUND: { status: 404, code: 'NOT_FOUND', errorCode: 'NOT_FOUND_PERSONALITY', message: 'Personality not found' },
-  METHOD_NOT_ALLOWED: { status: 405, code: 'METHOD_NOT_ALLOWED', errorCode: 'VALIDATION_ERROR', message: 'Method not allowed on this route' },
-  RATE_LIMITED: { status: 429, code: 'RATE_LIMIT_EXCEEDED', errorCode: 'QUOTA_RATE_LIMIT_EXCEEDED', message: 'Too many requests' },
-  MONTHLY_QUOTA_EXCEEDED: { status: 429, code: 'RATE_LIMIT_EXCEEDED', errorCode: 'QUOTA_MONTHLY_LIMIT_EXCEEDED', message: 'The monthly API quota is used up' },
-  INDEXING_QUOTA_EXCEEDED: { status: 429, code: 'INDEXING_QUOTA_EXCEEDED', errorCode: 'INDEXING_QUOTA_EXCEEDED', message: 'The indexing quota of this billing period is used up' },
-  DB_CONNECTION_FAILED: { status: 500, code: 'DB_CONNECTION_FAILED', errorCode: 'DB_CONNECTION_FAILED', message: 'Could not connect to the database' },
-  DB_QUERY_FAILED: { status: 500, code: 'DB_QUERY_FAILED', errorCode: 'DB_QUERY_FAILED', message: 'The database query failed' },
-  LLM_FAILED: { status: 500, code: 'EXTERNAL_LLM_ERROR', errorCode: 'EXTERNAL_LLM_ERROR', message: 'The language model provider failed' },
-  SERVICE_UNAVAILABLE: { status: 503, code: 'SERVICE_UNAVAILABLE', errorCode: 'SYSTEM_SERVICE_UNAVAILABLE', message: 'The service is temporarily unavailable; retry later' },
-  INTERNAL: { status: 500, code: 'INTERNAL_SERVER_ERROR', errorCode: 'SYSTEM_INTERNAL_ERROR', message: 'An unexpected error occurred' },
+  VALIDATION: {
+    status: 400,
+    code: 'VALIDATION_ERROR',
+    errorCode: 'VALIDATION_ERROR',
+    message: 'Request validation failed',
+  },
+  PAYLOAD_TOO_LARGE: {
+    status: 413,
+    code: 'VALIDATION_ERROR',
+    errorCode: 'VALIDATION_ERROR',
+    message: 'Request body is larger than 1 MB',
+  },
+  INVALID_CREDENTIALS: {
+    status: 401,
+    code: 'UNAUTHORIZED',
+    errorCode: 'AUTH_INVALID_CREDENTIALS',
+    message: 'Missing or invalid credentials',
+  },
+  TOKEN_EXPIRED: {
+    status: 401,
+    code: 'UNAUTHORIZED',
+    errorCode: 'AUTH_TOKEN_EXPIRED',
+    message: 'The access token has expired',
+  },
+  TOKEN_INVALID: {
+    status: 401,
+    code: 'UNAUTHORIZED',
+    errorCode: 'AUTH_TOKEN_INVALID',
+    message: 'The access token is invalid',
+  },
+  SCOPE_REQUIRED: {
+    status: 403,
+    code: 'FORBIDDEN',
+    errorCode: 'AUTH_INSUFFICIENT_PERMISSIONS',
+    message: 'The X-Scope-Id header is required on this endpoint',
+  },
+  FORBIDDEN: {
+    status: 403,
+    code: 'FORBIDDEN',
+    errorCode: 'AUTH_INSUFFICIENT_PERMISSIONS',
+    message: 'This credential is not allowed to use this endpoint',
+  },
+  PLAN_FEATURE_REQUIRED: {
+    status: 403,
+    code: 'PLAN_FEATURE_REQUIRED',
+    errorCode: 'BUSINESS_SUBSCRIPTION_REQUIRED',
+    message: 'API access with an organization key needs the Starter plan or higher',
+  },
+  FEATURE_NOT_AVAILABLE: {
+    status: 403,
+    code: 'FORBIDDEN',
+    errorCode: 'BUSINESS_FEATURE_NOT_AVAILABLE',
+    message: 'Custom API access needs the Professional plan or higher',
+  },
+  INVALID_TENANT: {
+    status: 403,
+    code: 'INVALID_TENANT_ID',
+    errorCode: 'AUTH_INSUFFICIENT_PERMISSIONS',
+    message: 'Tenant validation failed',
+  },
+  NOT_FOUND: {
+    status: 404,
+    code: 'NOT_FOUND',
+    errorCode: 'NOT_FOUND_RESOURCE',
+    message: 'Resource not found',
+  },
+  CONVERSATION_NOT_FOUND: {
+    status: 404,
+    code: 'NOT_FOUND',
+    errorCode: 'NOT_FOUND_RESOURCE',
+    message: 'Conversation not found',
+  },
+  DATABASE_NOT_FOUND: {
+    status: 404,
+    code: 'DATABASE_NOT_FOUND',
+    errorCode: 'NOT_FOUND_DATABASE',
+    message: 'Database not found',
+  },
+  PERSONALITY_NOT_FOUND: {
+    status: 404,
+    code: 'NOT_FOUND',
+    errorCode: 'NOT_FOUND_PERSONALITY',
+    message: 'Personality not found',
+  },
+  METHOD_NOT_ALLOWED: {
+    status: 405,
+    code: 'METHOD_NOT_ALLOWED',
+    errorCode: 'VALIDATION_ERROR',
+    message: 'Method not allowed on this route',
+  },
+  RATE_LIMITED: {
+    status: 429,
+    code: 'RATE_LIMIT_EXCEEDED',
+    errorCode: 'QUOTA_RATE_LIMIT_EXCEEDED',
+    message: 'Too many requests',
+  },
+  MONTHLY_QUOTA_EXCEEDED: {
+    status: 429,
+    code: 'RATE_LIMIT_EXCEEDED',
+    errorCode: 'QUOTA_MONTHLY_LIMIT_EXCEEDED',
+    message: 'The monthly API quota is used up',
+  },
+  INDEXING_QUOTA_EXCEEDED: {
+    status: 429,
+    code: 'INDEXING_QUOTA_EXCEEDED',
+    errorCode: 'INDEXING_QUOTA_EXCEEDED',
+    message: 'The indexing quota of this billing period is used up',
+  },
+  DB_CONNECTION_FAILED: {
+    status: 500,
+    code: 'DB_CONNECTION_FAILED',
+    errorCode: 'DB_CONNECTION_FAILED',
+    message: 'Could not connect to the database',
+  },
+  DB_QUERY_FAILED: {
+    status: 500,
+    code: 'DB_QUERY_FAILED',
+    errorCode: 'DB_QUERY_FAILED',
+    message: 'The database query failed',
+  },
+  LLM_FAILED: {
+    status: 500,
+    code: 'EXTERNAL_LLM_ERROR',
+    errorCode: 'EXTERNAL_LLM_ERROR',
+    message: 'The language model provider failed',
+  },
+  SERVICE_UNAVAILABLE: {
+    status: 503,
+    code: 'SERVICE_UNAVAILABLE',
+    errorCode: 'SYSTEM_SERVICE_UNAVAILABLE',
+    message: 'The service is temporarily unavailable; retry later',
+  },
+  INTERNAL: {
+    status: 500,
+    code: 'INTERNAL_SERVER_ERROR',
+    errorCode: 'SYSTEM_INTERNAL_ERROR',
+    message: 'An unexpected error occurred',
+  },
 } as const satisfies Record<string, { status: number; code: string; errorCode: string; message: string }>;
 
 export type ErrorKind = keyof typeof errorCatalogue;
@@ -59,7 +174,10 @@ export class ServiceError extends Error {
 
   constructor(kind: ErrorKind, options: ServiceErrorOptions = {}) {
     const entry = errorCatalogue[kind];
-    super(options.message ?? entry.message, options.cause === undefined ? undefined : { cause: options.cause });
+    super(
+      options.message ?? entry.message,
+      options.cause === undefined ? undefined : { cause: options.cause },
+    );
     this.name = 'ServiceError';
     this.kind = kind;
     this.status = entry.status;
@@ -88,7 +206,14 @@ const unavailableNames = new Set([
   'TimeoutError',
   'TransactionConflictException',
 ]);
-const unavailableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND']);
+const unavailableCodes = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENOTFOUND',
+]);
 
 /** Maps any thrown value onto the catalogue: typed errors pass through, dependency outages become 503. */
 export const toServiceError = (error: unknown): ServiceError => {
@@ -96,7 +221,10 @@ export const toServiceError = (error: unknown): ServiceError => {
   if (error instanceof Error) {
     const code = (error as { code?: unknown }).code;
     if (unavailableNames.has(error.name) || (typeof code === 'string' && unavailableCodes.has(code))) {
-      return new ServiceError('SERVICE_UNAVAILABLE', { headers: { 'Retry-After': RETRY_AFTER_SECONDS }, cause: error });
+      return new ServiceError('SERVICE_UNAVAILABLE', {
+        headers: { 'Retry-After': RETRY_AFTER_SECONDS },
+        cause: error,
+      });
     }
   }
   return new ServiceError('INTERNAL', { cause: error });

@@ -3,7 +3,11 @@ import type { ApiResult } from './types.ts';
 
 const jsonHeaders = { 'Content-Type': 'application/json; charset=utf-8' };
 
-export const json = (statusCode: number, payload: unknown, headers: Record<string, string> = {}): ApiResult => ({
+export const json = (
+  statusCode: number,
+  payload: unknown,
+  headers: Record<string, string> = {},
+): ApiResult => ({
   statusCode,
   headers: { ...jsonHeaders, ...headers },
   body: JSON.stringify(payload),
@@ -11,7 +15,12 @@ export const json = (statusCode: number, payload: unknown, headers: Record<strin
 
 /** The spec's Data response: `{success: true, data}` (plus an optional `message`). */
 export const ok = <T>(data: T, options: { status?: number; message?: string } = {}): ApiResult =>
-  json(options.status ?? 200, options.message === undefined ? { success: true, data } : { success: true, data, message: options.message });
+  json(
+    options.status ?? 200,
+    options.message === undefined
+      ? { success: true, data }
+      : { success: true, data, message: options.message },
+  );
 
 export interface PageInfo {
   page: number;

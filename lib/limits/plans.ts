@@ -15,7 +15,13 @@ export interface Plan {
   concurrentRequests: number;
 }
 
-const plan = (name: PlanName, features: Feature[], perMinute: number, perHour: number, concurrent: number): Plan => ({
+const plan = (
+  name: PlanName,
+  features: Feature[],
+  perMinute: number,
+  perHour: number,
+  concurrent: number,
+): Plan => ({
   name,
   features: new Set(features),
   requestsPerMinute: perMinute,

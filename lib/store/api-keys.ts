@@ -33,7 +33,10 @@ export interface NewApiKey {
   allowedOrigins?: string[];
 }
 
-export const createApiKey = async (input: NewApiKey, now = new Date()): Promise<ApiKeyRecord & { key: string }> => {
+export const createApiKey = async (
+  input: NewApiKey,
+  now = new Date(),
+): Promise<ApiKeyRecord & { key: string }> => {
   const key = generateApiKey(input.kind);
   const hash = hashApiKey(key);
   const record: ApiKeyRecord = {
@@ -96,10 +99,13 @@ export const revokeApiKey = async (id: string, now = new Date()): Promise<ApiKey
   });
   try {
     await documents.send(
-      new TransactWriteCommand({ TransactItems: [revoke(recordKey(id)), revoke(hashKey(String(Item.hash)))] }),
+      new TransactWriteCommand({
+        TransactItems: [revoke(recordKey(id)), revoke(hashKey(String(Item.hash)))],
+      }),
     );
   } catch (error) {
-    if (isConditionFailure(error)) throw new ServiceError('NOT_FOUND', { message: `API key ${id} not found` });
+    if (isConditionFailure(error))
+      throw new ServiceError('NOT_FOUND', { message: `API key ${id} not found` });
     throw error;
   }
   return v.parse(ApiKeyRecord, { ...Item, revokedAt: Item.revokedAt ?? revokedAt });

@@ -7,7 +7,10 @@ import { documents, tableName } from './client.ts';
 
 const brandingKey = (organizationId: number) => ({ PK: `ORG#${organizationId}`, SK: 'BRANDING' });
 
-const hexColor = v.pipe(v.string(), v.regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'must be a hex color like #1a2b3c'));
+const hexColor = v.pipe(
+  v.string(),
+  v.regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/, 'must be a hex color like #1a2b3c'),
+);
 const httpUrl = v.pipe(v.string(), v.url('must be a URL'), v.regex(/^https?:\/\//, 'must be an http(s) URL'));
 
 /** What `admin branding set --file` accepts: any subset of the Branding object. */
@@ -56,7 +59,10 @@ export const defaultBranding = () => ({
 export type Branding = ReturnType<typeof defaultBranding>;
 
 /** `base` with every value of `override` that is set (undefined leaves the base value). */
-const overlay = <T extends Record<string, unknown>>(base: T, override: { [K in keyof T]?: T[K] | undefined } = {}): T => {
+const overlay = <T extends Record<string, unknown>>(
+  base: T,
+  override: { [K in keyof T]?: T[K] | undefined } = {},
+): T => {
   const merged = { ...base };
   for (const key of Object.keys(override) as (keyof T)[]) {
     const value = override[key];
@@ -78,12 +84,18 @@ export const brandingOver = (stored: BrandingUpdate | undefined): Branding => {
 };
 
 export const readBranding = async (organizationId: number): Promise<Branding> => {
-  const { Item } = await documents.send(new GetCommand({ TableName: tableName(), Key: brandingKey(organizationId) }));
+  const { Item } = await documents.send(
+    new GetCommand({ TableName: tableName(), Key: brandingKey(organizationId) }),
+  );
   return brandingOver(Item ? v.parse(BrandingUpdate, Item.branding) : undefined);
 };
 
 /** Replaces the organization's stored branding; fields not given fall back to the defaults. */
-export const saveBranding = async (organizationId: number, update: unknown, now = new Date()): Promise<Branding> => {
+export const saveBranding = async (
+  organizationId: number,
+  update: unknown,
+  now = new Date(),
+): Promise<Branding> => {
   const branding = v.parse(BrandingUpdate, update);
   await documents.send(
     new PutCommand({

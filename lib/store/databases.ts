@@ -7,8 +7,14 @@ import { documents, tableName } from './client.ts';
 
 const databaseKey = (organizationId: number, id: string) => ({ PK: `ORG#${organizationId}`, SK: `DB#${id}` });
 
-const columnName = v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_$]{0,62}$/, 'must be a plain column name'));
-const relationName = v.pipe(v.string(), v.regex(/^[A-Za-z_][A-Za-z0-9_$]*(\.[A-Za-z_][A-Za-z0-9_$]*)?$/, 'must be a table name'));
+const columnName = v.pipe(
+  v.string(),
+  v.regex(/^[A-Za-z_][A-Za-z0-9_$]{0,62}$/, 'must be a plain column name'),
+);
+const relationName = v.pipe(
+  v.string(),
+  v.regex(/^[A-Za-z_][A-Za-z0-9_$]*(\.[A-Za-z_][A-Za-z0-9_$]*)?$/, 'must be a table name'),
+);
 
 /** Row policy (DESIGN.md "Tenant filtering"): default columns and per-relation overrides. */
 export const RowPolicy = v.strictObject({
@@ -71,8 +77,13 @@ export const addDatabase = async (input: NewDatabase, now = new Date()): Promise
   return record;
 };
 
-export const findDatabase = async (organizationId: number, id: string): Promise<DatabaseRecord | undefined> => {
-  const { Item } = await documents.send(new GetCommand({ TableName: tableName(), Key: databaseKey(organizationId, id) }));
+export const findDatabase = async (
+  organizationId: number,
+  id: string,
+): Promise<DatabaseRecord | undefined> => {
+  const { Item } = await documents.send(
+    new GetCommand({ TableName: tableName(), Key: databaseKey(organizationId, id) }),
+  );
   return Item ? v.parse(DatabaseRecord, Item) : undefined;
 };
 

@@ -70,7 +70,8 @@ export const setOrganizationPlan = async (id: number, plan: PlanName): Promise<O
     );
     return toOrganization(Attributes ?? {});
   } catch (error) {
-    if (isConditionFailure(error)) throw new ServiceError('NOT_FOUND', { message: `Organization ${id} not found` });
+    if (isConditionFailure(error))
+      throw new ServiceError('NOT_FOUND', { message: `Organization ${id} not found` });
     throw error;
   }
 };

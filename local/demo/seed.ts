@@ -15,7 +15,13 @@ export interface DemoSetup {
 const demoFile = join(localDir, 'demo.json');
 
 export const demoBranding = {
-  colors: { primary: '#0f766e', secondary: '#134e4a', accent: '#f59e0b', text_primary: '#0f172a', text_secondary: '#475569' },
+  colors: {
+    primary: '#0f766e',
+    secondary: '#134e4a',
+    accent: '#f59e0b',
+    text_primary: '#0f172a',
+    text_secondary: '#475569',
+  },
   widget_theme: {
     position: 'bottom-right',
     greeting_message: 'Hi! Ask me about customers, products and orders.',
@@ -54,7 +60,12 @@ export const ensureDemo = async (): Promise<{ demo: DemoSetup; created: boolean 
   const sk = await createApiKey({ organizationId: organization.id, kind: 'sk' });
   const pk = await createApiKey({ organizationId: organization.id, kind: 'pk', databaseId: database.id });
   await saveBranding(organization.id, demoBranding);
-  const demo: DemoSetup = { organizationId: organization.id, databaseId: database.id, skKey: sk.key, pkKey: pk.key };
+  const demo: DemoSetup = {
+    organizationId: organization.id,
+    databaseId: database.id,
+    skKey: sk.key,
+    pkKey: pk.key,
+  };
   writeFileSync(demoFile, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
   return { demo, created: true };
 };

@@ -4,7 +4,7 @@ import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { revokeApiKey } from '#lib/store/api-keys.ts';
 import { makeOrganization } from '../helpers/fixtures.ts';
-import { startTestGateway, TEST_JWT_SECRET } from '../helpers/gateway.ts';
+import { jsonOf, startTestGateway, TEST_JWT_SECRET } from '../helpers/gateway.ts';
 
 let gateway: Awaited<ReturnType<typeof startTestGateway>>;
 let acme: Awaited<ReturnType<typeof makeOrganization>>;
@@ -15,10 +15,11 @@ beforeAll(async () => {
 });
 afterAll(() => gateway?.close());
 
-const get = (path: string, headers: Record<string, string> = {}) => fetch(`${gateway.url}${path}`, { headers });
+const get = (path: string, headers: Record<string, string> = {}) =>
+  fetch(`${gateway.url}${path}`, { headers });
 
 const expectEnvelope = async (response: Response, status: number, code: string, errorCode: string) => {
-  const body = await response.json();
+  const body = await jsonOf(response);
   expect(response.status).toBe(status);
   expect(body).toMatchObject({
     success: false,
@@ -40,14 +41,29 @@ describe('credentials', () => {
   });
 
   it('rejects unknown and malformed keys', async () => {
-    await expectEnvelope(await get('/api/v1/branding', { 'X-API-Key': 'sk_unknown' }), 401, 'UNAUTHORIZED', 'AUTH_INVALID_CREDENTIALS');
-    await expectEnvelope(await get('/api/v1/branding', { 'X-API-Key': 'nonsense' }), 401, 'UNAUTHORIZED', 'AUTH_INVALID_CREDENTIALS');
+    await expectEnvelope(
+      await get('/api/v1/branding', { 'X-API-Key': 'sk_unknown' }),
+      401,
+      'UNAUTHORIZED',
+      'AUTH_INVALID_CREDENTIALS',
+    );
+    await expectEnvelope(
+      await get('/api/v1/branding', { 'X-API-Key': 'nonsense' }),
+      401,
+      'UNAUTHORIZED',
+      'AUTH_INVALID_CREDENTIALS',
+    );
   });
 
   it('rejects a revoked key', async () => {
     const other = await makeOrganization('starter');
     await revokeApiKey(other.skId);
-    await expectEnvelope(await get('/api/v1/branding', { 'X-API-Key': other.sk }), 401, 'UNAUTHORIZED', 'AUTH_INVALID_CREDENTIALS');
+    await expectEnvelope(
+      await get('/api/v1/branding', { 'X-API-Key': other.sk }),
+      401,
+      'UNAUTHORIZED',
+      'AUTH_INVALID_CREDENTIALS',
+    );
   });
 
   it('refuses an sk_ key of a free-trial organization', async () => {
@@ -71,7 +87,7 @@ describe('credentials', () => {
       .sign(new TextEncoder().encode(TEST_JWT_SECRET));
     const response = await get('/api/v1/organization/databases', { Authorization: `Bearer ${token}` });
     expect(response.status).toBe(200);
-    expect((await response.json()).data[0].id).toBe(acme.databaseId);
+    expect((await jsonOf(response)).data[0].id).toBe(acme.databaseId);
   });
 
   it('tells an expired portal token from an invalid one', async () => {
@@ -80,12 +96,22 @@ describe('credentials', () => {
       .setSubject('42')
       .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
       .sign(new TextEncoder().encode(TEST_JWT_SECRET));
-    await expectEnvelope(await get('/api/v1/branding', { Authorization: `Bearer ${expired}` }), 401, 'UNAUTHORIZED', 'AUTH_TOKEN_EXPIRED');
+    await expectEnvelope(
+      await get('/api/v1/branding', { Authorization: `Bearer ${expired}` }),
+      401,
+      'UNAUTHORIZED',
+      'AUTH_TOKEN_EXPIRED',
+    );
     const forged = await new SignJWT({ org_id: acme.organization.id })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject('42')
       .sign(new TextEncoder().encode('another-secret-of-enough-length'));
-    await expectEnvelope(await get('/api/v1/branding', { Authorization: `Bearer ${forged}` }), 401, 'UNAUTHORIZED', 'AUTH_TOKEN_INVALID');
+    await expectEnvelope(
+      await get('/api/v1/branding', { Authorization: `Bearer ${forged}` }),
+      401,
+      'UNAUTHORIZED',
+      'AUTH_TOKEN_INVALID',
+    );
   });
 });
 
@@ -94,7 +120,7 @@ describe('GET /api/v1/branding', () => {
     const response = await get('/api/v1/branding', { 'x-api-key': acme.pk });
     expect(response.status).toBe(200);
     expect(response.headers.get('x-request-id')).toMatch(/^req_/);
-    const { success, data } = await response.json();
+    const { success, data } = await jsonOf(response);
     expect(success).toBe(true);
     const hex = expect.stringMatching(/^#[0-9a-fA-F]{3,6}$/);
     expect(data).toEqual({
@@ -114,7 +140,9 @@ describe('GET /api/v1/branding', () => {
 
 describe('GET /api/v1/organization/databases', () => {
   it('lists the organization databases in the paginated wrapper, without secrets', async () => {
-    const response = await get('/api/v1/organization/databases?page=1&page_size=10', { 'X-API-Key': acme.sk });
+    const response = await get('/api/v1/organization/databases?page=1&page_size=10', {
+      'X-API-Key': acme.sk,
+    });
     const text = await response.text();
     expect(response.status).toBe(200);
     expect(text).not.toMatch(/connectionRef|enc:v1|password|postgres:\/\//);
@@ -143,19 +171,26 @@ describe('GET /api/v1/organization/databases', () => {
 
   it('never shows another organization its databases', async () => {
     const other = await makeOrganization('starter');
-    const body = await (await get('/api/v1/organization/databases', { 'X-API-Key': other.sk })).json();
+    const body = await jsonOf(await get('/api/v1/organization/databases', { 'X-API-Key': other.sk }));
     expect(body.data.map((d: { id: string }) => d.id)).toEqual([other.databaseId]);
   });
 
   it('refuses a pk_ key and bad paging parameters', async () => {
-    await expectEnvelope(await get('/api/v1/organization/databases', { 'X-API-Key': acme.pk }), 403, 'FORBIDDEN', 'AUTH_INSUFFICIENT_PERMISSIONS');
+    await expectEnvelope(
+      await get('/api/v1/organization/databases', { 'X-API-Key': acme.pk }),
+      403,
+      'FORBIDDEN',
+      'AUTH_INSUFFICIENT_PERMISSIONS',
+    );
     const body = await expectEnvelope(
       await get('/api/v1/organization/databases?page_size=500', { 'X-API-Key': acme.sk }),
       400,
       'VALIDATION_ERROR',
       'VALIDATION_ERROR',
     );
-    expect(body.details).toEqual([{ field: 'query.page_size', message: 'page_size must be at most 100', code: expect.any(String) }]);
+    expect(body.details).toEqual([
+      { field: 'query.page_size', message: 'page_size must be at most 100', code: expect.any(String) },
+    ]);
   });
 });
 

@@ -1,6 +1,6 @@
 // Starts the local gateway in the test process with every route of the resolved serverless
 // config, against the suite's DynamoDB Local (see dynamodb-setup.ts).
-import { startGateway, type RunningGateway } from '../../local/gateway.ts';
+import { type RunningGateway, startGateway } from '../../local/gateway.ts';
 import type { Route } from '../../local/serverless-config.ts';
 import { environmentOf, loadServerlessConfig, routesOf } from '../../local/serverless-config.ts';
 import { applyLocalEnvironment, LOCAL_STAGE, root } from '../../local/stack.ts';
@@ -8,7 +8,9 @@ import { applyLocalEnvironment, LOCAL_STAGE, root } from '../../local/stack.ts';
 /** Set for the integration project in vitest.config.ts, before any lib/ module reads it. */
 export const TEST_JWT_SECRET = process.env.TABLETALK_JWT_SECRET ?? '';
 
-export const startTestGateway = async (extraRoutes: Route[] = []): Promise<RunningGateway & { routes: Route[] }> => {
+export const startTestGateway = async (
+  extraRoutes: Route[] = [],
+): Promise<RunningGateway & { routes: Route[] }> => {
   const config = await loadServerlessConfig(root, LOCAL_STAGE);
   applyLocalEnvironment(environmentOf(config), {
     dynamodbEndpoint: process.env.DYNAMODB_ENDPOINT ?? '',
@@ -19,3 +21,6 @@ export const startTestGateway = async (extraRoutes: Route[] = []): Promise<Runni
   const gateway = await startGateway({ root, routes });
   return { ...gateway, routes };
 };
+
+/** A response body as parsed JSON, loosely typed the way JSON.parse is, for assertions. */
+export const jsonOf = (response: Response): Promise<ReturnType<typeof JSON.parse>> => response.json();

@@ -5,9 +5,14 @@ import { type AccessRule, authorise, resolvePrincipal } from '#lib/auth/principa
 import type { ApiContext, ApiEvent, ApiResult } from '../types.ts';
 
 export const authenticate = (rule: AccessRule): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => {
-  const authenticateBefore = async (request: Request<ApiEvent, ApiResult, Error, ApiContext>): Promise<void> => {
+  const authenticateBefore = async (
+    request: Request<ApiEvent, ApiResult, Error, ApiContext>,
+  ): Promise<void> => {
     const { headers } = request.context;
-    const principal = await resolvePrincipal({ apiKey: headers['x-api-key'], authorization: headers.authorization });
+    const principal = await resolvePrincipal({
+      apiKey: headers['x-api-key'],
+      authorization: headers.authorization,
+    });
     authorise(principal, rule);
     request.context.principal = principal;
   };

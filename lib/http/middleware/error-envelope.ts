@@ -11,7 +11,10 @@ export const errorEnvelope = (): MiddlewareObj<ApiEvent, ApiResult, Error, ApiCo
     if (request.response !== undefined) return;
     const error = toServiceError(request.error);
     if (error.status >= 500) {
-      logger.error('request failed', { code: error.kind, error: (error.cause as Error | undefined) ?? error });
+      logger.error('request failed', {
+        code: error.kind,
+        error: (error.cause as Error | undefined) ?? error,
+      });
     } else {
       logger.info('request rejected', { code: error.kind, status: error.status, message: error.message });
     }

@@ -3,7 +3,9 @@
 import type { MiddlewareObj, Request } from '@middy/core';
 import type { ApiContext, ApiEvent, ApiResult } from '../types.ts';
 
-export const normaliseHeaders = (event: Pick<ApiEvent, 'headers' | 'multiValueHeaders'>): Record<string, string> => {
+export const normaliseHeaders = (
+  event: Pick<ApiEvent, 'headers' | 'multiValueHeaders'>,
+): Record<string, string> => {
   const headers: Record<string, string> = {};
   for (const [name, values] of Object.entries(event.multiValueHeaders ?? {})) {
     if (values && values.length > 0) headers[name.toLowerCase()] = values.join(', ');

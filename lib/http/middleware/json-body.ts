@@ -7,16 +7,29 @@ import type { ApiContext, ApiEvent, ApiResult } from '../types.ts';
 export const MAX_BODY_BYTES = 1024 * 1024;
 const jsonContentType = /^application\/([\w.+-]+\+)?json\s*(;|$)/i;
 
-export const parseJsonBody = (event: Pick<ApiEvent, 'body' | 'isBase64Encoded'>, contentType: string | undefined): unknown => {
+export const parseJsonBody = (
+  event: Pick<ApiEvent, 'body' | 'isBase64Encoded'>,
+  contentType: string | undefined,
+): unknown => {
   if (event.body === null || event.body === undefined || event.body === '') return undefined;
   const raw = event.isBase64Encoded ? Buffer.from(event.body, 'base64') : Buffer.from(event.body, 'utf8');
   if (raw.byteLength > MAX_BODY_BYTES) {
     throw new ServiceError('PAYLOAD_TOO_LARGE', {
-      issues: [{ field: 'body', message: `The body is ${raw.byteLength} bytes; the limit is ${MAX_BODY_BYTES}`, code: 'TOO_LARGE' }],
+      issues: [
+        {
+          field: 'body',
+          message: `The body is ${raw.byteLength} bytes; the limit is ${MAX_BODY_BYTES}`,
+          code: 'TOO_LARGE',
+        },
+      ],
     });
   }
   if (!contentType || !jsonContentType.test(contentType)) {
-    throw invalidField('header.content-type', 'Content-Type must be application/json', 'UNSUPPORTED_MEDIA_TYPE');
+    throw invalidField(
+      'header.content-type',
+      'Content-Type must be application/json',
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
   }
   try {
     return JSON.parse(raw.toString('utf8'));

@@ -6,6 +6,7 @@ import type { ApiContext, ApiEvent, ApiResult } from '../types.ts';
 
 const MAX_SCOPE_LENGTH = 255;
 // Printable: no C0/C1 control characters (covers CR/LF header injection and NUL).
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point.
 const controlCharacter = /[\u0000-\u001f\u007f-\u009f]/;
 
 export const parseScopeId = (raw: string | undefined): string | undefined => {
@@ -21,12 +22,20 @@ export const parseScopeId = (raw: string | undefined): string | undefined => {
   return value;
 };
 
-export const scope = (options: { required: boolean }): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => {
+export const scope = (options: {
+  required: boolean;
+}): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => {
   const scopeBefore = (request: Request<ApiEvent, ApiResult, Error, ApiContext>): void => {
     const scopeId = parseScopeId(request.context.headers['x-scope-id']);
     if (scopeId === undefined && options.required) {
       throw new ServiceError('SCOPE_REQUIRED', {
-        issues: [{ field: 'X-Scope-Id', message: 'The X-Scope-Id header is required', code: 'MISSING_REQUIRED_HEADER' }],
+        issues: [
+          {
+            field: 'X-Scope-Id',
+            message: 'The X-Scope-Id header is required',
+            code: 'MISSING_REQUIRED_HEADER',
+          },
+        ],
       });
     }
     request.context.scopeId = scopeId;

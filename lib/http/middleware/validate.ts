@@ -36,7 +36,10 @@ export const validateInput = <S extends InputSchema>(schema: S, raw: unknown): v
   const result = v.safeParse(schema, raw);
   if (!result.success) {
     const issues = toFieldIssues(result.issues);
-    throw new ServiceError('VALIDATION', { message: `Invalid request: ${issues.map((i) => i.field).join(', ')}`, issues });
+    throw new ServiceError('VALIDATION', {
+      message: `Invalid request: ${issues.map((i) => i.field).join(', ')}`,
+      issues,
+    });
   }
   return result.output;
 };
@@ -44,7 +47,9 @@ export const validateInput = <S extends InputSchema>(schema: S, raw: unknown): v
 export const validator = <S extends InputSchema>(
   schema: S,
 ): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext & { input: v.InferOutput<S> }> => {
-  const validatorBefore = (request: Request<ApiEvent, ApiResult, Error, ApiContext & { input: v.InferOutput<S> }>): void => {
+  const validatorBefore = (
+    request: Request<ApiEvent, ApiResult, Error, ApiContext & { input: v.InferOutput<S> }>,
+  ): void => {
     const { event, context } = request;
     request.context.input = validateInput(schema, {
       path: event.pathParameters ?? {},

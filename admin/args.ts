@@ -1,0 +1,198 @@
+// The admin command line (DESIGN.md "Operating it: the admin command"): options, commands and
+// usage text. Pure: nothing here touches the environment, the table or lib/config.ts.
+import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
+
+/** Bad command line or bad input file: nothing was changed. Exit code 2. */
+export class UsageError extends Error {
+  override name = 'UsageError';
+}
+
+/** The command was valid but could not be carried out (unknown organization, table down). Exit code 1. */
+export class AdminError extends Error {
+  override name = 'AdminError';
+}
+
+export const USAGE = `Usage: npm run --silent admin -- [--stage STAGE] <command> [options]
+
+Provisions organizations, API keys, connected databases and branding. Prints one JSON
+document on stdout; errors are one line on stderr (exit 2: bad usage or input file,
+exit 1: the command failed).
+
+Commands:
+  org create --name NAME [--plan free|starter|professional|business|enterprise]
+  org set-plan --org ID --plan PLAN
+  key create --org ID --kind sk|pk [--database UUID] [--origins https://a.example,https://b.example]
+      a pk key needs --database (a database of the organization); --database and --origins
+      are for pk keys only. The plaintext key is shown once, in this output.
+  key revoke --id KEY_ID
+  key list --org ID
+  branding set --org ID --file branding.json
+  database add --org ID --name NAME --engine postgres|mysql|pglite --url URL
+      [--requires-scoping] [--tenant-column COL] [--scope-column COL]
+      [--shared-tables a,b] [--policy policy.json] [--seed file.sql] [--id UUID]
+      postgres: postgres:// or postgresql:// URL; mysql: mysql:// or mariadb:// URL;
+      pglite: --url memory: --seed file.sql. The URL is stored encrypted and never shown.
+  database list --org ID
+
+Target:
+  default        the local stack: .local/stack.json (written by npm start), else
+                 http://127.0.0.1:8000 and table tabletalk-local; the DYNAMODB_ENDPOINT and
+                 TABLE_NAME environment variables override both
+  --stage STAGE  a deployed stage: table tabletalk-STAGE, AWS credentials and region from
+                 the environment
+
+Options:
+  -h, --help     show this text
+`;
+
+const optionConfig = {
+  help: { type: 'boolean', short: 'h' },
+  stage: { type: 'string' },
+  name: { type: 'string' },
+  plan: { type: 'string' },
+  org: { type: 'string' },
+  kind: { type: 'string' },
+  database: { type: 'string' },
+  origins: { type: 'string' },
+  id: { type: 'string' },
+  file: { type: 'string' },
+  engine: { type: 'string' },
+  url: { type: 'string' },
+  seed: { type: 'string' },
+  'requires-scoping': { type: 'boolean' },
+  'tenant-column': { type: 'string' },
+  'scope-column': { type: 'string' },
+  'shared-tables': { type: 'string' },
+  policy: { type: 'string' },
+} as const satisfies ParseArgsOptionsConfig;
+
+export type OptionName = keyof typeof optionConfig;
+export type OptionValues = {
+  [K in OptionName]?: (typeof optionConfig)[K]['type'] extends 'boolean' ? boolean : string;
+};
+
+interface CommandSpec {
+  required: readonly OptionName[];
+  optional: readonly OptionName[];
+}
+
+export const commands = {
+  'org create': { required: ['name'], optional: ['plan'] },
+  'org set-plan': { required: ['org', 'plan'], optional: [] },
+  'key create': { required: ['org', 'kind'], optional: ['database', 'origins'] },
+  'key revoke': { required: ['id'], optional: [] },
+  'key list': { required: ['org'], optional: [] },
+  'branding set': { required: ['org', 'file'], optional: [] },
+  'database add': {
+    required: ['org', 'name', 'engine'],
+    optional: [
+      'url',
+      'seed',
+      'requires-scoping',
+      'tenant-column',
+      'scope-column',
+      'shared-tables',
+      'policy',
+      'id',
+    ],
+  },
+  'database list': { required: ['org'], optional: [] },
+} as const satisfies Record<string, CommandSpec>;
+
+export type CommandName = keyof typeof commands;
+
+const isCommandName = (name: string): name is CommandName => Object.hasOwn(commands, name);
+
+export type CommandLine =
+  | { help: true }
+  | { help: false; command: CommandName; stage: string | undefined; values: OptionValues }
+  | { help: false; command: undefined };
+
+/** A word the user typed, quoted, unless it could be a secret (anything but a plain word). */
+const shown = (word: string): string => (/^[A-Za-z][A-Za-z -]{0,40}$/.test(word) ? ` "${word}"` : '');
+
+/**
+ * Parses argv (without node and the script). Throws UsageError. Messages never repeat an
+ * argument's value: a mistyped option could carry a connection URL with its password.
+ */
+export const parseCommandLine = (argv: readonly string[]): CommandLine => {
+  let parsed: ReturnType<
+    typeof parseArgs<{ options: typeof optionConfig; allowPositionals: true; strict: true }>
+  >;
+  try {
+    parsed = parseArgs({ args: [...argv], options: optionConfig, allowPositionals: true, strict: true });
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
+      const option = /'(-[^'=\s]*)/.exec((error as Error).message)?.[1];
+      throw new UsageError(`unknown option${option ? ` ${option}` : ''} (see --help)`);
+    }
+    throw new UsageError(`${(error as Error).message.split('\n')[0] ?? 'invalid command line'} (see --help)`);
+  }
+  const { values, positionals } = parsed;
+  if (values.help) return { help: true };
+  if (positionals.length === 0) return { help: false, command: undefined };
+
+  const [group = '', action] = positionals;
+  const groups = new Set(Object.keys(commands).map((name) => name.split(' ')[0]));
+  if (!groups.has(group)) throw new UsageError(`unknown command${shown(group)} (see --help)`);
+  const actions = Object.keys(commands)
+    .filter((name) => name.startsWith(`${group} `))
+    .map((name) => name.slice(group.length + 1));
+  if (action === undefined) throw new UsageError(`${group}: missing subcommand (${actions.join(', ')})`);
+  const command = `${group} ${action}`;
+  if (!isCommandName(command)) {
+    throw new UsageError(`unknown command${shown(`${group} ${action}`)} (${group}: ${actions.join(', ')})`);
+  }
+  if (positionals.length > 2) {
+    throw new UsageError(`${command}: unexpected extra argument; options are written --name value`);
+  }
+
+  const spec: CommandSpec = commands[command];
+  const allowed = new Set<string>([...spec.required, ...spec.optional, 'stage', 'help']);
+  for (const name of Object.keys(values)) {
+    if (!allowed.has(name)) throw new UsageError(`${command} does not take --${name}`);
+  }
+  for (const name of spec.required) {
+    const value = values[name];
+    if (value === undefined || value === '') throw new UsageError(`${command} needs --${name} (see --help)`);
+  }
+  const { stage, ...rest } = values;
+  return { help: false, command, stage, values: rest };
+};
+
+// Small validators shared by the commands (all throw UsageError naming the option).
+
+export const organizationIdOption = (value: string | undefined, option = 'org'): number => {
+  const id = Number(value);
+  if (!value || !/^[1-9][0-9]*$/.test(value) || !Number.isSafeInteger(id)) {
+    throw new UsageError(`--${option} must be an organization id (a positive integer)`);
+  }
+  return id;
+};
+
+export const listOption = (value: string | undefined): string[] =>
+  (value ?? '')
+    .split(',')
+    .map((item) => item.trim())
+    .filter((item) => item !== '');
+
+/** Browser origins such as https://app.example.com (no path); returned normalised. */
+export const originsOption = (value: string | undefined): string[] =>
+  listOption(value).map((item) => {
+    let url: URL;
+    try {
+      url = new URL(item);
+    } catch {
+      throw new UsageError(
+        `--origins: "${item.slice(0, 100)}" is not an origin like https://app.example.com`,
+      );
+    }
+    const bare = url.pathname === '/' && !url.search && !url.hash && !url.username && !url.password;
+    if (!/^https?:$/.test(url.protocol) || !bare) {
+      throw new UsageError(
+        `--origins: "${url.origin}" must be a bare http(s) origin like https://app.example.com`,
+      );
+    }
+    return url.origin;
+  });

@@ -1,0 +1,310 @@
+// The admin commands. Imported by admin/main.ts only after the target is in process.env
+// (lib/config.ts reads it at import). Each command validates its whole input first (UsageError,
+// nothing touched), then calls `connect()` once and works through lib/store.
+import { readFileSync, statSync } from 'node:fs';
+import { isAbsolute, resolve } from 'node:path';
+import * as v from 'valibot';
+import { secretStore } from '#lib/connectors/secrets.ts';
+import { uuidPattern } from '#lib/ids.ts';
+import { PlanName } from '#lib/limits/plans.ts';
+import { createApiKey, listApiKeys, revokeApiKey } from '#lib/store/api-keys.ts';
+import { BrandingUpdate, saveBranding } from '#lib/store/branding.ts';
+import {
+  addDatabase,
+  Engine,
+  findDatabase,
+  listDatabases,
+  newDatabaseId,
+  publicDatabase,
+  RowPolicy,
+} from '#lib/store/databases.ts';
+import {
+  createOrganization,
+  findOrganization,
+  NewOrganization,
+  setOrganizationPlan,
+} from '#lib/store/organizations.ts';
+import {
+  AdminError,
+  type CommandName,
+  listOption,
+  type OptionValues,
+  organizationIdOption,
+  originsOption,
+  UsageError,
+} from './args.ts';
+
+export type Connect = () => Promise<void>;
+type Run = (values: OptionValues, connect: Connect) => Promise<unknown>;
+
+// ---- input helpers -------------------------------------------------------------------------
+
+/** Relative paths are relative to where the user ran `npm run admin` (npm itself runs in the project root). */
+const inputPath = (path: string): string =>
+  isAbsolute(path)
+    ? path
+    : resolve(
+        process.env.npm_lifecycle_event === 'admin' ? (process.env.INIT_CWD ?? process.cwd()) : process.cwd(),
+        path,
+      );
+
+const existingFile = (option: string, path: string): string => {
+  const absolute = inputPath(path);
+  let isFile = false;
+  try {
+    isFile = statSync(absolute).isFile();
+  } catch {
+    throw new UsageError(`--${option}: no such file ${absolute}`);
+  }
+  if (!isFile) throw new UsageError(`--${option}: ${absolute} is not a file`);
+  return absolute;
+};
+
+const readJsonFile = (option: string, path: string): unknown => {
+  const absolute = existingFile(option, path);
+  try {
+    return JSON.parse(readFileSync(absolute, 'utf8'));
+  } catch (error) {
+    throw new UsageError(
+      `--${option}: ${absolute} is not valid JSON (${(error as Error).message.split('\n')[0]})`,
+    );
+  }
+};
+
+/** One line naming every invalid field, e.g. `colors.primary: must be a hex color like #1a2b3c`. */
+export const describeIssues = (issues: readonly v.BaseIssue<unknown>[]): string =>
+  issues
+    .map((issue) => {
+      const path = v.getDotPath(issue);
+      const message =
+        issue.type === 'strict_object' && issue.expected === 'never' ? 'unknown field' : issue.message;
+      return `${path ?? '(top level)'}: ${message}`;
+    })
+    .join('; ');
+
+const validated = <S extends v.GenericSchema>(schema: S, input: unknown, what: string): v.InferOutput<S> => {
+  const result = v.safeParse(schema, input);
+  if (!result.success) throw new UsageError(`invalid ${what}: ${describeIssues(result.issues)}`);
+  return result.output;
+};
+
+const planOption = (value: string | undefined): PlanName => {
+  const result = v.safeParse(PlanName, value);
+  if (!result.success) throw new UsageError(`--plan must be one of ${PlanName.options.join(', ')}`);
+  return result.output;
+};
+
+const uuidOption = (option: string, value: string | undefined): string => {
+  if (!value || !uuidPattern.test(value)) throw new UsageError(`--${option} must be a UUID`);
+  return value.toLowerCase();
+};
+
+const organizationMustExist = async (id: number) => {
+  const organization = await findOrganization(id);
+  if (!organization) throw new AdminError(`organization ${id} not found`);
+  return organization;
+};
+
+// ---- org -----------------------------------------------------------------------------------
+
+const orgCreate: Run = async (values, connect) => {
+  const input = validated(
+    NewOrganization,
+    { name: values.name, plan: planOption(values.plan ?? 'free') },
+    '--name',
+  );
+  await connect();
+  return createOrganization(input);
+};
+
+const orgSetPlan: Run = async (values, connect) => {
+  const id = organizationIdOption(values.org);
+  const plan = planOption(values.plan);
+  await connect();
+  await organizationMustExist(id);
+  return setOrganizationPlan(id, plan);
+};
+
+// ---- key -----------------------------------------------------------------------------------
+
+const keyCreate: Run = async (values, connect) => {
+  const organizationId = organizationIdOption(values.org);
+  const kind = values.kind;
+  if (kind !== 'sk' && kind !== 'pk')
+    throw new UsageError('--kind must be sk (organization key) or pk (database key)');
+  if (kind === 'sk' && values.database !== undefined)
+    throw new UsageError('an sk key belongs to the organization: leave out --database');
+  if (kind === 'sk' && values.origins !== undefined)
+    throw new UsageError('--origins applies to pk keys only');
+  if (kind === 'pk' && values.database === undefined)
+    throw new UsageError('a pk key needs --database <uuid> (a database of the organization)');
+  const databaseId = kind === 'pk' ? uuidOption('database', values.database) : undefined;
+  const allowedOrigins = originsOption(values.origins);
+
+  await connect();
+  await organizationMustExist(organizationId);
+  if (databaseId && !(await findDatabase(organizationId, databaseId))) {
+    throw new AdminError(`database ${databaseId} not found in organization ${organizationId}`);
+  }
+  const created = await createApiKey({
+    organizationId,
+    kind,
+    ...(databaseId ? { databaseId } : {}),
+    ...(allowedOrigins.length ? { allowedOrigins } : {}),
+  });
+  return {
+    id: created.id,
+    key: created.key,
+    kind: created.kind,
+    organizationId: created.organizationId,
+    ...(created.databaseId ? { databaseId: created.databaseId } : {}),
+    ...(created.allowedOrigins ? { allowedOrigins: created.allowedOrigins } : {}),
+    hint: created.hint,
+    createdAt: created.createdAt,
+  };
+};
+
+const keyRevoke: Run = async (values, connect) => {
+  const id = uuidOption('id', values.id);
+  await connect();
+  return revokeApiKey(id);
+};
+
+const keyList: Run = async (values, connect) => {
+  const organizationId = organizationIdOption(values.org);
+  await connect();
+  await organizationMustExist(organizationId);
+  return { keys: await listApiKeys(organizationId) };
+};
+
+// ---- branding ------------------------------------------------------------------------------
+
+const brandingSet: Run = async (values, connect) => {
+  const organizationId = organizationIdOption(values.org);
+  const file = values.file ?? '';
+  const branding = validated(BrandingUpdate, readJsonFile('file', file), `branding in ${file}`);
+  await connect();
+  await organizationMustExist(organizationId);
+  return saveBranding(organizationId, branding);
+};
+
+// ---- database ------------------------------------------------------------------------------
+
+const urlSchemes: Record<Engine, readonly string[]> = {
+  postgres: ['postgres:', 'postgresql:'],
+  mysql: ['mysql:', 'mariadb:'],
+  pglite: ['memory:'],
+};
+
+/** Checks the URL's scheme against the engine. Messages never include the URL. */
+const connectionUrl = (engine: Engine, url: string | undefined): string => {
+  if (engine === 'pglite') {
+    if (url !== undefined && url !== 'memory:')
+      throw new UsageError('engine pglite takes --url memory: (with --seed file.sql)');
+    return 'memory:';
+  }
+  const expected = urlSchemes[engine].map((scheme) => `${scheme}//`).join(' or ');
+  if (!url)
+    throw new UsageError(
+      `engine ${engine} needs --url ${urlSchemes[engine][0]}//user:password@host:port/database`,
+    );
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new UsageError(`--url is not a valid URL (expected ${expected})`);
+  }
+  if (!urlSchemes[engine].includes(parsed.protocol) || !url.slice(parsed.protocol.length).startsWith('//')) {
+    throw new UsageError(`--url for engine ${engine} must start with ${expected}`);
+  }
+  return url;
+};
+
+const databaseAdd: Run = async (values, connect) => {
+  const organizationId = organizationIdOption(values.org);
+  const name = (values.name ?? '').trim();
+  if (!name || name.length > 200) throw new UsageError('--name must be 1 to 200 characters');
+  const engineResult = v.safeParse(Engine, values.engine);
+  if (!engineResult.success) throw new UsageError(`--engine must be one of ${Engine.options.join(', ')}`);
+  const engine = engineResult.output;
+  const url = connectionUrl(engine, values.url);
+  if (engine === 'pglite' && values.seed === undefined)
+    throw new UsageError('engine pglite needs --seed file.sql');
+  if (engine !== 'pglite' && values.seed !== undefined)
+    throw new UsageError('--seed applies to engine pglite only');
+  const seedFile = values.seed === undefined ? undefined : existingFile('seed', values.seed);
+  const id = values.id === undefined ? newDatabaseId() : uuidOption('id', values.id);
+
+  // The row policy: the --policy file, then the column options, then --shared-tables.
+  const fromFile: RowPolicy =
+    values.policy === undefined
+      ? { tables: {} }
+      : validated(RowPolicy, readJsonFile('policy', values.policy), `policy in ${values.policy}`);
+  const column = (option: 'tenant-column' | 'scope-column', field: 'tenant_column' | 'scope_column') => {
+    const given = values[option];
+    const inFile = fromFile[field];
+    if (given !== undefined && inFile !== undefined && given !== inFile) {
+      throw new UsageError(`--${option} ${given} disagrees with the policy's ${field} ${inFile}`);
+    }
+    return given ?? inFile;
+  };
+  const tenantColumn = column('tenant-column', 'tenant_column');
+  const scopeColumn = column('scope-column', 'scope_column');
+  const tables: Record<string, unknown> = { ...fromFile.tables };
+  for (const table of listOption(values['shared-tables'])) {
+    tables[table] = { ...(tables[table] as object | undefined), shared: true };
+  }
+  const policy = validated(
+    RowPolicy,
+    {
+      ...fromFile,
+      ...(tenantColumn !== undefined ? { tenant_column: tenantColumn } : {}),
+      ...(scopeColumn !== undefined ? { scope_column: scopeColumn } : {}),
+      tables,
+    },
+    'row policy (--tenant-column, --scope-column, --shared-tables, --policy)',
+  );
+  const requiresScoping = values['requires-scoping'] === true;
+  if (requiresScoping && policy.tenant_column === undefined) {
+    throw new UsageError(
+      '--requires-scoping needs a tenant column: --tenant-column COL or tenant_column in --policy',
+    );
+  }
+
+  await connect();
+  await organizationMustExist(organizationId);
+  if (await findDatabase(organizationId, id))
+    throw new AdminError(`database ${id} already exists in organization ${organizationId}`);
+  const connectionRef = await secretStore().save(id, url);
+  const record = await addDatabase({
+    id,
+    organizationId,
+    name,
+    engine,
+    requiresOrganizationScoping: requiresScoping,
+    ...(policy.tenant_column !== undefined ? { tenantFilterColumn: policy.tenant_column } : {}),
+    ...(policy.scope_column !== undefined ? { scopeFilterColumn: policy.scope_column } : {}),
+    policy,
+    connectionRef,
+    ...(seedFile !== undefined ? { seedFile } : {}),
+  });
+  return publicDatabase(record);
+};
+
+const databaseList: Run = async (values, connect) => {
+  const organizationId = organizationIdOption(values.org);
+  await connect();
+  await organizationMustExist(organizationId);
+  return { databases: (await listDatabases(organizationId)).map(publicDatabase) };
+};
+
+export const runners: Record<CommandName, Run> = {
+  'org create': orgCreate,
+  'org set-plan': orgSetPlan,
+  'key create': keyCreate,
+  'key revoke': keyRevoke,
+  'key list': keyList,
+  'branding set': brandingSet,
+  'database add': databaseAdd,
+  'database list': databaseList,
+};

@@ -1,0 +1,94 @@
+// The admin command (DESIGN.md "Operating it: the admin command"): `npm run --silent admin -- <args>`.
+// stdout carries one JSON document per command and nothing else; errors are one line on stderr,
+// exit code 2 for a bad command line or input file, 1 for a command that failed.
+// Connection URLs and passwords are never printed, on either stream.
+import { AdminError, parseCommandLine, USAGE, UsageError } from './args.ts';
+import { applyTarget, checkTarget, describeTarget, resolveTarget, type Target } from './target.ts';
+
+const EXIT_FAILED = 1;
+const EXIT_USAGE = 2;
+
+/** Defence in depth: whatever a message carries, database URLs and their credentials are cut out. */
+const redact = (text: string, secrets: readonly string[]): string => {
+  let safe = text;
+  for (const secret of secrets) if (secret.length > 3) safe = safe.split(secret).join('<redacted>');
+  return safe
+    .replace(/\b(?:postgres(?:ql)?|mysql|mariadb):\/\/[^\s)]+/gi, '<redacted url>')
+    .replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@'"]*@/gi, '$1<redacted>@');
+};
+
+const write = (stream: NodeJS.WriteStream, text: string): Promise<void> =>
+  new Promise((done) => {
+    stream.write(text, () => done());
+  });
+
+/** Turns any failure into [exit code, one line]. */
+const describeFailure = (error: unknown, target: Target | undefined): [number, string] => {
+  if (error instanceof UsageError) return [EXIT_USAGE, error.message];
+  if (error instanceof AdminError) return [EXIT_FAILED, error.message];
+  if (error instanceof Error) {
+    // ServiceError from lib/store (e.g. "API key … not found") carries a message made for people.
+    if (error.name === 'ServiceError') return [EXIT_FAILED, error.message];
+    const code = (error as { code?: unknown }).code;
+    const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
+    if (
+      target?.kind === 'local' &&
+      status === undefined &&
+      typeof code === 'string' &&
+      /^E[A-Z]+$/.test(code)
+    ) {
+      return [
+        EXIT_FAILED,
+        `DynamoDB not reachable at ${target.endpoint}: start the local stack with npm start`,
+      ];
+    }
+    if (error.name === 'CredentialsProviderError') {
+      return [
+        EXIT_FAILED,
+        `no AWS credentials for ${target ? describeTarget(target) : 'AWS'}: ${error.message}`,
+      ];
+    }
+    const where = target ? ` (${describeTarget(target)})` : '';
+    return [EXIT_FAILED, `${error.name}${where}: ${error.message}`];
+  }
+  return [EXIT_FAILED, String(error)];
+};
+
+const main = async (argv: readonly string[]): Promise<number> => {
+  let target: Target | undefined;
+  const secrets: string[] = [];
+  try {
+    const line = parseCommandLine(argv);
+    if (line.help) {
+      await write(process.stdout, USAGE);
+      return 0;
+    }
+    if (line.command === undefined) {
+      await write(process.stdout, USAGE);
+      return EXIT_USAGE;
+    }
+    if (line.values.url !== undefined && line.values.url !== 'memory:') secrets.push(line.values.url);
+    target = resolveTarget(line.stage);
+    applyTarget(target);
+    // Only now: lib/config.ts reads the environment when first imported.
+    const { runners } = await import('./commands.ts');
+    let connected = false;
+    const connect = async () => {
+      if (connected) return;
+      await checkTarget(target as Target);
+      connected = true;
+    };
+    const result = await runners[line.command](line.values, connect);
+    await write(process.stdout, `${JSON.stringify(result)}\n`);
+    return 0;
+  } catch (error) {
+    const [code, message] = describeFailure(error, target);
+    const oneLine = redact(message, secrets)
+      .replace(/\s*\n\s*/g, ' ')
+      .trim();
+    await write(process.stderr, `admin: ${oneLine}\n`);
+    return code;
+  }
+};
+
+process.exit(await main(process.argv.slice(2)));
