@@ -21,7 +21,11 @@ export default defineConfig({
           include: ['tests/integration/**/*.test.ts', 'tests/e2e/**/*.test.ts'],
           globalSetup: ['tests/helpers/dynamodb-setup.ts'],
           // Portal JWTs in tests are signed with this secret (tests/helpers/gateway.ts).
-          env: { ...quiet, JWT_SECRET: 'test-portal-secret-0123456789abcdef', TABLETALK_JWT_SECRET: 'test-portal-secret-0123456789abcdef' },
+          env: {
+            ...quiet,
+            JWT_SECRET: 'test-portal-secret-0123456789abcdef',
+            TABLETALK_JWT_SECRET: 'test-portal-secret-0123456789abcdef',
+          },
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -13,10 +13,12 @@ const ListDatabasesInput = v.object({
   }),
 });
 
-export const handler = api({ access: { credentials: ['sk', 'jwt'] }, scope: 'optional', input: ListDatabasesInput }).handler(
-  async (_event, context) => {
-    const { page, page_size: pageSize } = context.input.query;
-    const { items, totalItems } = await listDatabasePage(context.principal.organizationId, { page, pageSize });
-    return paginated(items, { page, pageSize, totalItems });
-  },
-);
+export const handler = api({
+  access: { credentials: ['sk', 'jwt'] },
+  scope: 'optional',
+  input: ListDatabasesInput,
+}).handler(async (_event, context) => {
+  const { page, page_size: pageSize } = context.input.query;
+  const { items, totalItems } = await listDatabasePage(context.principal.organizationId, { page, pageSize });
+  return paginated(items, { page, pageSize, totalItems });
+});

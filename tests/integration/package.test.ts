@@ -1,0 +1,408 @@
+// Packages the service offline (`serverless package`) for prod and dev and checks the
+// CloudFormation it would deploy against DESIGN.md: the table's keys, indexes, TTL and
+// per-stage protection, Node 24 on arm64, log retention, least-privilege IAM, one REST route
+// per function under /api/v1 (taken from serverless.yml, so new functions are covered), the
+// gateway responses in the error envelope, and bundle sizes.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join, resolve } from 'node:path';
+import { promisify } from 'node:util';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+
+const run = promisify(execFile);
+const projectRoot = process.cwd();
+const binDir = resolve(projectRoot, 'node_modules/.bin');
+const PACKAGE_TIMEOUT_MS = 120_000;
+const MAX_BUNDLE_BYTES = 150 * 1024;
+
+type Resource = {
+  Type: string;
+  Properties?: Record<string, unknown>;
+  DeletionPolicy?: string;
+  DependsOn?: unknown;
+};
+type Template = { Resources: Record<string, Resource> };
+
+interface Packaged {
+  dir: string;
+  template: Template;
+}
+
+/** `serverless package --stage <stage>` into a fresh folder, with the project's Node 24 first on PATH. */
+const packageStage = async (stage: string): Promise<Packaged> => {
+  const dir = mkdtempSync(join(tmpdir(), `tabletalk-package-${stage}-`));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PATH: `${binDir}${delimiter}${process.env.PATH ?? ''}`,
+    SLS_TELEMETRY_DISABLED: '1',
+    SLS_NOTIFICATIONS_MODE: 'off',
+  };
+  // Secrets of the machine running the tests must not end up in the template we inspect.
+  delete env.TABLETALK_JWT_SECRET;
+  delete env.TABLETALK_JWT_JWKS_URL;
+  try {
+    await run(join(binDir, 'serverless'), ['package', '--stage', stage, '--package', dir], {
+      cwd: projectRoot,
+      env,
+      timeout: PACKAGE_TIMEOUT_MS,
+      maxBuffer: 16 * 1024 * 1024,
+    });
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string };
+    throw new Error(`serverless package --stage ${stage} failed:\n${stdout ?? ''}\n${stderr ?? ''}`, {
+      cause: error,
+    });
+  }
+  const template = JSON.parse(
+    readFileSync(join(dir, 'cloudformation-template-update-stack.json'), 'utf8'),
+  ) as Template;
+  return { dir, template };
+};
+
+// ---------------------------------------------------------------------------------------------
+// serverless.yml, read as data: its functions and their http events.
+
+interface HttpRoute {
+  functionName: string;
+  handler: string;
+  method: string;
+  /** Without leading or trailing slash, e.g. `api/v1/branding`. */
+  path: string;
+}
+
+type ServerlessYml = {
+  functions: Record<
+    string,
+    { handler: string; events?: { http?: string | { path: string; method: string } }[] }
+  >;
+};
+const serverlessYml = parse(readFileSync(join(projectRoot, 'serverless.yml'), 'utf8')) as ServerlessYml;
+const trimSlashes = (path: string) => path.replace(/^\/+|\/+$/g, '');
+
+const declaredRoutes = (): HttpRoute[] =>
+  Object.entries(serverlessYml.functions).flatMap(([functionName, fn]) =>
+    (fn.events ?? []).flatMap((event) => {
+      if (!event.http) return [];
+      const [method, path] =
+        typeof event.http === 'string'
+          ? (event.http.split(/\s+/) as [string, string])
+          : [event.http.method, event.http.path];
+      return [{ functionName, handler: fn.handler, method: method.toUpperCase(), path: trimSlashes(path) }];
+    }),
+  );
+
+// ---------------------------------------------------------------------------------------------
+// The template, read as data.
+
+const resourcesOfType = (template: Template, type: string) =>
+  Object.entries(template.Resources).filter(([, resource]) => resource.Type === type);
+
+/** Full path of an API Gateway resource, following ParentId up to the API's root. */
+const resourcePath = (template: Template, logicalId: string): string => {
+  const resource = template.Resources[logicalId];
+  if (resource?.Type !== 'AWS::ApiGateway::Resource')
+    throw new Error(`${logicalId} is not an API Gateway resource`);
+  const properties = resource.Properties as {
+    PathPart: string;
+    ParentId: { Ref?: string; 'Fn::GetAtt'?: string[] };
+  };
+  const parent = properties.ParentId.Ref;
+  return parent ? `${resourcePath(template, parent)}/${properties.PathPart}` : properties.PathPart;
+};
+
+interface TemplateRoute {
+  method: string;
+  path: string;
+  /** Logical id of the Lambda function the integration invokes. */
+  target: string | undefined;
+}
+
+const templateRoutes = (template: Template): TemplateRoute[] =>
+  resourcesOfType(template, 'AWS::ApiGateway::Method').map(([, method]) => {
+    const properties = method.Properties as {
+      HttpMethod: string;
+      ResourceId: { Ref: string };
+      Integration?: { Uri?: unknown };
+    };
+    const uri = JSON.stringify(properties.Integration?.Uri ?? '');
+    const target = /"Fn::GetAtt":\["(\w+)","Arn"\]/.exec(uri)?.[1];
+    return { method: properties.HttpMethod, path: resourcePath(template, properties.ResourceId.Ref), target };
+  });
+
+/** The logical id of the Lambda function packaged for a serverless.yml function. */
+const functionLogicalId = (template: Template, stage: string, functionName: string): string => {
+  const match = resourcesOfType(template, 'AWS::Lambda::Function').find(
+    ([, fn]) =>
+      (fn.Properties as { FunctionName: string }).FunctionName === `tabletalk-${stage}-${functionName}`,
+  );
+  if (!match) throw new Error(`no Lambda function for ${functionName}`);
+  return match[0];
+};
+
+type Statement = { Effect: string; Action: string | string[]; Resource: unknown };
+const iamStatements = (template: Template): Statement[] =>
+  resourcesOfType(template, 'AWS::IAM::Role').flatMap(([, role]) =>
+    (
+      (role.Properties as { Policies?: { PolicyDocument: { Statement: Statement[] } }[] }).Policies ?? []
+    ).flatMap((policy) => policy.PolicyDocument.Statement),
+  );
+const actionsOf = (statement: Statement) =>
+  Array.isArray(statement.Action) ? statement.Action : [statement.Action];
+const resourcesOf = (statement: Statement) =>
+  Array.isArray(statement.Resource) ? statement.Resource : [statement.Resource];
+
+/** Uncompressed sizes of a zip's entries, read from its central directory. */
+const zipEntries = (file: string): Map<string, number> => {
+  const zip = readFileSync(file);
+  const endOfDirectory = zip.lastIndexOf(Buffer.from([0x50, 0x4b, 0x05, 0x06]));
+  if (endOfDirectory < 0) throw new Error(`${file} is not a zip`);
+  const count = zip.readUInt16LE(endOfDirectory + 10);
+  let offset = zip.readUInt32LE(endOfDirectory + 16);
+  const entries = new Map<string, number>();
+  for (let index = 0; index < count; index += 1) {
+    if (zip.readUInt32LE(offset) !== 0x02014b50) throw new Error(`${file}: bad central directory entry`);
+    const size = zip.readUInt32LE(offset + 24);
+    const nameLength = zip.readUInt16LE(offset + 28);
+    const extraLength = zip.readUInt16LE(offset + 30);
+    const commentLength = zip.readUInt16LE(offset + 32);
+    entries.set(zip.toString('utf8', offset + 46, offset + 46 + nameLength), size);
+    offset += 46 + nameLength + extraLength + commentLength;
+  }
+  return entries;
+};
+
+// ---------------------------------------------------------------------------------------------
+
+let prod: Packaged;
+let dev: Packaged;
+
+// Sequential on purpose: both runs share the project's .esbuild work folder.
+beforeAll(
+  async () => {
+    prod = await packageStage('prod');
+    dev = await packageStage('dev');
+  },
+  2 * PACKAGE_TIMEOUT_MS + 10_000,
+);
+
+afterAll(() => {
+  for (const packaged of [prod, dev]) if (packaged) rmSync(packaged.dir, { recursive: true, force: true });
+});
+
+const table = (packaged: Packaged) => {
+  const resource = packaged.template.Resources.ChatTable;
+  expect(resource?.Type).toBe('AWS::DynamoDB::Table');
+  return resource as Resource & { Properties: Record<string, unknown> };
+};
+
+describe('serverless package --stage prod', () => {
+  it('declares the chat table: on-demand, PK/SK, GSI1 and GSI2, TTL on expiresAt', () => {
+    const properties = table(prod).Properties;
+    expect(properties.TableName).toBe('tabletalk-prod');
+    expect(properties.BillingMode).toBe('PAY_PER_REQUEST');
+    expect(properties.KeySchema).toEqual([
+      { AttributeName: 'PK', KeyType: 'HASH' },
+      { AttributeName: 'SK', KeyType: 'RANGE' },
+    ]);
+    const indexes = properties.GlobalSecondaryIndexes as { IndexName: string; KeySchema: unknown }[];
+    expect(indexes.map((index) => index.IndexName).sort()).toEqual(['GSI1', 'GSI2']);
+    for (const name of ['GSI1', 'GSI2']) {
+      expect(indexes.find((index) => index.IndexName === name)?.KeySchema).toEqual([
+        { AttributeName: `${name}PK`, KeyType: 'HASH' },
+        { AttributeName: `${name}SK`, KeyType: 'RANGE' },
+      ]);
+    }
+    const attributes = properties.AttributeDefinitions as { AttributeName: string; AttributeType: string }[];
+    for (const name of ['PK', 'SK', 'GSI1PK', 'GSI1SK', 'GSI2PK', 'GSI2SK']) {
+      expect(attributes).toContainEqual({ AttributeName: name, AttributeType: 'S' });
+    }
+    expect(properties.TimeToLiveSpecification).toEqual({ AttributeName: 'expiresAt', Enabled: true });
+  });
+
+  it('protects the prod table: point-in-time recovery, deletion protection, DeletionPolicy Retain', () => {
+    const resource = table(prod);
+    expect(resource.Properties.PointInTimeRecoverySpecification).toEqual({
+      PointInTimeRecoveryEnabled: true,
+    });
+    expect(resource.Properties.DeletionProtectionEnabled).toBe(true);
+    expect(resource.DeletionPolicy).toBe('Retain');
+  });
+
+  it('runs every function on nodejs24.x (arm64) against the stage’s table', () => {
+    const functions = resourcesOfType(prod.template, 'AWS::Lambda::Function');
+    expect(functions).toHaveLength(Object.keys(serverlessYml.functions).length);
+    for (const [logicalId, fn] of functions) {
+      const properties = fn.Properties as {
+        Runtime: string;
+        Architectures: string[];
+        Environment: { Variables: Record<string, string> };
+      };
+      expect(properties.Runtime, logicalId).toBe('nodejs24.x');
+      expect(properties.Architectures, logicalId).toEqual(['arm64']);
+      expect(properties.Environment.Variables.TABLE_NAME, logicalId).toBe(table(prod).Properties.TableName);
+    }
+  });
+
+  it('keeps every function’s logs for 365 days', () => {
+    const logGroups = resourcesOfType(prod.template, 'AWS::Logs::LogGroup');
+    expect(logGroups).toHaveLength(Object.keys(serverlessYml.functions).length);
+    for (const [logicalId, logGroup] of logGroups)
+      expect(logGroup.Properties?.RetentionInDays, logicalId).toBe(365);
+  });
+
+  it('routes every http event of serverless.yml, under /api/v1, to its own function', () => {
+    // Arrange
+    const declared = declaredRoutes();
+    const routes = templateRoutes(prod.template);
+    expect(declared.length).toBe(Object.keys(serverlessYml.functions).length);
+
+    // Assert
+    for (const route of declared) {
+      expect(route.path, `${route.functionName}: ${route.path}`).toMatch(/^api\/v1\//);
+      const target = functionLogicalId(prod.template, 'prod', route.functionName);
+      expect(routes, `${route.method} /${route.path}`).toContainEqual({
+        method: route.method,
+        path: route.path,
+        target,
+      });
+    }
+    expect(routes).toHaveLength(declared.length);
+  });
+
+  it('grants DynamoDB item operations on the stage’s table and its indexes only: no wildcard, no Scan', () => {
+    const statements = iamStatements(prod.template);
+    const allActions = statements.flatMap(actionsOf);
+    expect(allActions).not.toContain('*');
+    expect(allActions).not.toContain('dynamodb:*');
+    expect(allActions.filter((action) => /^dynamodb:(Scan|\*)/i.test(action))).toEqual([]);
+
+    const dynamodbStatements = statements.filter((statement) =>
+      actionsOf(statement).some((a) => a.startsWith('dynamodb:')),
+    );
+    expect(dynamodbStatements.length).toBeGreaterThan(0);
+    const tableArn = { 'Fn::GetAtt': ['ChatTable', 'Arn'] };
+    for (const statement of dynamodbStatements) {
+      expect(actionsOf(statement).every((action) => action.startsWith('dynamodb:'))).toBe(true);
+      expect(actionsOf(statement)).toEqual(expect.arrayContaining(['dynamodb:GetItem', 'dynamodb:Query']));
+      for (const resource of resourcesOf(statement)) {
+        expect(resource).not.toBe('*');
+        const isTable = JSON.stringify(resource) === JSON.stringify(tableArn);
+        const isIndexes =
+          JSON.stringify(resource) === JSON.stringify({ 'Fn::Join': ['', [tableArn, '/index/*']] });
+        expect(isTable || isIndexes, JSON.stringify(resource)).toBe(true);
+      }
+    }
+    // Every function runs under the role whose statements were checked.
+    for (const [logicalId, fn] of resourcesOfType(prod.template, 'AWS::Lambda::Function')) {
+      expect((fn.Properties as { Role: unknown }).Role, logicalId).toEqual({
+        'Fn::GetAtt': ['IamRoleLambdaExecution', 'Arn'],
+      });
+    }
+  });
+
+  it('configures API Gateway’s own errors to answer in the error envelope, with X-Request-ID', () => {
+    // Arrange
+    const responses = new Map(
+      resourcesOfType(prod.template, 'AWS::ApiGateway::GatewayResponse').map(([, resource]) => {
+        const properties = resource.Properties as {
+          ResponseType: string;
+          StatusCode?: string;
+          RestApiId: unknown;
+          ResponseParameters: Record<string, string>;
+          ResponseTemplates: Record<string, string>;
+        };
+        return [properties.ResponseType, properties] as const;
+      }),
+    );
+
+    // Assert: the types DESIGN.md names, plus throttling and body size.
+    for (const type of [
+      'MISSING_AUTHENTICATION_TOKEN',
+      'DEFAULT_4XX',
+      'DEFAULT_5XX',
+      'THROTTLED',
+      'REQUEST_TOO_LARGE',
+    ]) {
+      const response = responses.get(type);
+      expect(response, type).toBeDefined();
+      if (!response) continue;
+      expect(response.RestApiId).toEqual({ Ref: 'ApiGatewayRestApi' });
+      expect(response.ResponseParameters['gatewayresponse.header.X-Request-ID'], type).toEqual(
+        expect.any(String),
+      );
+      // Substitute the mapping variables as API Gateway would, then read the body as JSON.
+      const body = (response.ResponseTemplates['application/json'] ?? '')
+        .replaceAll('$context.error.messageString', '"Some message"')
+        .replace(/\$context\.[\w.]+/g, 'value');
+      const envelope = JSON.parse(body) as Record<string, unknown>;
+      expect(envelope).toMatchObject({
+        success: false,
+        error: { code: expect.any(String), message: expect.any(String), details: expect.any(String) },
+        error_code: expect.any(String),
+        message: expect.any(String),
+        status_code: expect.any(Number),
+        details: [],
+        trace_id: 'value',
+      });
+      // Where the type fixes its status, the body tells the same one.
+      if (response.StatusCode !== undefined)
+        expect(envelope.status_code, type).toBe(Number(response.StatusCode));
+    }
+    expect(responses.get('MISSING_AUTHENTICATION_TOKEN')?.ResponseTemplates['application/json']).toContain(
+      '"status_code":404',
+    );
+  });
+
+  it('ships one zip per function whose .mjs bundle is at most 150 KB, without the AWS SDK', () => {
+    for (const [functionName, fn] of Object.entries(serverlessYml.functions)) {
+      // Arrange
+      const zip = join(prod.dir, `${functionName}.zip`);
+      expect(existsSync(zip), zip).toBe(true);
+      const bundle = `${fn.handler.slice(0, fn.handler.lastIndexOf('.'))}.mjs`;
+
+      // Act
+      const entries = zipEntries(zip);
+
+      // Assert
+      const size = entries.get(bundle);
+      expect(size, `${functionName}: ${bundle} in ${[...entries.keys()].join(', ')}`).toBeDefined();
+      expect(size).toBeGreaterThan(0);
+      expect(size).toBeLessThanOrEqual(MAX_BUNDLE_BYTES);
+      expect([...entries.keys()].filter((name) => name.includes('node_modules/@aws-sdk'))).toEqual([]);
+      const code = functionLogicalId(prod.template, 'prod', functionName);
+      const properties = prod.template.Resources[code]?.Properties as
+        | { Code?: { S3Key?: string } }
+        | undefined;
+      expect(properties?.Code?.S3Key ?? '').toMatch(new RegExp(`/${functionName}\\.zip$`));
+    }
+  });
+});
+
+describe('serverless package --stage dev', () => {
+  it('leaves the dev table unprotected: no point-in-time recovery, no deletion protection, DeletionPolicy Delete', () => {
+    const resource = table(dev);
+    expect(resource.Properties.TableName).toBe('tabletalk-dev');
+    expect(resource.Properties.PointInTimeRecoverySpecification).toEqual({
+      PointInTimeRecoveryEnabled: false,
+    });
+    expect(resource.Properties.DeletionProtectionEnabled).toBe(false);
+    expect(resource.DeletionPolicy).toBe('Delete');
+  });
+
+  it('keeps dev logs for less time than prod', () => {
+    for (const [logicalId, logGroup] of resourcesOfType(dev.template, 'AWS::Logs::LogGroup')) {
+      expect(logGroup.Properties?.RetentionInDays, logicalId).toBeLessThan(365);
+    }
+  });
+
+  it('names the dev table in the dev functions and scopes IAM to it alone', () => {
+    for (const [logicalId, fn] of resourcesOfType(dev.template, 'AWS::Lambda::Function')) {
+      const variables = (fn.Properties as { Environment: { Variables: Record<string, string> } }).Environment
+        .Variables;
+      expect(variables.TABLE_NAME, logicalId).toBe('tabletalk-dev');
+    }
+    expect(JSON.stringify(iamStatements(dev.template))).not.toContain('tabletalk-prod');
+  });
+});
