@@ -6,6 +6,15 @@ const read = (name: string): string | undefined => {
   return value === undefined || value === '' ? undefined : value;
 };
 
+/** A whole number within bounds; anything else (including NaN) falls back. */
+const boundedInteger = (
+  raw: string | undefined,
+  { min, max, fallback }: { min: number; max: number; fallback: number },
+) => {
+  const value = Number(raw);
+  return raw !== undefined && Number.isInteger(value) ? Math.min(max, Math.max(min, value)) : fallback;
+};
+
 export const config = {
   stage: read('STAGE') ?? 'local',
   tableName: read('TABLE_NAME') ?? 'tabletalk-local',
@@ -15,7 +24,7 @@ export const config = {
   localSecretKeyFile: read('LOCAL_SECRET_KEY_FILE') ?? '.local/credentials.key',
   region: read('AWS_REGION') ?? read('AWS_DEFAULT_REGION') ?? 'us-east-1',
   /** How long a resolved API key stays cached in a warm container (seconds, at most 60). */
-  keyCacheTtlSeconds: Math.min(60, Number(read('KEY_CACHE_TTL_SECONDS') ?? 60)),
+  keyCacheTtlSeconds: boundedInteger(read('KEY_CACHE_TTL_SECONDS'), { min: 0, max: 60, fallback: 60 }),
   jwt: {
     secret: read('JWT_SECRET'),
     jwksUrl: read('JWT_JWKS_URL'),

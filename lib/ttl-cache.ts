@@ -23,7 +23,7 @@ export class TtlCache<K, V> {
   }
 
   set(key: K, value: V): void {
-    if (this.#entries.size >= this.maxEntries) {
+    if (!this.#entries.has(key) && this.#entries.size >= this.maxEntries) {
       // Maps iterate in insertion order: drop the oldest entry.
       const oldest = this.#entries.keys().next();
       if (!oldest.done) this.#entries.delete(oldest.value);

@@ -34,6 +34,8 @@ export const verifyPortalToken = async (token: string): Promise<PortalClaims> =>
   try {
     const options = {
       algorithms: config.jwt.jwksUrl ? ['RS256', 'ES256', 'EdDSA'] : ['HS256'],
+      // A portal token without an expiry would be valid forever.
+      requiredClaims: ['exp'],
       ...(config.jwt.issuer ? { issuer: config.jwt.issuer } : {}),
       ...(config.jwt.audience ? { audience: config.jwt.audience } : {}),
     };

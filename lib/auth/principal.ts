@@ -114,7 +114,16 @@ const credentialNames: Record<Credential, string> = {
   jwt: 'Portal tokens',
 };
 
-export const authorise = (principal: Principal, rule: AccessRule): void => {
+/** An Origin the key does not list is refused; requests without Origin (servers) pass. */
+const originAllowed = (principal: Principal, origin: string | undefined): boolean =>
+  !origin ||
+  !principal.allowedOrigins?.length ||
+  principal.allowedOrigins.includes(origin.replace(/\/$/, ''));
+
+export const authorise = (principal: Principal, rule: AccessRule, origin?: string): void => {
+  if (!originAllowed(principal, origin)) {
+    throw new ServiceError('FORBIDDEN', { message: `Origin ${origin} is not allowed for this key` });
+  }
   if (!rule.credentials.includes(principal.credential)) {
     throw new ServiceError('FORBIDDEN', {
       message: `${credentialNames[principal.credential]} cannot use this endpoint`,

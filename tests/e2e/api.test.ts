@@ -202,3 +202,24 @@ describe('routing', () => {
     await expectEnvelope(response, 405, 'METHOD_NOT_ALLOWED', 'VALIDATION_ERROR');
   });
 });
+
+describe('pk_ key origins', () => {
+  it('refuses a browser origin the key does not list, and serves the listed one', async () => {
+    const { createApiKey } = await import('#lib/store/api-keys.ts');
+    const key = await createApiKey({
+      organizationId: acme.organization.id,
+      kind: 'pk',
+      databaseId: acme.databaseId,
+      allowedOrigins: ['https://shop.example'],
+    });
+    expect(
+      (await get('/api/v1/branding', { 'X-API-Key': key.key, Origin: 'https://shop.example' })).status,
+    ).toBe(200);
+    await expectEnvelope(
+      await get('/api/v1/branding', { 'X-API-Key': key.key, Origin: 'https://evil.example' }),
+      403,
+      'FORBIDDEN',
+      'AUTH_INSUFFICIENT_PERMISSIONS',
+    );
+  });
+});

@@ -13,7 +13,7 @@ export const authenticate = (rule: AccessRule): MiddlewareObj<ApiEvent, ApiResul
       apiKey: headers['x-api-key'],
       authorization: headers.authorization,
     });
-    authorise(principal, rule);
+    authorise(principal, rule, headers.origin);
     request.context.principal = principal;
   };
   return { before: authenticateBefore };

@@ -13,7 +13,8 @@ export const parseScopeId = (raw: string | undefined): string | undefined => {
   if (raw === undefined) return undefined;
   const value = raw.trim();
   if (value.length === 0) return undefined;
-  if (value.length > MAX_SCOPE_LENGTH) {
+  // Characters, not UTF-16 units: an emoji counts once.
+  if ([...value].length > MAX_SCOPE_LENGTH) {
     throw invalidField('X-Scope-Id', `X-Scope-Id must be at most ${MAX_SCOPE_LENGTH} characters`, 'TOO_LONG');
   }
   if (controlCharacter.test(value)) {
