@@ -255,8 +255,9 @@ describe('serverless package --stage prod', () => {
   it('routes every http event of serverless.yml, under /api/v1, to its own function', () => {
     // Arrange
     const declared = declaredRoutes();
-    const routes = templateRoutes(prod.template);
-    expect(declared.length).toBe(Object.keys(serverlessYml.functions).length);
+    const routes = templateRoutes(prod.template).filter((route) => route.method !== 'ANY');
+    const endpointFunctions = Object.keys(serverlessYml.functions).filter((name) => name !== 'routeFallback');
+    expect(new Set(declared.map((route) => route.functionName))).toEqual(new Set(endpointFunctions));
 
     // Assert
     for (const route of declared) {
@@ -269,6 +270,14 @@ describe('serverless package --stage prod', () => {
       });
     }
     expect(routes).toHaveLength(declared.length);
+  });
+
+  it('answers wrong methods and unknown routes with the routeFallback function', () => {
+    const fallback = functionLogicalId(prod.template, 'prod', 'routeFallback');
+    const anyRoutes = templateRoutes(prod.template).filter((route) => route.method === 'ANY');
+    const declaredPaths = new Set(declaredRoutes().map((route) => route.path));
+    expect(new Set(anyRoutes.map((route) => route.path))).toEqual(new Set([...declaredPaths, '{proxy+}']));
+    for (const route of anyRoutes) expect(route.target, route.path).toBe(fallback);
   });
 
   it('grants DynamoDB item operations on the stage’s table and its indexes only: no wildcard, no Scan', () => {
