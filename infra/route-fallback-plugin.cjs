@@ -23,7 +23,7 @@ class RouteFallbackPlugin {
       for (const event of fn.events || []) {
         if (!event.http || typeof event.http !== 'object') continue;
         const path = `/${String(event.http.path).replace(/^\/+/, '')}`;
-        (methods[path] = methods[path] || []).push(String(event.http.method).toUpperCase());
+        methods[path] = [...(methods[path] || []), String(event.http.method).toUpperCase()];
       }
     }
     fallback.environment = { ...fallback.environment, ROUTE_METHODS: JSON.stringify(methods) };
