@@ -2,12 +2,12 @@
 //   PK APIKEY#<id>      SK APIKEY   the record (listing by organization through GSI1)
 //   PK KEYHASH#<sha256> SK KEYHASH  the lookup by hash that authentication reads
 // The plaintext is never stored; revoking marks both items.
-import { GetCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { generateApiKey, hashApiKey, type KeyKind, keyHint } from '#lib/auth/api-keys.ts';
 import { ServiceError } from '#lib/http/errors.ts';
 import { uuidv7 } from '#lib/ids.ts';
-import { documents, isConditionFailure, tableName } from './client.ts';
+import { documents, isConditionFailure, queryAll, tableName } from './client.ts';
 
 const recordKey = (id: string) => ({ PK: `APIKEY#${id}`, SK: 'APIKEY' });
 const hashKey = (hash: string) => ({ PK: `KEYHASH#${hash}`, SK: 'KEYHASH' });
@@ -112,20 +112,10 @@ export const revokeApiKey = async (id: string, now = new Date()): Promise<ApiKey
 };
 
 export const listApiKeys = async (organizationId: number): Promise<ApiKeyRecord[]> => {
-  const records: ApiKeyRecord[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documents.send(
-      new QueryCommand({
-        TableName: tableName(),
-        IndexName: 'GSI1',
-        KeyConditionExpression: 'GSI1PK = :org AND begins_with(GSI1SK, :prefix)',
-        ExpressionAttributeValues: { ':org': `ORG#${organizationId}`, ':prefix': 'APIKEY#' },
-        ExclusiveStartKey,
-      }),
-    );
-    for (const item of page.Items ?? []) records.push(v.parse(ApiKeyRecord, item));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return records;
+  const items = await queryAll({
+    IndexName: 'GSI1',
+    KeyConditionExpression: 'GSI1PK = :org AND begins_with(GSI1SK, :prefix)',
+    ExpressionAttributeValues: { ':org': `ORG#${organizationId}`, ':prefix': 'APIKEY#' },
+  });
+  return items.map((item) => v.parse(ApiKeyRecord, item));
 };

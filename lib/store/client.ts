@@ -1,7 +1,7 @@
 // The one DynamoDB document client, created at module level so warm invocations reuse its
 // connections. Against DynamoDB Local (DYNAMODB_ENDPOINT set) it uses static dummy credentials.
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
 import { config } from '#lib/config.ts';
 
 const endpoint = config.dynamodbEndpoint;
@@ -25,3 +25,17 @@ export const isConditionFailure = (error: unknown): boolean =>
   error instanceof Error &&
   (error.name === 'ConditionalCheckFailedException' ||
     (error.name === 'TransactionCanceledException' && error.message.includes('ConditionalCheckFailed')));
+
+/** Every item a query matches, following LastEvaluatedKey page by page. For bounded sets only. */
+export const queryAll = async (input: Omit<QueryCommandInput, 'TableName' | 'ExclusiveStartKey'>) => {
+  const items: Record<string, unknown>[] = [];
+  let ExclusiveStartKey: Record<string, unknown> | undefined;
+  do {
+    const page = await documents.send(
+      new QueryCommand({ ...input, TableName: tableName(), ExclusiveStartKey }),
+    );
+    items.push(...(page.Items ?? []));
+    ExclusiveStartKey = page.LastEvaluatedKey;
+  } while (ExclusiveStartKey);
+  return items;
+};

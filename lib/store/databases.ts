@@ -1,9 +1,9 @@
 // Connected databases of an organization: connection reference, engine and row policy.
 // Item: PK ORG#<org>, SK DB#<uuid>, so one Query lists an organization's databases.
-import { GetCommand, PutCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { uuidv7 } from '#lib/ids.ts';
-import { documents, tableName } from './client.ts';
+import { documents, queryAll, tableName } from './client.ts';
 
 const databaseKey = (organizationId: number, id: string) => ({ PK: `ORG#${organizationId}`, SK: `DB#${id}` });
 
@@ -88,21 +88,11 @@ export const findDatabase = async (
 };
 
 export const listDatabases = async (organizationId: number): Promise<DatabaseRecord[]> => {
-  const records: DatabaseRecord[] = [];
-  let ExclusiveStartKey: Record<string, unknown> | undefined;
-  do {
-    const page = await documents.send(
-      new QueryCommand({
-        TableName: tableName(),
-        KeyConditionExpression: 'PK = :org AND begins_with(SK, :prefix)',
-        ExpressionAttributeValues: { ':org': `ORG#${organizationId}`, ':prefix': 'DB#' },
-        ExclusiveStartKey,
-      }),
-    );
-    for (const item of page.Items ?? []) records.push(v.parse(DatabaseRecord, item));
-    ExclusiveStartKey = page.LastEvaluatedKey;
-  } while (ExclusiveStartKey);
-  return records;
+  const items = await queryAll({
+    KeyConditionExpression: 'PK = :org AND begins_with(SK, :prefix)',
+    ExpressionAttributeValues: { ':org': `ORG#${organizationId}`, ':prefix': 'DB#' },
+  });
+  return items.map((item) => v.parse(DatabaseRecord, item));
 };
 
 /** What endpoints and the admin command show of a database: never a URL, host, user or password. */
