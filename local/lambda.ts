@@ -61,6 +61,7 @@ export const restEvent = (input: RestEventInput): APIGatewayProxyEvent => {
       path: `/${stage}${input.path}`,
       stage,
       requestId: randomUUID(),
+      requestTime: now.toUTCString(),
       requestTimeEpoch: now.getTime(),
       resourceId: 'local',
       resourcePath: input.resource,

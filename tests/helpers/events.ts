@@ -2,8 +2,8 @@
 // the ones API Gateway sends (headers in both maps, query string in both maps, a request
 // context with a request id), a Lambda context, and `invoke`, which runs a handler with them
 // and parses the JSON response. Generic on purpose: any function under functions/ can use it.
-import { randomUUID } from 'node:crypto';
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
+import { lambdaContext as localLambdaContext, restEvent } from '../../local/lambda.ts';
 
 export interface ApiEventInit {
   method?: string;
@@ -24,104 +24,42 @@ export interface ApiEventInit {
   stage?: string;
 }
 
-const first = (value: string | string[]): string => (Array.isArray(value) ? (value.at(-1) ?? '') : value);
-const many = (value: string | string[]): string[] => (Array.isArray(value) ? value : [value]);
-
-const singleAndMulti = (values: Record<string, string | string[]> | undefined) => {
-  if (!values || Object.keys(values).length === 0) return { single: null, multi: null };
-  const single: Record<string, string> = {};
-  const multi: Record<string, string[]> = {};
-  for (const [name, value] of Object.entries(values)) {
-    single[name] = first(value);
-    multi[name] = many(value);
-  }
-  return { single, multi };
-};
-
+/** The project's one REST event factory (local/lambda.ts), with test-friendly inputs. */
 export const apiEvent = (init: ApiEventInit = {}): APIGatewayProxyEvent => {
-  const method = (init.method ?? 'GET').toUpperCase();
   const path = init.path ?? '/';
-  const stage = init.stage ?? 'test';
-  const headerInput: Record<string, string | string[]> = { ...init.headers };
+  const headers: Record<string, string | string[]> = { ...init.headers };
   let body: string | null = null;
   if (typeof init.body === 'string') {
     body = init.body;
   } else if (init.body !== undefined) {
     body = JSON.stringify(init.body);
-    const hasContentType = Object.keys(headerInput).some((name) => name.toLowerCase() === 'content-type');
-    if (!hasContentType) headerInput['Content-Type'] = 'application/json';
+    const hasContentType = Object.keys(headers).some((name) => name.toLowerCase() === 'content-type');
+    if (!hasContentType) headers['Content-Type'] = 'application/json';
   }
-  const headers = singleAndMulti(headerInput);
-  const query = singleAndMulti(init.query);
-  const requestId = init.requestId ?? randomUUID();
-  const sourceIp = init.sourceIp ?? '203.0.113.10';
-  const userAgent = headers.single?.['User-Agent'] ?? headers.single?.['user-agent'] ?? null;
-  const now = Date.now();
-  return {
-    resource: init.resource ?? path,
+  const query = new URLSearchParams();
+  for (const [name, value] of Object.entries(init.query ?? {})) {
+    for (const item of Array.isArray(value) ? value : [value]) query.append(name, item);
+  }
+  const event = restEvent({
+    method: (init.method ?? 'GET').toUpperCase(),
     path,
-    httpMethod: method,
-    headers: headers.single ?? {},
-    multiValueHeaders: headers.multi ?? {},
-    queryStringParameters: query.single,
-    multiValueQueryStringParameters: query.multi,
+    resource: init.resource ?? path,
+    headers,
+    query,
     pathParameters: init.pathParameters ?? null,
-    stageVariables: null,
     body,
-    isBase64Encoded: init.isBase64Encoded ?? false,
-    requestContext: {
-      accountId: '123456789012',
-      apiId: 'testapi',
-      authorizer: null,
-      protocol: 'HTTP/1.1',
-      httpMethod: method,
-      identity: {
-        accessKey: null,
-        accountId: null,
-        apiKey: null,
-        apiKeyId: null,
-        caller: null,
-        clientCert: null,
-        cognitoAuthenticationProvider: null,
-        cognitoAuthenticationType: null,
-        cognitoIdentityId: null,
-        cognitoIdentityPoolId: null,
-        principalOrgId: null,
-        sourceIp,
-        user: null,
-        userAgent,
-        userArn: null,
-      },
-      path: `/${stage}${path}`,
-      stage,
-      requestId,
-      requestTime: new Date(now).toUTCString(),
-      requestTimeEpoch: now,
-      resourceId: 'abc123',
-      resourcePath: init.resource ?? path,
-    },
-  };
+    sourceIp: init.sourceIp ?? '203.0.113.10',
+    stage: init.stage ?? 'test',
+  });
+  event.isBase64Encoded = init.isBase64Encoded ?? false;
+  if (init.requestId) event.requestContext.requestId = init.requestId;
+  return event;
 };
 
-export const lambdaContext = (overrides: Partial<Context> = {}): Context => {
-  const awsRequestId = randomUUID();
-  const deadline = Date.now() + 29_000;
-  return {
-    callbackWaitsForEmptyEventLoop: true,
-    functionName: 'tabletalk-test-function',
-    functionVersion: '$LATEST',
-    invokedFunctionArn: 'arn:aws:lambda:us-east-1:123456789012:function:tabletalk-test-function',
-    memoryLimitInMB: '512',
-    awsRequestId,
-    logGroupName: '/aws/lambda/tabletalk-test-function',
-    logStreamName: '2026/01/01/[$LATEST]0123456789abcdef',
-    getRemainingTimeInMillis: () => Math.max(0, deadline - Date.now()),
-    done: () => undefined,
-    fail: () => undefined,
-    succeed: () => undefined,
-    ...overrides,
-  };
-};
+export const lambdaContext = (overrides: Partial<Context> = {}): Context => ({
+  ...localLambdaContext('tabletalk-test-function'),
+  ...overrides,
+});
 
 /** A handler as functions/*.ts export it; the context type varies with the middleware used. */
 // biome-ignore lint/suspicious/noExplicitAny: handlers type their context with what middleware adds.
