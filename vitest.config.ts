@@ -12,7 +12,11 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['tests/unit/**/*.test.ts'],
-          env: { ...quiet, TABLE_NAME: 'tabletalk-unit' },
+          env: {
+            ...quiet,
+            TABLE_NAME: 'tabletalk-unit',
+            CURSOR_SECRET: 'unit-cursor-secret-0123456789abcdef',
+          },
         },
       },
       {
@@ -25,6 +29,9 @@ export default defineConfig({
             ...quiet,
             JWT_SECRET: 'test-portal-secret-0123456789abcdef',
             TABLETALK_JWT_SECRET: 'test-portal-secret-0123456789abcdef',
+            // Page cursors are signed with this key (lib/store/cursor.ts; the gateway reads TABLETALK_*).
+            CURSOR_SECRET: 'test-cursor-secret-0123456789abcdef',
+            TABLETALK_CURSOR_SECRET: 'test-cursor-secret-0123456789abcdef',
           },
           testTimeout: 30_000,
           hookTimeout: 60_000,

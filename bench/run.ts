@@ -4,6 +4,7 @@
 //   (b) bundle size of each function (serverless package --stage prod)
 //   (c) cold module load of each bundle (fresh processes, with an empty-module baseline)
 //   (d) warm GET /api/v1/branding through the local gateway on DynamoDB Local
+//   (e) conversations: page 1 vs page 200, DynamoDB calls per request, contended appends
 // A figure that misses its target is printed and recorded as FAIL; the run still completes.
 import { writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, release, totalmem, type } from 'node:os';
@@ -11,6 +12,7 @@ import { join } from 'node:path';
 import { coldImportSection, packageBundles, sizeSection } from './bundles.ts';
 import { measureChain } from './chain.ts';
 import { type Figure, fixed, root, type Section, table, verdict } from './common.ts';
+import { measureConversations } from './conversations.ts';
 import { measureGateway } from './gateway.ts';
 
 const started = performance.now();
@@ -53,6 +55,9 @@ sections.push(
   await step('(c) cold import of each bundle, fresh processes…', () => coldImportSection(bundles)),
 );
 sections.push(await step('(d) warm GET /api/v1/branding through the local gateway…', measureGateway));
+sections.push(
+  await step('(e) conversations: cursor pages, calls per request, appends…', measureConversations),
+);
 
 const figures: Figure[] = sections.flatMap((section) => section.figures);
 const checked = figures.filter((figure) => figure.pass !== undefined);

@@ -31,6 +31,8 @@ export const config = {
     issuer: read('JWT_ISSUER'),
     audience: read('JWT_AUDIENCE'),
   },
+  /** HMAC key of page cursors (lib/store/cursor.ts); list endpoints refuse to run without one. */
+  cursorSecret: read('CURSOR_SECRET'),
   /** Base URL of the default logos served when an organization has set none. */
   assetsUrl: read('ASSETS_URL') ?? 'https://assets.tabletalk.dev',
 } as const;

@@ -27,7 +27,7 @@ export const writeStackInfo = (info: StackInfo): void => {
   writeFileSync(stackFile, `${JSON.stringify(info, null, 2)}\n`);
 };
 
-/** A secret kept under .local/ and created on first use (the local JWT secret). */
+/** A secret kept under .local/ and created on first use (the local JWT and cursor secrets). */
 const localSecret = (name: string): string => {
   const file = join(localDir, name);
   if (!existsSync(file)) {
@@ -54,4 +54,5 @@ export const applyLocalEnvironment = (
   process.env.POWERTOOLS_LOG_LEVEL = process.env.LOG_LEVEL ?? 'WARN';
   process.env.JWT_SECRET = process.env.TABLETALK_JWT_SECRET || localSecret('jwt.secret');
   process.env.JWT_JWKS_URL = '';
+  process.env.CURSOR_SECRET = process.env.TABLETALK_CURSOR_SECRET || localSecret('cursor.secret');
 };

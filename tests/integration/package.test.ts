@@ -41,6 +41,7 @@ const packageStage = async (stage: string): Promise<Packaged> => {
   };
   // Secrets of the machine running the tests must not end up in the template we inspect.
   delete env.TABLETALK_JWT_SECRET;
+  delete env.TABLETALK_CURSOR_SECRET;
   delete env.TABLETALK_JWT_JWKS_URL;
   try {
     await run(join(binDir, 'serverless'), ['package', '--stage', stage, '--package', dir], {

@@ -23,22 +23,22 @@ export const parseScopeId = (raw: string | undefined): string | undefined => {
   return value;
 };
 
+/** X-Scope-Id, or the 403 of a route that requires it (also for routes that decide per body). */
+export const requireScopeId = (scopeId: string | undefined): string => {
+  if (scopeId !== undefined) return scopeId;
+  throw new ServiceError('SCOPE_REQUIRED', {
+    issues: [
+      { field: 'X-Scope-Id', message: 'The X-Scope-Id header is required', code: 'MISSING_REQUIRED_HEADER' },
+    ],
+  });
+};
+
 export const scope = (options: {
   required: boolean;
 }): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => {
   const scopeBefore = (request: Request<ApiEvent, ApiResult, Error, ApiContext>): void => {
     const scopeId = parseScopeId(request.context.headers['x-scope-id']);
-    if (scopeId === undefined && options.required) {
-      throw new ServiceError('SCOPE_REQUIRED', {
-        issues: [
-          {
-            field: 'X-Scope-Id',
-            message: 'The X-Scope-Id header is required',
-            code: 'MISSING_REQUIRED_HEADER',
-          },
-        ],
-      });
-    }
+    if (options.required) requireScopeId(scopeId);
     request.context.scopeId = scopeId;
   };
   return { before: scopeBefore };

@@ -1,0 +1,19 @@
+// GET /api/v1/chat/{conversation_id}/history: the whole conversation, oldest first (spec endpoint 3).
+
+import { readConversationHistory } from '#lib/conversations/history.ts';
+import { ConversationPathInput, historyAccess } from '#lib/conversations/inputs.ts';
+import { api } from '#lib/http/api.ts';
+import { ok } from '#lib/http/response.ts';
+
+export const handler = api({
+  access: historyAccess,
+  scope: 'required',
+  input: ConversationPathInput,
+}).handler(async (_event, context) =>
+  ok(
+    await readConversationHistory(
+      { organizationId: context.principal.organizationId, scopeId: context.scopeId },
+      context.input.path.conversation_id,
+    ),
+  ),
+);

@@ -1,0 +1,20 @@
+// GET /api/v1/chat/conversations: the caller's scope's conversations, newest activity first, in
+// signed cursor pages (spec endpoint 1).
+
+import { listConversations } from '#lib/conversations/history.ts';
+import { historyAccess, ListConversationsInput } from '#lib/conversations/inputs.ts';
+import { api } from '#lib/http/api.ts';
+import { ok } from '#lib/http/response.ts';
+
+export const handler = api({
+  access: historyAccess,
+  scope: 'required',
+  input: ListConversationsInput,
+}).handler(async (_event, context) =>
+  ok(
+    await listConversations(
+      { organizationId: context.principal.organizationId, scopeId: context.scopeId },
+      context.input.query,
+    ),
+  ),
+);

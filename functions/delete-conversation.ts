@@ -1,0 +1,22 @@
+// DELETE /api/v1/chat/{conversation_id}: the conversation and every message of it (spec
+// endpoint 4). A very long conversation that cannot be deleted within one request answers 503
+// with Retry-After before the function times out; repeating the request finishes the delete.
+
+import { deleteConversation } from '#lib/conversations/history.ts';
+import { ConversationPathInput, historyAccess } from '#lib/conversations/inputs.ts';
+import { api } from '#lib/http/api.ts';
+import { ok } from '#lib/http/response.ts';
+
+export const handler = api({
+  access: historyAccess,
+  scope: 'required',
+  input: ConversationPathInput,
+}).handler(async (_event, context) =>
+  ok(
+    await deleteConversation(
+      { organizationId: context.principal.organizationId, scopeId: context.scopeId },
+      context.input.path.conversation_id,
+      { remainingMs: () => context.getRemainingTimeInMillis() },
+    ),
+  ),
+);

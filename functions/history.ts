@@ -1,0 +1,19 @@
+// GET /api/v1/chat/history: messages of one conversation (conversation_id) or of the caller's
+// whole scope, newest first or oldest first (order=asc), in signed cursor pages (spec endpoint 2).
+
+import { readMessages } from '#lib/conversations/history.ts';
+import { HistoryInput, historyAccess } from '#lib/conversations/inputs.ts';
+import { api } from '#lib/http/api.ts';
+import { ok } from '#lib/http/response.ts';
+
+export const handler = api({ access: historyAccess, scope: 'required', input: HistoryInput }).handler(
+  async (_event, context) => {
+    const { conversation_id: conversationId, ...page } = context.input.query;
+    return ok(
+      await readMessages(
+        { organizationId: context.principal.organizationId, scopeId: context.scopeId },
+        { conversationId, ...page },
+      ),
+    );
+  },
+);

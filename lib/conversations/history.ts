@@ -1,0 +1,240 @@
+// Keeping conversations: list, read, append, delete (spec endpoints 1, 2, 3, 4 and 7). Plain
+// typed inputs in, response data out; ownership is "this organization and this scope", and a
+// conversation that is not the caller's is reported as not found, never as forbidden.
+import * as v from 'valibot';
+import { ServiceError } from '#lib/http/errors.ts';
+import { uuidPattern } from '#lib/ids.ts';
+import {
+  type ConversationRecord,
+  findOwnedConversation,
+  listConversationPage,
+  markConversationDeleting,
+  removeConversationItem,
+} from '#lib/store/conversations.ts';
+import { type CursorQuery, cursorCodec, invalidCursor, type SortOrder } from '#lib/store/cursor.ts';
+import {
+  appendMessage,
+  conversationMessagePage,
+  deleteConversationMessages,
+  type MessageRecord,
+  type Role,
+  readWholeConversation,
+  scopeMessagePage,
+} from '#lib/store/messages.ts';
+import { titleOf, UNTITLED } from './title.ts';
+
+/** Who asks: the organization of the credential and the end-user scope of X-Scope-Id. */
+export interface Caller {
+  organizationId: number;
+  /** undefined: the conversations created without X-Scope-Id. */
+  scopeId: string | undefined;
+  /** Portal JWT `sub`; undefined for API keys. */
+  userId?: string | undefined;
+}
+
+const conversationNotFound = () => new ServiceError('CONVERSATION_NOT_FOUND');
+
+// ---- Views ----------------------------------------------------------------------------------
+
+/** Spec "Conversation (list item)". */
+export const conversationView = (conversation: ConversationRecord) => ({
+  id: conversation.id,
+  organizationId: conversation.organizationId,
+  scopeId: conversation.scopeId ?? null,
+  title: conversation.title ?? UNTITLED,
+  lastMessageAt: conversation.lastMessageAt,
+  messageCount: conversation.messageCount,
+  createdAt: conversation.createdAt,
+});
+
+const senderOf = (role: Role) => role.toUpperCase() as Uppercase<Role>;
+
+/** Spec "Message (returned by GET /api/v1/chat/history)". */
+export const messageView = (message: MessageRecord) => ({
+  id: message.id,
+  content: message.content,
+  sender: senderOf(message.role),
+  timestamp: message.createdAt,
+  type: 'text' as const,
+  metadata: message.metadataJson ? (JSON.parse(message.metadataJson) as Record<string, unknown>) : {},
+});
+
+/** Endpoint 3's user_id: a numeric portal user id as an integer; 0 for API keys (no user) and other ids. */
+export const userIdNumber = (userId: string | undefined): number => {
+  if (!userId || !/^\d{1,15}$/.test(userId)) return 0;
+  return Number(userId);
+};
+
+// ---- Cursors --------------------------------------------------------------------------------
+
+const isoTime = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
+const uuidString = v.pipe(v.string(), v.regex(uuidPattern));
+const ConversationPosition = v.tuple([v.pipe(v.string(), v.regex(isoTime)), uuidString]);
+const MessagePosition = v.tuple([uuidString]);
+
+/** The position a cursor holds, checked against the shape its list writes. */
+const positionOf = <S extends v.GenericSchema<unknown, string[]>>(
+  schema: S,
+  query: CursorQuery,
+  cursor: string | undefined,
+): v.InferOutput<S> | undefined => {
+  const codec = cursorCodec();
+  if (cursor === undefined) return undefined;
+  const parsed = v.safeParse(schema, codec.decode(query, cursor));
+  if (!parsed.success) throw invalidCursor();
+  return parsed.output;
+};
+
+/** The spec's cursor page: the list, `cursor` only when another page exists, and `hasMore`. */
+export type CursorPage<T> = T & { cursor?: string; hasMore: boolean };
+
+const withCursor = <T extends object>(
+  data: T,
+  page: { hasMore: boolean },
+  query: CursorQuery,
+  position: () => string[],
+): CursorPage<T> =>
+  page.hasMore
+    ? { ...data, cursor: cursorCodec().encode(query, position()), hasMore: true }
+    : { ...data, hasMore: false };
+
+// ---- Endpoints --------------------------------------------------------------------------------
+
+/** Endpoint 1: the caller's scope's conversations, newest activity first. */
+export const listConversations = async (
+  caller: Caller,
+  { limit, cursor }: { limit: number; cursor?: string | undefined },
+) => {
+  const query: CursorQuery = {
+    list: 'conversations',
+    organizationId: caller.organizationId,
+    scopeId: caller.scopeId,
+    order: 'desc',
+  };
+  const after = positionOf(ConversationPosition, query, cursor);
+  const page = await listConversationPage(caller.organizationId, caller.scopeId, {
+    limit,
+    after: after && `${after[0]}#${after[1]}`,
+  });
+  const last = page.items.at(-1);
+  return withCursor({ conversations: page.items.map(conversationView) }, page, query, () =>
+    last ? [last.lastMessageAt, last.id] : [],
+  );
+};
+
+/** Endpoint 2: messages of one conversation, or of the whole scope; newest first unless order=asc. */
+export const readMessages = async (
+  caller: Caller,
+  options: {
+    conversationId?: string | undefined;
+    limit: number;
+    order: SortOrder;
+    cursor?: string | undefined;
+  },
+) => {
+  const { conversationId, limit, order, cursor } = options;
+  if (conversationId === undefined) {
+    const query: CursorQuery = {
+      list: 'scope-messages',
+      organizationId: caller.organizationId,
+      scopeId: caller.scopeId,
+      order,
+    };
+    const after = positionOf(MessagePosition, query, cursor);
+    const page = await scopeMessagePage(caller.organizationId, caller.scopeId, {
+      limit,
+      order,
+      afterId: after?.[0],
+    });
+    const last = page.items.at(-1);
+    return withCursor({ messages: page.items.map(messageView) }, page, query, () => (last ? [last.id] : []));
+  }
+
+  const query: CursorQuery = {
+    list: 'conversation-messages',
+    organizationId: caller.organizationId,
+    scopeId: caller.scopeId,
+    conversationId,
+    order,
+  };
+  const after = positionOf(MessagePosition, query, cursor);
+  const page = await conversationMessagePage(caller.organizationId, caller.scopeId, conversationId, {
+    limit,
+    order,
+    afterId: after?.[0],
+  });
+  // A first page decides whether the conversation is the caller's (see conversationMessagePage);
+  // a later page was reached through a cursor signed for this caller and conversation.
+  if (after === undefined && page.owned !== true) {
+    const exists =
+      page.owned === undefined &&
+      (await findOwnedConversation(caller.organizationId, caller.scopeId, conversationId));
+    if (!exists) throw conversationNotFound();
+  }
+  const last = page.items.at(-1);
+  return withCursor({ messages: page.items.map(messageView) }, page, query, () => (last ? [last.id] : []));
+};
+
+/** Endpoint 3: the whole conversation, oldest first. */
+export const readConversationHistory = async (caller: Caller, conversationId: string) => {
+  const whole = await readWholeConversation(caller.organizationId, caller.scopeId, conversationId);
+  if (!whole) throw conversationNotFound();
+  return {
+    conversation_id: conversationId,
+    messages: whole.messages.map((message) => ({
+      role: senderOf(message.role),
+      content: message.content,
+      timestamp: message.createdAt,
+    })),
+    organization_id: whole.conversation.organizationId,
+    user_id: userIdNumber(whole.conversation.userId),
+  };
+};
+
+/**
+ * Endpoint 4. Order of the steps, so that a delete that stops half-way (timeout, throttling) is
+ * finished cleanly by repeating it:
+ *  1. mark the conversation (deletingAt) and take it out of its scope's list, in one conditional
+ *     update that is also the ownership check. From here on readers get 404, and appends are
+ *     refused by their transaction's condition, so no message can arrive behind the delete;
+ *  2. delete every message (consistent Query of keys, BatchWriteItem);
+ *  3. delete the conversation item LAST. Had it gone first, a failure in step 2 would leave
+ *     messages that no request could find (404) yet the scope's history would still show.
+ * A repeated DELETE finds the marked item, passes step 1 again and carries on.
+ */
+export const deleteConversation = async (
+  caller: Caller,
+  conversationId: string,
+  options: { remainingMs?: () => number } = {},
+) => {
+  if (!(await markConversationDeleting(caller.organizationId, caller.scopeId, conversationId)))
+    throw conversationNotFound();
+  await deleteConversationMessages(conversationId, options);
+  await removeConversationItem(conversationId);
+  return { message: 'Conversation deleted' };
+};
+
+/** Endpoint 7: appends one message; a new conversation id creates the conversation in the caller's scope. */
+export const appendToHistory = async (
+  caller: Caller,
+  input: {
+    conversationId: string;
+    role: Role;
+    content: string;
+    metadata?: Record<string, unknown> | undefined;
+  },
+) => {
+  const message = await appendMessage({
+    conversationId: input.conversationId,
+    organizationId: caller.organizationId,
+    scopeId: caller.scopeId,
+    role: input.role,
+    content: input.content,
+    metadata: input.metadata,
+    conversation: {
+      title: input.role === 'user' ? titleOf(input.content) : undefined,
+      userId: caller.userId ?? '',
+    },
+  });
+  return { message_id: message.id, conversation_id: message.conversationId, created_at: message.createdAt };
+};

@@ -1,0 +1,223 @@
+// Conversations (DESIGN.md "Storage"). One item per conversation:
+//   PK CONV#<id>  SK CONV        read by id (GetItem), then owned-by checked: another organization's
+//                                or scope's conversation is reported as not found
+//   GSI1PK SCOPE#<org>#<scope>   "conversations of a scope by last activity":
+//   GSI1SK <lastMessageAt>#<id>  newest first with ScanIndexForward false, ties broken by id
+// The messages of a conversation share its partition (lib/store/messages.ts), so one Query reads
+// the conversation item and its messages together ('CONV' sorts before 'MSG#').
+// Its counter and last activity change only in the transaction that appends a message.
+import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import { documents, isConditionFailure, tableName } from './client.ts';
+import { readPage } from './pages.ts';
+import { scopeKey, scopePartition } from './scopes.ts';
+
+export const CONVERSATION_SK = 'CONV';
+
+export const conversationKey = (id: string) => ({ PK: `CONV#${id}`, SK: CONVERSATION_SK });
+
+/** The GSI1 attributes of a conversation: its place in its scope's list. */
+export const conversationListKey = (
+  organizationId: number,
+  scopeId: string | undefined,
+  lastMessageAt: string,
+  id: string,
+) => ({ GSI1PK: scopePartition(organizationId, scopeId), GSI1SK: `${lastMessageAt}#${id}` });
+
+export const ConversationRecord = v.object({
+  id: v.string(),
+  organizationId: v.number(),
+  /** Absent for a conversation created without X-Scope-Id. */
+  scopeId: v.optional(v.string()),
+  /** The scope as encoded in keys (lib/store/scopes.ts): what ownership is checked against. */
+  scopeKey: v.string(),
+  /** Absent until the first user message. */
+  title: v.optional(v.string()),
+  /** Set by the first chat message (the chat flow); absent for appended history. */
+  databaseId: v.optional(v.string()),
+  personalityId: v.optional(v.string()),
+  /** Portal user (JWT `sub`) who created it; '' when it was created with an API key. */
+  userId: v.optional(v.string()),
+  messageCount: v.number(),
+  createdAt: v.string(),
+  lastMessageAt: v.string(),
+  /** Set when a delete has started: the conversation is gone for every reader and writer. */
+  deletingAt: v.optional(v.string()),
+});
+export type ConversationRecord = v.InferOutput<typeof ConversationRecord>;
+
+export const isOwnedBy = (
+  conversation: Pick<ConversationRecord, 'organizationId' | 'scopeKey' | 'deletingAt'>,
+  organizationId: number,
+  scopeId: string | undefined,
+): boolean =>
+  conversation.organizationId === organizationId &&
+  conversation.scopeKey === scopeKey(scopeId) &&
+  conversation.deletingAt === undefined;
+
+export const parseConversation = (item: Record<string, unknown>): ConversationRecord =>
+  v.parse(ConversationRecord, item);
+
+/** The conversation with this id if it exists and belongs to this organization and scope. */
+export const findOwnedConversation = async (
+  organizationId: number,
+  scopeId: string | undefined,
+  id: string,
+): Promise<ConversationRecord | undefined> => {
+  const { Item } = await documents.send(
+    new GetCommand({ TableName: tableName(), Key: conversationKey(id), ConsistentRead: true }),
+  );
+  if (!Item) return undefined;
+  const conversation = parseConversation(Item);
+  return isOwnedBy(conversation, organizationId, scopeId) ? conversation : undefined;
+};
+
+/** What a message append sets on its conversation: creates it, or checks it is the caller's. */
+export interface ConversationTouch {
+  id: string;
+  organizationId: number;
+  scopeId: string | undefined;
+  /** The appended message's time: the new last activity (and creation time when new). */
+  at: string;
+  /** Cut from the first user message; kept once set. */
+  title?: string | undefined;
+  /** Creator's portal user id; '' for API keys. Kept from creation. */
+  userId: string;
+  databaseId?: string | undefined;
+  personalityId?: string | undefined;
+}
+
+/**
+ * The Update of a TransactWriteItems that appends a message. Two forms, because DynamoDB has no
+ * max(): lastMessageAt (and with it the list position GSI1SK) must never move backwards when
+ * appends commit in another order than their times.
+ *  - `latest`: an upsert guarded by "new, or this organization's and scope's, not being deleted,
+ *    and last active no later than this message"; it moves last activity to the message's time.
+ *  - `earlier`: for a message older than the conversation's last activity: counts it and leaves
+ *    last activity alone, guarded by "this organization's and scope's, not being deleted, and
+ *    last active later than this message".
+ * On a failed condition DynamoDB returns the item as it was (ALL_OLD), which tells the caller
+ * which form fits, or that the conversation is not the caller's, without another read.
+ */
+export const conversationTouchUpdate = (touch: ConversationTouch, form: 'latest' | 'earlier' = 'latest') => {
+  const names: Record<string, string> = {};
+  const values: Record<string, unknown> = {};
+  const sets: string[] = [];
+  const set = (attribute: string, value: unknown, keepExisting = false) => {
+    names[`#${attribute}`] = attribute;
+    values[`:${attribute}`] = value;
+    sets.push(
+      keepExisting
+        ? `#${attribute} = if_not_exists(#${attribute}, :${attribute})`
+        : `#${attribute} = :${attribute}`,
+    );
+  };
+  set('userId', touch.userId, true);
+  if (touch.title !== undefined) set('title', touch.title, true);
+  if (touch.databaseId !== undefined) set('databaseId', touch.databaseId, true);
+  if (touch.personalityId !== undefined) set('personalityId', touch.personalityId, true);
+  names['#organizationId'] = 'organizationId';
+  names['#scopeKey'] = 'scopeKey';
+  names['#lastMessageAt'] = 'lastMessageAt';
+  names['#deletingAt'] = 'deletingAt';
+  names['#messageCount'] = 'messageCount';
+  values[':organizationId'] = touch.organizationId;
+  values[':scopeKey'] = scopeKey(touch.scopeId);
+  values[':at'] = touch.at;
+  values[':one'] = 1;
+  const owned =
+    '#organizationId = :organizationId AND #scopeKey = :scopeKey AND attribute_not_exists(#deletingAt)';
+  if (form === 'latest') {
+    set('type', 'conversation');
+    set('id', touch.id);
+    if (touch.scopeId !== undefined) set('scopeId', touch.scopeId);
+    set('createdAt', touch.at, true);
+    const listKey = conversationListKey(touch.organizationId, touch.scopeId, touch.at, touch.id);
+    set('GSI1PK', listKey.GSI1PK);
+    set('GSI1SK', listKey.GSI1SK);
+    sets.push('#organizationId = :organizationId', '#scopeKey = :scopeKey', '#lastMessageAt = :at');
+    names['#pk'] = 'PK';
+  }
+  return {
+    TableName: tableName(),
+    Key: conversationKey(touch.id),
+    UpdateExpression: `SET ${sets.join(', ')} ADD #messageCount :one`,
+    ConditionExpression:
+      form === 'latest'
+        ? `attribute_not_exists(#pk) OR (${owned} AND #lastMessageAt <= :at)`
+        : `${owned} AND #lastMessageAt > :at`,
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+    ReturnValuesOnConditionCheckFailure: 'ALL_OLD' as const,
+  };
+};
+
+/** One page of a scope's conversations, newest activity first, after the list position `after` (a GSI1SK). */
+export const listConversationPage = (
+  organizationId: number,
+  scopeId: string | undefined,
+  { limit, after }: { limit: number; after?: string | undefined },
+) =>
+  readPage({
+    input: {
+      TableName: tableName(),
+      IndexName: 'GSI1',
+      KeyConditionExpression: after === undefined ? 'GSI1PK = :scope' : 'GSI1PK = :scope AND GSI1SK < :after',
+      ExpressionAttributeValues: {
+        ':scope': scopePartition(organizationId, scopeId),
+        ...(after === undefined ? {} : { ':after': after }),
+      },
+      ScanIndexForward: false,
+    },
+    limit,
+    parse: parseConversation,
+  });
+
+/**
+ * First step of a delete: marks the conversation as being deleted and takes it out of its
+ * scope's list, if it is this organization's and scope's. False when there is no such
+ * conversation. A conversation already marked passes again, so a delete that stopped half-way
+ * is finished by repeating it.
+ */
+export const markConversationDeleting = async (
+  organizationId: number,
+  scopeId: string | undefined,
+  id: string,
+  now = new Date(),
+): Promise<boolean> => {
+  try {
+    await documents.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: conversationKey(id),
+        UpdateExpression: 'SET deletingAt = if_not_exists(deletingAt, :now) REMOVE GSI1PK, GSI1SK',
+        ConditionExpression: 'attribute_exists(PK) AND organizationId = :org AND scopeKey = :scope',
+        ExpressionAttributeValues: {
+          ':now': now.toISOString(),
+          ':org': organizationId,
+          ':scope': scopeKey(scopeId),
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
+};
+
+/** Last step of a delete: the conversation item, only while it is still the one marked. */
+export const removeConversationItem = async (id: string): Promise<void> => {
+  try {
+    await documents.send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: conversationKey(id),
+        ConditionExpression: 'attribute_exists(deletingAt)',
+      }),
+    );
+  } catch (error) {
+    // Already removed by a concurrent delete (or re-created since): nothing of ours is left.
+    if (!isConditionFailure(error)) throw error;
+  }
+};

@@ -1,0 +1,93 @@
+// Key builders of conversations and messages (lib/store/scopes.ts, conversations.ts, messages.ts):
+// the layout infra/table.yml's indexes are read with, and scopes that cannot collide.
+import { describe, expect, it } from 'vitest';
+import { uuidv7 } from '#lib/ids.ts';
+import { conversationKey, conversationListKey } from '#lib/store/conversations.ts';
+import { messageItem, messageKey, messageTimelineKey, uuidv7Time } from '#lib/store/messages.ts';
+import { NO_SCOPE, scopeKey, scopePartition } from '#lib/store/scopes.ts';
+
+const CONVERSATION = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
+const MESSAGE = '0190a1b2-c3d5-7e5f-8a9b-0c1d2e3f4a5c';
+
+describe('scope keys', () => {
+  it('puts organization and encoded scope in the partition of both indexes', () => {
+    expect(scopePartition(7, 'user-1')).toBe('SCOPE#7#user-1');
+    expect(scopePartition(7, 'a#b')).toBe('SCOPE#7#a%23b');
+    expect(scopePartition(7, undefined)).toBe(`SCOPE#7#${NO_SCOPE}`);
+  });
+
+  it('never gives two scopes, or a scope and "no scope", the same key', () => {
+    const scopes = [
+      'a#b',
+      'a%23b',
+      'a',
+      'a#',
+      '#',
+      '%',
+      '%NOSCOPE',
+      'NOSCOPE',
+      'ü',
+      'u\u0308',
+      '1 2',
+      '1+2',
+      '🙂',
+    ];
+    const keys = scopes.map(scopeKey);
+    expect(new Set(keys).size).toBe(scopes.length);
+    expect(keys).not.toContain(NO_SCOPE);
+    for (const key of keys) expect(key).not.toContain('#');
+  });
+
+  it('keeps organizations apart whatever the scope says', () => {
+    expect(scopePartition(1, '2#x')).not.toBe(scopePartition(12, 'x'));
+    expect(scopePartition(1, '2#x')).toBe('SCOPE#1#2%23x');
+  });
+});
+
+describe('conversation keys', () => {
+  it('reads a conversation by id and lists it by last activity then id', () => {
+    expect(conversationKey(CONVERSATION)).toEqual({ PK: `CONV#${CONVERSATION}`, SK: 'CONV' });
+    expect(conversationListKey(7, 's', '2026-01-01T00:00:00.000Z', CONVERSATION)).toEqual({
+      GSI1PK: 'SCOPE#7#s',
+      GSI1SK: `2026-01-01T00:00:00.000Z#${CONVERSATION}`,
+    });
+  });
+});
+
+describe('message keys', () => {
+  it('keeps messages in their conversation’s partition, after the conversation item', () => {
+    const key = messageKey(CONVERSATION, MESSAGE);
+    expect(key).toEqual({ PK: `CONV#${CONVERSATION}`, SK: `MSG#${MESSAGE}` });
+    expect(conversationKey(CONVERSATION).SK < key.SK).toBe(true);
+    expect(messageTimelineKey(7, 's', MESSAGE)).toEqual({ GSI2PK: 'SCOPE#7#s', GSI2SK: MESSAGE });
+  });
+
+  it('builds the whole item with both keys and the record', () => {
+    const item = messageItem(
+      {
+        id: MESSAGE,
+        conversationId: CONVERSATION,
+        organizationId: 7,
+        role: 'user',
+        content: 'hi',
+        createdAt: '2026-01-01T00:00:00.000Z',
+      },
+      'a#b',
+    );
+    expect(item).toMatchObject({
+      PK: `CONV#${CONVERSATION}`,
+      SK: `MSG#${MESSAGE}`,
+      GSI2PK: 'SCOPE#7#a%23b',
+      GSI2SK: MESSAGE,
+      type: 'message',
+      content: 'hi',
+    });
+  });
+
+  it('orders message ids by time, and reads the time back from the id', () => {
+    const times = [1_767_225_600_000, 1_767_225_600_001, 1_767_225_660_000];
+    const ids = times.map((time) => uuidv7(time));
+    expect([...ids].sort()).toEqual(ids);
+    expect(ids.map(uuidv7Time)).toEqual(times);
+  });
+});
