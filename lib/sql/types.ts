@@ -1,0 +1,41 @@
+// The SQL guard's contract (DESIGN.md "Tenant filtering and the SQL guard"): one function per
+// dialect takes generated SQL and the request's tenant context and either returns the printed,
+// rewritten SQL with its bound parameters, or refuses with a reason code.
+import type { Catalog } from '#lib/connectors/types.ts';
+import type { EffectivePolicy } from './policy.ts';
+
+export interface GuardRequest {
+  sql: string;
+  catalog: Catalog;
+  policy: EffectivePolicy;
+  /** The validated X-Tenant-Id value (required when the policy requires scoping). */
+  tenant?: string | number;
+  /** The end-user scope value, applied to relations that have a scope column. */
+  scope?: string | number;
+  /** Rows returned at most; the guard adds LIMIT cap+1 so callers can tell truncation. */
+  rowCap: number;
+}
+
+/** Why the guard refused a query; stable codes for logs, `admin sql check` and tests. */
+export type RefusalCode =
+  | 'PARSE_ERROR'
+  | 'NOT_ONE_STATEMENT'
+  | 'NOT_SELECT'
+  | 'DATA_MODIFYING_CTE'
+  | 'SELECT_INTO'
+  | 'LOCKING_CLAUSE'
+  | 'TABLESAMPLE'
+  | 'PLACEHOLDER'
+  | 'FUNCTION_NOT_ALLOWED'
+  | 'SYSTEM_CATALOG'
+  | 'RELATION_NOT_ALLOWED'
+  | 'UNKNOWN_RELATION'
+  | 'TENANT_REQUIRED'
+  | 'UNSUPPORTED_SYNTAX'
+  | 'REPRINT_MISMATCH';
+
+export type GuardOutcome =
+  | { allowed: true; sql: string; params: unknown[] }
+  | { allowed: false; code: RefusalCode; message: string };
+
+export type Guard = (request: GuardRequest) => GuardOutcome | Promise<GuardOutcome>;
