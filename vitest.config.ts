@@ -14,6 +14,10 @@ export default defineConfig({
           include: ['tests/unit/**/*.test.ts'],
           env: {
             ...quiet,
+            // The handler tests here count each concern's DynamoDB calls with a mocked client; the
+            // limiter's own unit tests build its middleware directly (tests/unit/limits), and the
+            // integration and e2e suites run every route with limits on.
+            LIMITS_ENABLED: 'false',
             TABLE_NAME: 'tabletalk-unit',
             CURSOR_SECRET: 'unit-cursor-secret-0123456789abcdef',
           },

@@ -21,6 +21,12 @@ exit 1: the command failed).
 Commands:
   org create --name NAME [--plan free|starter|professional|business|enterprise]
   org set-plan --org ID --plan PLAN
+  org set-limits --org ID [--per-minute N] [--per-hour N] [--concurrent N] [--monthly N]
+      [--indexing N] [--messages-per-minute N] [--messages-per-hour N]
+      an enterprise organization's own limits (requests per minute and hour, answering requests
+      in flight, requests per month, indexing operations per month, messages per minute and
+      hour); the word default instead of N goes back to the plan's figure. Prints the
+      organization and its effective limits.
   key create --org ID --kind sk|pk [--database UUID] [--origins https://a.example,https://b.example]
       a pk key needs --database (a database of the organization); --database and --origins
       are for pk keys only. The plaintext key is shown once, in this output.
@@ -64,6 +70,13 @@ const optionConfig = {
   'scope-column': { type: 'string' },
   'shared-tables': { type: 'string' },
   policy: { type: 'string' },
+  'per-minute': { type: 'string' },
+  'per-hour': { type: 'string' },
+  concurrent: { type: 'string' },
+  monthly: { type: 'string' },
+  indexing: { type: 'string' },
+  'messages-per-minute': { type: 'string' },
+  'messages-per-hour': { type: 'string' },
 } as const satisfies ParseArgsOptionsConfig;
 
 export type OptionName = keyof typeof optionConfig;
@@ -79,6 +92,18 @@ interface CommandSpec {
 export const commands = {
   'org create': { required: ['name'], optional: ['plan'] },
   'org set-plan': { required: ['org', 'plan'], optional: [] },
+  'org set-limits': {
+    required: ['org'],
+    optional: [
+      'per-minute',
+      'per-hour',
+      'concurrent',
+      'monthly',
+      'indexing',
+      'messages-per-minute',
+      'messages-per-hour',
+    ],
+  },
   'key create': { required: ['org', 'kind'], optional: ['database', 'origins'] },
   'key revoke': { required: ['id'], optional: [] },
   'key list': { required: ['org'], optional: [] },

@@ -6,7 +6,7 @@ import { isAbsolute, resolve } from 'node:path';
 import * as v from 'valibot';
 import { secretStore } from '#lib/connectors/secrets.ts';
 import { uuidPattern } from '#lib/ids.ts';
-import { PlanName } from '#lib/limits/plans.ts';
+import { effectiveLimits, type LimitOverrides, PlanName } from '#lib/limits/plans.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from '#lib/store/api-keys.ts';
 import { BrandingUpdate, saveBranding } from '#lib/store/branding.ts';
 import {
@@ -22,6 +22,7 @@ import {
   createOrganization,
   findOrganization,
   NewOrganization,
+  setOrganizationLimits,
   setOrganizationPlan,
 } from '#lib/store/organizations.ts';
 import {
@@ -123,6 +124,53 @@ const orgSetPlan: Run = async (values, connect) => {
   await connect();
   await organizationMustExist(id);
   return setOrganizationPlan(id, plan);
+};
+
+/** `org set-limits` options and the override each one sets. */
+const limitOptions = {
+  'per-minute': 'requestsPerMinute',
+  'per-hour': 'requestsPerHour',
+  concurrent: 'concurrentRequests',
+  monthly: 'monthlyRequests',
+  indexing: 'indexingOperations',
+  'messages-per-minute': 'messagesPerMinute',
+  'messages-per-hour': 'messagesPerHour',
+} as const satisfies Partial<Record<keyof OptionValues, keyof LimitOverrides>>;
+
+const orgSetLimits: Run = async (values, connect) => {
+  const id = organizationIdOption(values.org);
+  const changes: Partial<Record<keyof LimitOverrides, number | 'default'>> = {};
+  for (const [option, field] of Object.entries(limitOptions) as [
+    keyof typeof limitOptions,
+    keyof LimitOverrides,
+  ][]) {
+    const value = values[option];
+    if (value === undefined) continue;
+    if (value === 'default') changes[field] = 'default';
+    else if (/^[1-9][0-9]{0,8}$/.test(value)) changes[field] = Number(value);
+    else throw new UsageError(`--${option} must be a positive whole number (at most 999999999) or default`);
+  }
+  if (Object.keys(changes).length === 0) {
+    throw new UsageError(
+      `org set-limits needs at least one of ${Object.keys(limitOptions)
+        .map((option) => `--${option}`)
+        .join(', ')}`,
+    );
+  }
+  await connect();
+  const organization = await organizationMustExist(id);
+  if (organization.plan !== 'enterprise') {
+    throw new AdminError(
+      `organization ${id} is on the ${organization.plan} plan: limit overrides apply to enterprise organizations only (org set-plan --org ${id} --plan enterprise first)`,
+    );
+  }
+  const overrides: LimitOverrides = { ...organization.limits };
+  for (const [field, value] of Object.entries(changes) as [keyof LimitOverrides, number | 'default'][]) {
+    if (value === 'default') delete overrides[field];
+    else overrides[field] = value;
+  }
+  const updated = await setOrganizationLimits(id, overrides);
+  return { ...updated, effectiveLimits: effectiveLimits(updated.plan, updated.limits) };
 };
 
 // ---- key -----------------------------------------------------------------------------------
@@ -301,6 +349,7 @@ const databaseList: Run = async (values, connect) => {
 export const runners: Record<CommandName, Run> = {
   'org create': orgCreate,
   'org set-plan': orgSetPlan,
+  'org set-limits': orgSetLimits,
   'key create': keyCreate,
   'key revoke': keyRevoke,
   'key list': keyList,

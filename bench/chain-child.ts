@@ -1,8 +1,13 @@
 // Figure (a), in a fresh process started by bench/chain.ts: what the standard middy chain
 // (lib/http/api.ts) costs per request. The same GET /api/v1/branding work is timed through
-// functions/branding.ts `handler` (the whole chain) and bare (readBranding + ok), with the
-// DynamoDB document client mocked, so the difference is the chain and nothing else.
-import { DynamoDBDocumentClient, GetCommand, type GetCommandInput } from '@aws-sdk/lib-dynamodb';
+// functions/branding.ts `handler` (the whole chain, the limiter included) and bare (readBranding +
+// ok), with the DynamoDB document client mocked, so the difference is the chain and nothing else.
+import {
+  DynamoDBDocumentClient,
+  GetCommand,
+  type GetCommandInput,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { lambdaContext, restEvent } from '../local/lambda.ts';
 
@@ -22,6 +27,8 @@ export interface ChainResult {
   fullUs: number[];
   /** GetCommand calls per request through the full chain once warm. */
   callsPerRequest: number;
+  /** The limiter's UpdateCommand calls per request through the full chain. */
+  limiterCallsPerRequest: number;
 }
 
 const { handler } = await import('../functions/branding.ts');
@@ -29,6 +36,7 @@ const { readBranding } = await import('#lib/store/branding.ts');
 const { ok } = await import('#lib/http/response.ts');
 const { hashApiKey, keyHint } = await import('#lib/auth/api-keys.ts');
 const { demoBranding } = await import('../local/demo/seed.ts');
+const { windowId } = await import('#lib/limits/windows.ts');
 
 const WARMUP = 5_000; // enough for V8 to finish optimising both paths
 const ROUNDS = 5;
@@ -60,6 +68,22 @@ const dynamo = mockClient(DynamoDBDocumentClient);
 dynamo
   .on(GetCommand)
   .callsFake((input: GetCommandInput) => ({ Item: items.get(`${input.Key?.PK}/${input.Key?.SK}`) }));
+// The limiter's UpdateItem: the counters as DynamoDB returns them, far from any limit.
+dynamo.on(UpdateCommand).callsFake(() => {
+  const now = Date.now();
+  const minute = windowId('minute', now);
+  const hour = windowId('hour', now);
+  return {
+    Attributes: {
+      minuteId: minute,
+      minuteCount: 1,
+      hourId: hour,
+      hourCount: 1,
+      monthId: windowId('month', now),
+      monthCount: 1,
+    },
+  };
+});
 
 // The headers API Gateway (edge-optimised) passes along with the caller's own.
 const event = restEvent({
@@ -115,6 +139,7 @@ await timeLoop(full, WARMUP);
 const bareUs: number[] = [];
 const fullUs: number[] = [];
 let fullCalls = 0;
+let limiterCalls = 0;
 for (let round = 0; round < ROUNDS; round++) {
   // Alternate the order so drift (GC, CPU frequency) does not favour one variant.
   const order = round % 2 === 0 ? (['bare', 'full'] as const) : (['full', 'bare'] as const);
@@ -125,6 +150,7 @@ for (let round = 0; round < ROUNDS; round++) {
     } else {
       fullUs.push(await timeLoop(full, ITERATIONS));
       fullCalls += dynamo.commandCalls(GetCommand).length;
+      limiterCalls += dynamo.commandCalls(UpdateCommand).length;
     }
   }
 }
@@ -136,6 +162,7 @@ const result: ChainResult = {
   bareUs,
   fullUs,
   callsPerRequest: fullCalls / (ROUNDS * ITERATIONS),
+  limiterCallsPerRequest: limiterCalls / (ROUNDS * ITERATIONS),
 };
 process.send?.(result);
 dynamo.restore();

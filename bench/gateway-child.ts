@@ -1,9 +1,13 @@
-// Figure (d), server side, in a fresh process started by bench/gateway.ts: DynamoDB Local in
-// memory on a free port, its own table, one professional organization with an sk_ key and
-// branding, and the local gateway serving every route of the resolved config on a free port.
-// It never touches .local/demo.json or the developer's DynamoDB data. Over IPC it reports
-// `ready`, answers `count` with the DynamoDB calls and finished requests so far, and shuts down on `stop` or
-// when the parent goes away.
+// Figures (d) and (f), server side, in a fresh process started by bench/gateway.ts and
+// bench/limits.ts: DynamoDB Local in memory on a free port, its own table, an enterprise
+// organization whose own limits no benchmark reaches (the limiter counts every request and
+// refuses none) with an sk_ key and branding, a second one allowed 5 requests a minute (to
+// measure refusals), and the local gateway serving every route of the resolved config, plus
+// POST /bench/answer (bench/answering-route.ts), on a free port. LIMITS_ENABLED in its
+// environment turns the limiter on (default) or off. It never touches .local/demo.json or the
+// developer's DynamoDB data. Over IPC it reports `ready`, answers `count` with the DynamoDB
+// calls (all, and the limiter's alone) and finished requests so far, and shuts down on `stop`
+// or when the parent goes away.
 import { localClient, type RunningDynamoDb, startDynamoDb } from '../local/dynamodb.ts';
 import type { RunningGateway } from '../local/gateway.ts';
 import { environmentOf, loadServerlessConfig, routesOf } from '../local/serverless-config.ts';
@@ -11,8 +15,8 @@ import { applyLocalEnvironment, LOCAL_STAGE, root } from '../local/stack.ts';
 import { ensureTable } from '../local/table.ts';
 
 export type GatewayChildMessage =
-  | { type: 'ready'; url: string; apiKey: string; organizationId: number }
-  | { type: 'count'; calls: number; requests: number };
+  | { type: 'ready'; url: string; apiKey: string; organizationId: number; tightApiKey: string }
+  | { type: 'count'; calls: number; limiterCalls: number; requests: number };
 export type GatewayParentMessage = { type: 'count' } | { type: 'stop' };
 
 const TABLE = 'tabletalk-bench';
@@ -41,22 +45,40 @@ try {
   applyLocalEnvironment(environmentOf(config), { dynamodbEndpoint: dynamodb.endpoint, tableName: TABLE });
 
   const { documents } = await import('#lib/store/client.ts');
-  const { createOrganization } = await import('#lib/store/organizations.ts');
+  const { createOrganization, setOrganizationLimits } = await import('#lib/store/organizations.ts');
+  const { isLimitsPartition } = await import('#lib/store/limit-counters.ts');
   const { createApiKey } = await import('#lib/store/api-keys.ts');
   const { saveBranding } = await import('#lib/store/branding.ts');
   const { demoBranding } = await import('../local/demo/seed.ts');
   const { startGateway } = await import('../local/gateway.ts');
 
-  const organization = await createOrganization({ name: 'Bench Company', plan: 'professional' });
+  const organization = await createOrganization({ name: 'Bench Company', plan: 'enterprise' });
+  const unreachable = 1_000_000_000;
+  await setOrganizationLimits(organization.id, {
+    requestsPerMinute: unreachable,
+    requestsPerHour: unreachable,
+    monthlyRequests: unreachable,
+    concurrentRequests: unreachable,
+    messagesPerMinute: unreachable,
+    messagesPerHour: unreachable,
+  });
   const sk = await createApiKey({ organizationId: organization.id, kind: 'sk' });
   await saveBranding(organization.id, demoBranding);
+  const tight = await createOrganization({ name: 'Bench Tight', plan: 'enterprise' });
+  await setOrganizationLimits(tight.id, { requestsPerMinute: 5 });
+  const tightSk = await createApiKey({ organizationId: tight.id, kind: 'sk' });
 
   // `documents` shares its middleware stack with the underlying DynamoDBClient, so this sees
   // every command either of them sends, once per send (retries happen further down the stack).
+  // The limiter's calls are those on its partition (lib/store/limit-counters.ts).
   let calls = 0;
+  let limiterCalls = 0;
   documents.middlewareStack.add(
     (next) => async (args) => {
       calls++;
+      const pk = (args.input as { Key?: { PK?: string | { S?: string } } }).Key?.PK;
+      const partition = typeof pk === 'string' ? pk : pk?.S;
+      if (partition !== undefined && isLimitsPartition(partition)) limiterCalls++;
       return next(args);
     },
     { step: 'initialize', name: 'benchCallCounter' },
@@ -67,7 +89,17 @@ try {
   let requests = 0;
   gateway = await startGateway({
     root,
-    routes: routesOf(config),
+    routes: [
+      ...routesOf(config),
+      {
+        functionName: 'benchAnswering',
+        handler: 'bench/answering-route.handler',
+        method: 'POST',
+        path: '/bench/answer',
+        streaming: false,
+        timeoutSeconds: 29,
+      },
+    ],
     stage: LOCAL_STAGE,
     onRequest: () => {
       requests++;
@@ -75,10 +107,16 @@ try {
   });
   const send = (message: GatewayChildMessage) => process.send?.(message);
   process.on('message', (message: GatewayParentMessage) => {
-    if (message.type === 'count') send({ type: 'count', calls, requests });
+    if (message.type === 'count') send({ type: 'count', calls, limiterCalls, requests });
     else void shutdown(0);
   });
-  send({ type: 'ready', url: gateway.url, apiKey: sk.key, organizationId: organization.id });
+  send({
+    type: 'ready',
+    url: gateway.url,
+    apiKey: sk.key,
+    organizationId: organization.id,
+    tightApiKey: tightSk.key,
+  });
 } catch (error) {
   console.error('[bench] gateway setup failed:', error);
   await shutdown(1);

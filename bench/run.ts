@@ -5,6 +5,7 @@
 //   (c) cold module load of each bundle (fresh processes, with an empty-module baseline)
 //   (d) warm GET /api/v1/branding through the local gateway on DynamoDB Local
 //   (e) conversations: page 1 vs page 200, DynamoDB calls per request, contended appends
+//   (f) limits: the limiter's DynamoDB round trips per request and its latency, limits on vs off
 // A figure that misses its target is printed and recorded as FAIL; the run still completes.
 import { writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, release, totalmem, type } from 'node:os';
@@ -14,6 +15,7 @@ import { measureChain } from './chain.ts';
 import { type Figure, fixed, root, type Section, table, verdict } from './common.ts';
 import { measureConversations } from './conversations.ts';
 import { measureGateway } from './gateway.ts';
+import { measureLimits } from './limits.ts';
 
 const started = performance.now();
 const date = new Date();
@@ -58,6 +60,7 @@ sections.push(await step('(d) warm GET /api/v1/branding through the local gatewa
 sections.push(
   await step('(e) conversations: cursor pages, calls per request, appends…', measureConversations),
 );
+sections.push(await step('(f) limits: limiter round trips and latency, limits on vs off…', measureLimits));
 
 const figures: Figure[] = sections.flatMap((section) => section.figures);
 const checked = figures.filter((figure) => figure.pass !== undefined);

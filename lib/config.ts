@@ -15,6 +15,16 @@ const boundedInteger = (
   return raw !== undefined && Number.isInteger(value) ? Math.min(max, Math.max(min, value)) : fallback;
 };
 
+/** `free=1000,starter=100000`: per-plan numbers; entries that are not `<plan>=<positive integer>` are ignored. */
+const planNumbers = (raw: string | undefined): Partial<Record<string, number>> => {
+  const numbers: Partial<Record<string, number>> = {};
+  for (const entry of (raw ?? '').split(',')) {
+    const match = /^\s*([a-z]+)\s*=\s*([1-9][0-9]{0,9})\s*$/.exec(entry);
+    if (match?.[1] && match[2]) numbers[match[1]] = Number(match[2]);
+  }
+  return numbers;
+};
+
 export const config = {
   stage: read('STAGE') ?? 'local',
   tableName: read('TABLE_NAME') ?? 'tabletalk-local',
@@ -35,4 +45,12 @@ export const config = {
   cursorSecret: read('CURSOR_SECRET'),
   /** Base URL of the default logos served when an organization has set none. */
   assetsUrl: read('ASSETS_URL') ?? 'https://assets.tabletalk.dev',
+  /**
+   * Rate limits, the monthly quota and the concurrency lease on every request (README "Limits").
+   * On unless LIMITS_ENABLED is `false`: the benchmark's limits-off baseline, and unit tests of
+   * other concerns that count DynamoDB calls.
+   */
+  limitsEnabled: !/^(false|0|off|no)$/i.test(read('LIMITS_ENABLED') ?? 'true'),
+  /** MONTHLY_QUOTAS=`free=1000,starter=100000`: replaces plans' monthly API quotas (lib/limits/plans.ts). */
+  monthlyQuotas: planNumbers(read('MONTHLY_QUOTAS')),
 } as const;

@@ -4,7 +4,7 @@
 // effect within that time.
 import { config } from '#lib/config.ts';
 import { ServiceError } from '#lib/http/errors.ts';
-import { type Feature, hasFeature, type PlanName } from '#lib/limits/plans.ts';
+import { type Feature, hasFeature, type LimitOverrides, type PlanName } from '#lib/limits/plans.ts';
 import { findApiKeyByHash } from '#lib/store/api-keys.ts';
 import { findOrganization, type Organization } from '#lib/store/organizations.ts';
 import { TtlCache } from '#lib/ttl-cache.ts';
@@ -17,6 +17,8 @@ export interface Principal {
   credential: Credential;
   organizationId: number;
   plan: PlanName;
+  /** The organization's own limits (enterprise), cached with the principal like its plan. */
+  limits?: LimitOverrides;
   /** API key id (sk/pk). */
   keyId?: string;
   /** pk keys: the one database they may use. */
@@ -70,6 +72,7 @@ const principalOfKey = async (key: string): Promise<Principal> => {
             credential: record.kind,
             organizationId: organization.id,
             plan: organization.plan,
+            ...(organization.limits ? { limits: organization.limits } : {}),
             keyId: record.id,
             ...(record.databaseId ? { databaseId: record.databaseId } : {}),
             ...(record.allowedOrigins ? { allowedOrigins: record.allowedOrigins } : {}),
@@ -90,6 +93,7 @@ const principalOfToken = async (token: string): Promise<Principal> => {
     credential: 'jwt',
     organizationId: organization.id,
     plan: organization.plan,
+    ...(organization.limits ? { limits: organization.limits } : {}),
     userId: claims.sub,
     role: claims.role,
   };

@@ -1,15 +1,19 @@
 // The standard middy chain of every buffered HTTP function, in DESIGN.md's order of concerns:
-// request id → error envelope → headers → authentication → scope → JSON body → validation.
+// request id → rate-limit headers → error envelope → headers → authentication → rate limit →
+// scope → JSON body → validation. The limiter counts every authenticated request before its
+// scope, body or input are checked (lib/http/middleware/rate-limit.ts says why).
 // A function file is `api({...}).handler(...)`: the chain plus one call into lib/.
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import type * as v from 'valibot';
 import type { AccessRule } from '#lib/auth/principal.ts';
+import { config } from '#lib/config.ts';
 import { logger } from '#lib/log.ts';
 import { authenticate } from './middleware/authenticate.ts';
 import { errorEnvelope } from './middleware/error-envelope.ts';
 import { headerNormaliser } from './middleware/headers.ts';
 import { jsonBody } from './middleware/json-body.ts';
+import { type LimitSelector, rateLimit, rateLimitHeaders } from './middleware/rate-limit.ts';
 import { requestId } from './middleware/request-id.ts';
 import { scope } from './middleware/scope.ts';
 import { type InputSchema, validator } from './middleware/validate.ts';
@@ -24,16 +28,23 @@ export interface RouteOptions<S extends InputSchema> {
   input?: S;
   /** Whether the route takes a JSON body. */
   body?: boolean;
+  /**
+   * Which limits count the request (README "Limits"): `standard` (the default: the plan's
+   * requests per minute and hour and the monthly quota) or `answering` (the three endpoints that
+   * answer a message: also the message limits, 30 per minute and 200 per hour, and a concurrency
+   * lease; fails closed). A function chooses per request, for a route with both kinds of variant.
+   */
+  limits?: LimitSelector;
 }
 
 export const api = <S extends InputSchema = InputSchema>(options: RouteOptions<S>) => {
   const chain = middy<ApiEvent, ApiResult, Error, ApiContext & { input: v.InferOutput<S> }>()
     .use(requestId())
-    .use(injectLambdaContext(logger))
-    .use(errorEnvelope())
-    .use(headerNormaliser())
-    .use(authenticate(options.access))
-    .use(scope({ required: options.scope === 'required' }));
+    .use(injectLambdaContext(logger));
+  if (config.limitsEnabled) chain.use(rateLimitHeaders());
+  chain.use(errorEnvelope()).use(headerNormaliser()).use(authenticate(options.access));
+  if (config.limitsEnabled) chain.use(rateLimit({ limits: options.limits ?? 'standard' }));
+  chain.use(scope({ required: options.scope === 'required' }));
   if (options.body) chain.use(jsonBody());
   if (options.input) chain.use(validator(options.input));
   return chain;

@@ -2,6 +2,7 @@
 // context in chain order (lib/http/api.ts); the handler receives it complete.
 import type { APIGatewayProxyEvent, APIGatewayProxyResult, Context } from 'aws-lambda';
 import type { Principal } from '#lib/auth/principal.ts';
+import type { Lease, RateLimitHeaders } from '#lib/limits/limiter.ts';
 
 export type ApiEvent = APIGatewayProxyEvent;
 export type ApiResult = APIGatewayProxyResult & { headers?: Record<string, string> };
@@ -16,4 +17,10 @@ export interface ApiContext extends Context {
   scopeId: string | undefined;
   /** The parsed JSON body; undefined when the request has none. */
   body: unknown;
+  /**
+   * Set by the rate limiter once it has counted the request: the X-RateLimit-* headers of the
+   * response, and the concurrency lease an answering request holds until it ends. Undefined when
+   * the request was not counted (refused before, limits off, or the limiter failed open).
+   */
+  rateLimit?: { headers: RateLimitHeaders; lease?: Lease };
 }

@@ -1,42 +1,128 @@
-// Plans as data (spec "Limits" and "Plan gating", DESIGN.md "Credentials"). The rate limiter
-// reads the same table.
+// Plans as data (spec "Limits" and "Plan gating", DESIGN.md "Credentials" and "Limits"): each
+// plan's features, its rate limits, its monthly API quota and its indexing quota. The limiter
+// (lib/limits/limiter.ts), the indexing quota (lib/limits/indexing.ts) and authorisation
+// (lib/auth/principal.ts) read this table and nothing else. README "Plans and limits" shows it.
 import * as v from 'valibot';
+import { config } from '#lib/config.ts';
 
 export const PlanName = v.picklist(['free', 'starter', 'professional', 'business', 'enterprise']);
 export type PlanName = v.InferOutput<typeof PlanName>;
 
 export type Feature = 'api_access' | 'custom_api_access' | 'widget';
 
-export interface Plan {
-  name: PlanName;
-  features: ReadonlySet<Feature>;
+/** What one organization may do; the limiter applies these figures. */
+export interface Limits {
   requestsPerMinute: number;
   requestsPerHour: number;
+  /** Answering requests in flight at once (the concurrency lease, lib/limits/limiter.ts). */
   concurrentRequests: number;
+  /** Requests per calendar month (UTC), every endpoint. */
+  monthlyRequests: number;
+  /** Schema indexing operations per billing period (calendar month, UTC). */
+  indexingOperations: number;
+  /** The message endpoints' own limits (spec "Limits": 30 per minute, 200 per hour). */
+  messagesPerMinute: number;
+  messagesPerHour: number;
 }
+
+export interface Plan extends Limits {
+  name: PlanName;
+  features: ReadonlySet<Feature>;
+}
+
+/** Spec "Limits", message endpoint: per organization, on every plan (enterprise may override). */
+export const MESSAGE_LIMITS = { messagesPerMinute: 30, messagesPerHour: 200 } as const;
 
 const plan = (
   name: PlanName,
   features: Feature[],
-  perMinute: number,
-  perHour: number,
-  concurrent: number,
+  figures: Omit<Limits, keyof typeof MESSAGE_LIMITS>,
 ): Plan => ({
   name,
   features: new Set(features),
-  requestsPerMinute: perMinute,
-  requestsPerHour: perHour,
-  concurrentRequests: concurrent,
+  ...figures,
+  ...MESSAGE_LIMITS,
+  // MONTHLY_QUOTAS (lib/config.ts) replaces a plan's monthly quota per stage.
+  monthlyRequests: config.monthlyQuotas[name] ?? figures.monthlyRequests,
 });
 
-// Business sits between professional and enterprise; the spec gives it no figures, so it gets
-// professional's limits. Enterprise figures are defaults an organization override replaces.
+const everything: Feature[] = ['widget', 'api_access', 'custom_api_access'];
+
+// Free, starter and professional rate limits are the spec's table. The spec gives business no
+// figures: it sits between professional and enterprise. Enterprise is "custom": its figures
+// here are defaults that the organization's own overrides replace (`admin org set-limits`).
+// Monthly and indexing quotas are this service's defaults (the spec leaves their size open).
 export const plans: Record<PlanName, Plan> = {
-  free: plan('free', ['widget'], 10, 100, 2),
-  starter: plan('starter', ['widget', 'api_access'], 100, 5_000, 10),
-  professional: plan('professional', ['widget', 'api_access', 'custom_api_access'], 500, 25_000, 50),
-  business: plan('business', ['widget', 'api_access', 'custom_api_access'], 500, 25_000, 50),
-  enterprise: plan('enterprise', ['widget', 'api_access', 'custom_api_access'], 2_000, 100_000, 200),
+  free: plan('free', ['widget'], {
+    requestsPerMinute: 10,
+    requestsPerHour: 100,
+    concurrentRequests: 2,
+    monthlyRequests: 1_000,
+    indexingOperations: 10,
+  }),
+  starter: plan('starter', ['widget', 'api_access'], {
+    requestsPerMinute: 100,
+    requestsPerHour: 5_000,
+    concurrentRequests: 10,
+    monthlyRequests: 100_000,
+    indexingOperations: 50,
+  }),
+  professional: plan('professional', everything, {
+    requestsPerMinute: 500,
+    requestsPerHour: 25_000,
+    concurrentRequests: 50,
+    monthlyRequests: 500_000,
+    indexingOperations: 200,
+  }),
+  business: plan('business', everything, {
+    requestsPerMinute: 1_000,
+    requestsPerHour: 50_000,
+    concurrentRequests: 100,
+    monthlyRequests: 2_000_000,
+    indexingOperations: 500,
+  }),
+  enterprise: plan('enterprise', everything, {
+    requestsPerMinute: 2_000,
+    requestsPerHour: 100_000,
+    concurrentRequests: 200,
+    monthlyRequests: 10_000_000,
+    indexingOperations: 2_000,
+  }),
 };
 
 export const hasFeature = (name: PlanName, feature: Feature): boolean => plans[name].features.has(feature);
+
+const positive = (what: string) =>
+  v.pipe(
+    v.number(),
+    v.integer(`${what} must be a whole number`),
+    v.minValue(1, `${what} must be at least 1`),
+    v.maxValue(1_000_000_000, `${what} must be at most 1000000000`),
+  );
+
+/**
+ * An organization's own figures, stored on its record (`limits`) by `admin org set-limits`.
+ * They apply to enterprise organizations only: an organization moved to another plan keeps
+ * them stored but gets that plan's figures until it is enterprise again.
+ */
+export const LimitOverrides = v.strictObject({
+  requestsPerMinute: v.optional(positive('requestsPerMinute')),
+  requestsPerHour: v.optional(positive('requestsPerHour')),
+  concurrentRequests: v.optional(positive('concurrentRequests')),
+  monthlyRequests: v.optional(positive('monthlyRequests')),
+  indexingOperations: v.optional(positive('indexingOperations')),
+  messagesPerMinute: v.optional(positive('messagesPerMinute')),
+  messagesPerHour: v.optional(positive('messagesPerHour')),
+});
+export type LimitOverrides = v.InferOutput<typeof LimitOverrides>;
+
+/** The limits that apply to an organization on `name` with these overrides. */
+export const effectiveLimits = (name: PlanName, overrides?: LimitOverrides): Limits => {
+  const { features: _features, name: _name, ...limits } = plans[name];
+  if (name !== 'enterprise' || !overrides) return limits;
+  const own: Partial<Limits> = {};
+  for (const [key, value] of Object.entries(overrides) as [keyof LimitOverrides, number | undefined][]) {
+    if (value !== undefined) own[key] = value;
+  }
+  return { ...limits, ...own };
+};

@@ -1,9 +1,10 @@
-// Organizations: integer ids from an atomic counter, a plan, a name.
+// Organizations: integer ids from an atomic counter, a plan, a name, and for enterprise
+// organizations their own limits (lib/limits/plans.ts LimitOverrides).
 // Item: PK ORG#<id>, SK ORG. Counter: PK COUNTER#ORG, SK COUNTER.
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { ServiceError } from '#lib/http/errors.ts';
-import { PlanName } from '#lib/limits/plans.ts';
+import { LimitOverrides, PlanName } from '#lib/limits/plans.ts';
 import { documents, isConditionFailure, tableName } from './client.ts';
 
 export const organizationKey = (id: number) => ({ PK: `ORG#${id}`, SK: 'ORG' });
@@ -15,6 +16,8 @@ export const Organization = v.object({
   plan: PlanName,
   status: v.picklist(['active', 'suspended']),
   createdAt: v.string(),
+  /** Set by `admin org set-limits`; applied while the plan is enterprise. */
+  limits: v.optional(LimitOverrides),
 });
 export type Organization = v.InferOutput<typeof Organization>;
 
@@ -65,6 +68,30 @@ export const setOrganizationPlan = async (id: number, plan: PlanName): Promise<O
         ConditionExpression: 'attribute_exists(PK)',
         ExpressionAttributeNames: { '#plan': 'plan' },
         ExpressionAttributeValues: { ':plan': plan },
+        ReturnValues: 'ALL_NEW',
+      }),
+    );
+    return toOrganization(Attributes ?? {});
+  } catch (error) {
+    if (isConditionFailure(error))
+      throw new ServiceError('NOT_FOUND', { message: `Organization ${id} not found` });
+    throw error;
+  }
+};
+
+/** Replaces the organization's limit overrides; an empty set removes them. */
+export const setOrganizationLimits = async (id: number, limits: LimitOverrides): Promise<Organization> => {
+  const overrides = v.parse(LimitOverrides, limits);
+  const empty = Object.keys(overrides).length === 0;
+  try {
+    const { Attributes } = await documents.send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: organizationKey(id),
+        UpdateExpression: empty ? 'REMOVE #limits' : 'SET #limits = :limits',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeNames: { '#limits': 'limits' },
+        ...(empty ? {} : { ExpressionAttributeValues: { ':limits': overrides } }),
         ReturnValues: 'ALL_NEW',
       }),
     );
