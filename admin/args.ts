@@ -38,7 +38,19 @@ Commands:
       [--shared-tables a,b] [--policy policy.json] [--seed file.sql] [--id UUID]
       postgres: postgres:// or postgresql:// URL; mysql: mysql:// or mariadb:// URL;
       pglite: --url memory: --seed file.sql. The URL is stored encrypted and never shown.
+      The database is connected to, tested and indexed first: a failed connection test
+      exits 1 and stores nothing. Indexing counts against the plan's indexing quota.
   database list --org ID
+  database index --id UUID
+      connects, re-reads the schema (tables, views, columns, keys, row estimates, sample
+      values) and stores it as the database's schema index; counts against the quota
+  sql check --database UUID [--tenant T] [--scope S] [--execute] [--timeout-ms N]
+      (--sql "SELECT ..." | --jsonl queries.jsonl)
+      shows what the SQL guard makes of each query for the tenant, and runs it with
+      --execute. Input lines: {"id": "...", "sql": "..."}. Output: one JSON line per query,
+      {"id", "allowed": true, "sql", "params", "rows"} (rows with --execute only),
+      {"id", "allowed": false, "code", "message"}, or {"id", "allowed": true, ..., "error":
+      {"code": "DB_QUERY_FAILED", "detail": "QUERY_TIMEOUT"}} for a query that failed.
 
 Target:
   default        the local stack: .local/stack.json (written by npm start), else
@@ -77,6 +89,12 @@ const optionConfig = {
   indexing: { type: 'string' },
   'messages-per-minute': { type: 'string' },
   'messages-per-hour': { type: 'string' },
+  tenant: { type: 'string' },
+  scope: { type: 'string' },
+  execute: { type: 'boolean' },
+  'timeout-ms': { type: 'string' },
+  sql: { type: 'string' },
+  jsonl: { type: 'string' },
 } as const satisfies ParseArgsOptionsConfig;
 
 export type OptionName = keyof typeof optionConfig;
@@ -122,6 +140,11 @@ export const commands = {
     ],
   },
   'database list': { required: ['org'], optional: [] },
+  'database index': { required: ['id'], optional: [] },
+  'sql check': {
+    required: ['database'],
+    optional: ['tenant', 'scope', 'execute', 'timeout-ms', 'sql', 'jsonl'],
+  },
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandName = keyof typeof commands;

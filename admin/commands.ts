@@ -4,19 +4,28 @@
 import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import * as v from 'valibot';
+import { closeConnectors, connectorFor, createConnector } from '#lib/connectors/index.ts';
+import { indexDatabase, prepareIndex } from '#lib/connectors/indexing.ts';
 import { secretStore } from '#lib/connectors/secrets.ts';
+import type { Catalog } from '#lib/connectors/types.ts';
+import { isServiceError } from '#lib/http/errors.ts';
+import { resolveTenant, type TenantValues } from '#lib/http/middleware/tenant.ts';
 import { uuidPattern } from '#lib/ids.ts';
 import { effectiveLimits, type LimitOverrides, PlanName } from '#lib/limits/plans.ts';
+import { effectivePolicy } from '#lib/sql/policy.ts';
 import { createApiKey, listApiKeys, revokeApiKey } from '#lib/store/api-keys.ts';
 import { BrandingUpdate, saveBranding } from '#lib/store/branding.ts';
 import {
   addDatabase,
+  type DatabaseRecord,
   Engine,
   findDatabase,
+  findDatabaseById,
   listDatabases,
   newDatabaseId,
   publicDatabase,
   RowPolicy,
+  type SchemaIndexPointer,
 } from '#lib/store/databases.ts';
 import {
   createOrganization,
@@ -25,6 +34,7 @@ import {
   setOrganizationLimits,
   setOrganizationPlan,
 } from '#lib/store/organizations.ts';
+import { discardSchemaIndex, readSchemaIndex, writeSchemaIndex } from '#lib/store/schema-index.ts';
 import {
   AdminError,
   type CommandName,
@@ -36,7 +46,10 @@ import {
 } from './args.ts';
 
 export type Connect = () => Promise<void>;
-type Run = (values: OptionValues, connect: Connect) => Promise<unknown>;
+/** Writes one JSON line to stdout at once (commands that print a line per item, like sql check). */
+export type Emit = (line: unknown) => Promise<void>;
+/** A command's result is printed as one JSON document; a command that emitted lines returns undefined. */
+type Run = (values: OptionValues, connect: Connect, emit: Emit) => Promise<unknown>;
 
 // ---- input helpers -------------------------------------------------------------------------
 
@@ -265,7 +278,66 @@ const connectionUrl = (engine: Engine, url: string | undefined): string => {
   if (!urlSchemes[engine].includes(parsed.protocol) || !url.slice(parsed.protocol.length).startsWith('//')) {
     throw new UsageError(`--url for engine ${engine} must start with ${expected}`);
   }
+  if (!parsed.hostname) throw new UsageError('--url names no host');
+  if (engine === 'mysql' && parsed.pathname.length <= 1) {
+    throw new UsageError(
+      '--url for engine mysql must name the database: mysql://user:password@host:port/database',
+    );
+  }
   return url;
+};
+
+/** What the admin command shows of a database: the public fields and where its index stands. */
+const adminDatabase = (record: DatabaseRecord) => ({
+  ...publicDatabase(record),
+  schema_index: record.schemaIndex
+    ? { relations: record.schemaIndex.relations, indexed_at: record.schemaIndex.indexedAt }
+    : null,
+});
+
+/** The row policy's names that the catalog does not have: worth a warning, not a failure. */
+const policyWarnings = (catalog: Catalog, policy: RowPolicy, requiresScoping: boolean): string[] => {
+  const warnings: string[] = [];
+  const names = new Set(catalog.relations.flatMap((r) => [r.name, `${r.schema}.${r.name}`]));
+  for (const table of Object.keys(policy.tables ?? {})) {
+    if (!names.has(table)) warnings.push(`the policy lists ${table}, which the database does not have`);
+  }
+  const tenantColumn = policy.tenant_column;
+  if (
+    requiresScoping &&
+    tenantColumn &&
+    !catalog.relations.some((r) => r.columns.some((c) => c.name === tenantColumn))
+  ) {
+    warnings.push(
+      `no table has the tenant column ${tenantColumn}: every table without an override is refused`,
+    );
+  }
+  return warnings;
+};
+
+const indexSummary = (record: DatabaseRecord, pointer: SchemaIndexPointer, catalog: Catalog) => ({
+  id: record.id,
+  name: record.name,
+  engine: record.engine,
+  schema_index: {
+    version: pointer.version,
+    relations: pointer.relations,
+    chunks: pointer.chunks,
+    bytes: pointer.bytes,
+    indexed_at: pointer.indexedAt,
+  },
+  relations: catalog.relations.map((relation) => ({
+    name: `${relation.schema}.${relation.name}`,
+    kind: relation.kind,
+    columns: relation.columns.length,
+    rows: relation.rowEstimate,
+  })),
+});
+
+const databaseById = async (id: string): Promise<DatabaseRecord> => {
+  const database = await findDatabaseById(id);
+  if (!database) throw new AdminError(`database ${id} not found`);
+  return database;
 };
 
 const databaseAdd: Run = async (values, connect) => {
@@ -321,29 +393,127 @@ const databaseAdd: Run = async (values, connect) => {
 
   await connect();
   await organizationMustExist(organizationId);
-  if (await findDatabase(organizationId, id))
+  if ((await findDatabase(organizationId, id)) || (await findDatabaseById(id)))
     throw new AdminError(`database ${id} already exists in organization ${organizationId}`);
-  const connectionRef = await secretStore().save(id, url);
-  const record = await addDatabase({
-    id,
+  const settings = {
     organizationId,
-    name,
-    engine,
     requiresOrganizationScoping: requiresScoping,
     ...(policy.tenant_column !== undefined ? { tenantFilterColumn: policy.tenant_column } : {}),
     ...(policy.scope_column !== undefined ? { scopeFilterColumn: policy.scope_column } : {}),
     policy,
-    connectionRef,
-    ...(seedFile !== undefined ? { seedFile } : {}),
-  });
-  return publicDatabase(record);
+  };
+
+  // Connect, test, count and introspect before anything is stored: a database that cannot be
+  // reached leaves no record, no index and no secret behind.
+  const connector = await createConnector({ engine, url, ...(seedFile !== undefined ? { seedFile } : {}) });
+  let catalog: Catalog;
+  try {
+    catalog = await prepareIndex(connector, settings);
+  } finally {
+    await connector.close();
+  }
+  const pointer = await writeSchemaIndex(id, catalog);
+  let connectionRef: string | undefined;
+  try {
+    connectionRef = await secretStore().save(id, url);
+    const record = await addDatabase({
+      id,
+      name,
+      engine,
+      ...settings,
+      connectionRef,
+      ...(seedFile !== undefined ? { seedFile } : {}),
+      schemaIndex: pointer,
+    });
+    const warnings = policyWarnings(catalog, policy, requiresScoping);
+    return { ...adminDatabase(record), ...(warnings.length > 0 ? { warnings } : {}) };
+  } catch (error) {
+    await discardSchemaIndex(id, pointer).catch(() => undefined);
+    if (connectionRef !== undefined)
+      await secretStore()
+        .remove(connectionRef)
+        .catch(() => undefined);
+    throw error;
+  }
+};
+
+const databaseIndex: Run = async (values, connect) => {
+  const id = uuidOption('id', values.id);
+  await connect();
+  const database = await databaseById(id);
+  try {
+    const { pointer, catalog } = await indexDatabase(database);
+    return indexSummary(database, pointer, catalog);
+  } finally {
+    await closeConnectors();
+  }
+};
+
+const MAX_TIMEOUT_MS = 300_000;
+
+const sqlCheck: Run = async (values, connect, emit) => {
+  const databaseId = uuidOption('database', values.database);
+  if ((values.sql === undefined) === (values.jsonl === undefined)) {
+    throw new UsageError('sql check takes one of --sql "SELECT ..." or --jsonl queries.jsonl');
+  }
+  const timeoutText = values['timeout-ms'];
+  if (timeoutText !== undefined && !values.execute)
+    throw new UsageError('--timeout-ms applies with --execute');
+  const timeoutMs = timeoutText === undefined ? undefined : Number(timeoutText);
+  if (
+    timeoutText !== undefined &&
+    (!/^[1-9][0-9]*$/.test(timeoutText) || Number(timeoutMs) > MAX_TIMEOUT_MS)
+  ) {
+    throw new UsageError(`--timeout-ms must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}`);
+  }
+  const { readQueries, runSqlCheck } = await import('./sql-check.ts');
+  const queries =
+    values.sql !== undefined
+      ? [{ id: 'sql', sql: values.sql }]
+      : readQueries(existingFile('jsonl', values.jsonl ?? ''));
+
+  await connect();
+  const database = await databaseById(databaseId);
+  try {
+    const catalog =
+      (await readSchemaIndex(database)) ??
+      (await (await connectorFor(database)).introspect({ policy: effectivePolicy(database) }));
+    // A missing --tenant on a scoped database is left to the guard, which refuses every tenant
+    // relation (TENANT_REQUIRED) and shows what shared tables stay readable.
+    const tenantMissing = values.tenant === undefined && database.requiresOrganizationScoping;
+    let tenantValues: TenantValues;
+    try {
+      tenantValues = resolveTenant(
+        tenantMissing ? { ...database, requiresOrganizationScoping: false } : database,
+        catalog,
+        values.tenant,
+        values.scope,
+      );
+    } catch (error) {
+      if (!isServiceError(error)) throw error;
+      const option = error.issues[0]?.field === 'X-Scope-Id' ? '--scope' : '--tenant';
+      throw new AdminError(`${option}: ${error.message}`);
+    }
+    await runSqlCheck({
+      database,
+      catalog,
+      queries,
+      tenantValues,
+      ...(values.execute ? { connector: () => connectorFor(database) } : {}),
+      ...(timeoutMs !== undefined ? { timeoutMs } : {}),
+      emit,
+    });
+  } finally {
+    await closeConnectors();
+  }
+  return undefined;
 };
 
 const databaseList: Run = async (values, connect) => {
   const organizationId = organizationIdOption(values.org);
   await connect();
   await organizationMustExist(organizationId);
-  return { databases: (await listDatabases(organizationId)).map(publicDatabase) };
+  return { databases: (await listDatabases(organizationId)).map(adminDatabase) };
 };
 
 export const runners: Record<CommandName, Run> = {
@@ -356,4 +526,6 @@ export const runners: Record<CommandName, Run> = {
   'branding set': brandingSet,
   'database add': databaseAdd,
   'database list': databaseList,
+  'database index': databaseIndex,
+  'sql check': sqlCheck,
 };

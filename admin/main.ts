@@ -78,8 +78,10 @@ const main = async (argv: readonly string[]): Promise<number> => {
       await checkTarget(target as Target);
       connected = true;
     };
-    const result = await runners[line.command](line.values, connect);
-    await write(process.stdout, `${JSON.stringify(result)}\n`);
+    const emit = (item: unknown) => write(process.stdout, `${JSON.stringify(item)}\n`);
+    const result = await runners[line.command](line.values, connect, emit);
+    // A command that printed a line per item (sql check) returns nothing more to print.
+    if (result !== undefined) await emit(result);
     return 0;
   } catch (error) {
     const [code, message] = describeFailure(error, target);

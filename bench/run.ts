@@ -6,6 +6,8 @@
 //   (d) warm GET /api/v1/branding through the local gateway on DynamoDB Local
 //   (e) conversations: page 1 vs page 200, DynamoDB calls per request, contended appends
 //   (f) limits: the limiter's DynamoDB round trips per request and its latency, limits on vs off
+//   (g) the SQL guard: rewrite time over the corpus, parser cold load and bundle, planner check
+//   (h) connectors: execute overhead per engine (real servers when their URLs are set)
 // A figure that misses its target is printed and recorded as FAIL; the run still completes.
 import { writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, release, totalmem, type } from 'node:os';
@@ -13,9 +15,11 @@ import { join } from 'node:path';
 import { coldImportSection, packageBundles, sizeSection } from './bundles.ts';
 import { measureChain } from './chain.ts';
 import { type Figure, fixed, root, type Section, table, verdict } from './common.ts';
+import { measureConnectors } from './connectors.ts';
 import { measureConversations } from './conversations.ts';
 import { measureGateway } from './gateway.ts';
 import { measureLimits } from './limits.ts';
+import { measureSqlGuard } from './sql.ts';
 
 const started = performance.now();
 const date = new Date();
@@ -61,6 +65,10 @@ sections.push(
   await step('(e) conversations: cursor pages, calls per request, appends…', measureConversations),
 );
 sections.push(await step('(f) limits: limiter round trips and latency, limits on vs off…', measureLimits));
+sections.push(
+  await step('(g) SQL guard: rewrite time, parser cold load, bundle, planner check…', measureSqlGuard),
+);
+sections.push(await step('(h) connectors: execute overhead per engine…', measureConnectors));
 
 const figures: Figure[] = sections.flatMap((section) => section.figures);
 const checked = figures.filter((figure) => figure.pass !== undefined);

@@ -72,10 +72,11 @@ try {
   client.destroy();
   if (!created) console.log('      (table exists, kept)');
 
-  progress('Seeding the demo organization…');
+  progress('Seeding the demo organization and indexing its database…');
   const { ensureDemo } = await import('./demo/seed.ts');
-  const { demo, created: seeded } = await ensureDemo();
-  if (!seeded) console.log('      (demo organization exists, kept)');
+  const { demo, created: seeded, indexed } = await ensureDemo();
+  if (!seeded)
+    console.log(`      (demo organization exists, kept${indexed ? '; shop.sql changed, re-indexed' : ''})`);
 
   const routes = routesOf(config);
   progress(`Starting the local gateway with ${routes.length} routes…`);
@@ -93,11 +94,14 @@ tabletalk is running at ${gateway.url}/api/v1
 
   Demo organization  ${demo.organizationId} (professional plan)
   Demo database      ${demo.databaseId}
+                     (PGlite from local/demo/shop.sql; tenants X-Tenant-Id 1, 2 and 3)
   Organization key   ${demo.skKey}
   Database key       ${demo.pkKey}
 
 Try it:
   curl -s -H "X-API-Key: ${demo.skKey}" ${gateway.url}/api/v1/branding
+  npm run --silent admin -- sql check --database ${demo.databaseId} --tenant 1 \\
+    --sql "SELECT status, count(*) FROM orders GROUP BY status" --execute
 
 Routes:
 ${routes.map((r) => `  ${r.method.padEnd(6)} ${r.path}${r.streaming ? '  (streaming)' : ''}`).join('\n')}

@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import {
   CreateSecretCommand,
+  DeleteSecretCommand,
   GetSecretValueCommand,
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
@@ -16,6 +17,8 @@ export interface SecretStore {
   /** Stores a secret and returns the reference to keep on the database record. */
   save(name: string, value: string): Promise<string>;
   read(reference: string): Promise<string>;
+  /** Deletes a stored secret whose database record was never written (nothing to do locally). */
+  remove(reference: string): Promise<void>;
 }
 
 const LOCAL_PREFIX = 'enc:v1:';
@@ -46,6 +49,8 @@ export const localSecretStore = (keyFile: string): SecretStore => {
       decipher.setAuthTag(packed.subarray(12, 28));
       return Buffer.concat([decipher.update(packed.subarray(28)), decipher.final()]).toString('utf8');
     },
+    // The sealed value lives only on the record: a reference that was never stored is gone.
+    async remove() {},
   };
 };
 
@@ -63,6 +68,9 @@ export const secretsManagerStore = (
     const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: reference }));
     if (SecretString === undefined) throw new Error('secret has no string value');
     return SecretString;
+  },
+  async remove(reference) {
+    await client.send(new DeleteSecretCommand({ SecretId: reference, ForceDeleteWithoutRecovery: true }));
   },
 });
 

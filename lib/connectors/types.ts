@@ -1,6 +1,7 @@
 // The contract between connected databases and the rest of the service: what introspection
 // returns (the catalog the SQL guard and the answering engines read) and what a connector does.
 // Connectors: lib/connectors/{pglite,postgres,mysql}.ts.
+import type { EffectivePolicy } from '#lib/sql/policy.ts';
 
 export type Dialect = 'postgres' | 'mysql';
 
@@ -66,11 +67,20 @@ export interface QueryResult {
   executionMs: number;
 }
 
+export interface IntrospectOptions {
+  /**
+   * The database's row policy. Samples of a tenant-filtered relation then keep only values
+   * seen under two tenants or more (the index is shared by every tenant); relations the guard
+   * refuses are not sampled. Without it every relation is sampled.
+   */
+  policy?: EffectivePolicy;
+}
+
 export interface Connector {
   readonly dialect: Dialect;
   /** Opens a connection (or checks the pool) within the connect timeout. */
   test(): Promise<void>;
-  introspect(): Promise<Catalog>;
+  introspect(options?: IntrospectOptions): Promise<Catalog>;
   /** Runs SQL the guard printed, with bound parameters, read-only, within the limits. */
   execute(sql: string, params: readonly unknown[], limits: ExecuteLimits): Promise<QueryResult>;
   close(): Promise<void>;

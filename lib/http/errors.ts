@@ -9,6 +9,13 @@ export const errorCatalogue = {
     errorCode: 'VALIDATION_ERROR',
     message: 'Request validation failed',
   },
+  /** A connected database's connection test failed (spec: 422, details code CONNECTION_FAILED). */
+  CONNECTION_TEST_FAILED: {
+    status: 422,
+    code: 'VALIDATION_ERROR',
+    errorCode: 'VALIDATION_ERROR',
+    message: 'The connection test failed',
+  },
   PAYLOAD_TOO_LARGE: {
     status: 413,
     code: 'VALIDATION_ERROR',

@@ -1,11 +1,18 @@
 // Connected databases of an organization: connection reference, engine and row policy.
 // Item: PK ORG#<org>, SK DB#<uuid>, so one Query lists an organization's databases.
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+// Locator: PK DB#<uuid>, SK DATABASE → organizationId, written in the same transaction, so a
+// database is found by its id alone (`admin database index --id`, `admin sql check`). The same
+// partition holds the database's schema index (lib/store/schema-index.ts).
+import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { uuidv7 } from '#lib/ids.ts';
 import { documents, queryAll, tableName } from './client.ts';
 
-const databaseKey = (organizationId: number, id: string) => ({ PK: `ORG#${organizationId}`, SK: `DB#${id}` });
+export const databaseKey = (organizationId: number, id: string) => ({
+  PK: `ORG#${organizationId}`,
+  SK: `DB#${id}`,
+});
+const locatorKey = (id: string) => ({ PK: `DB#${id}`, SK: 'DATABASE' });
 
 const columnName = v.pipe(
   v.string(),
@@ -37,6 +44,16 @@ export type RowPolicy = v.InferOutput<typeof RowPolicy>;
 export const Engine = v.picklist(['postgres', 'mysql', 'pglite']);
 export type Engine = v.InferOutput<typeof Engine>;
 
+/** Where the current schema index is (lib/store/schema-index.ts); absent until indexed. */
+export const SchemaIndexPointer = v.object({
+  version: v.string(),
+  chunks: v.number(),
+  bytes: v.number(),
+  relations: v.number(),
+  indexedAt: v.string(),
+});
+export type SchemaIndexPointer = v.InferOutput<typeof SchemaIndexPointer>;
+
 export const DatabaseRecord = v.object({
   id: v.string(),
   organizationId: v.number(),
@@ -52,6 +69,7 @@ export const DatabaseRecord = v.object({
   /** pglite only: the seed SQL file every process loads into its own in-memory copy. */
   seedFile: v.optional(v.string()),
   allowedOrigins: v.optional(v.array(v.string())),
+  schemaIndex: v.optional(SchemaIndexPointer),
   createdAt: v.string(),
 });
 export type DatabaseRecord = v.InferOutput<typeof DatabaseRecord>;
@@ -68,13 +86,36 @@ export const addDatabase = async (input: NewDatabase, now = new Date()): Promise
     createdAt: now.toISOString(),
   });
   await documents.send(
-    new PutCommand({
-      TableName: tableName(),
-      Item: { ...databaseKey(record.organizationId, record.id), type: 'database', ...record },
-      ConditionExpression: 'attribute_not_exists(PK)',
+    new TransactWriteCommand({
+      TransactItems: [
+        {
+          Put: {
+            TableName: tableName(),
+            Item: { ...databaseKey(record.organizationId, record.id), type: 'database', ...record },
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
+        {
+          Put: {
+            TableName: tableName(),
+            Item: {
+              ...locatorKey(record.id),
+              type: 'databaseLocator',
+              organizationId: record.organizationId,
+            },
+            ConditionExpression: 'attribute_not_exists(PK)',
+          },
+        },
+      ],
     }),
   );
   return record;
+};
+
+/** A database by its id alone, through its locator item (admin commands). */
+export const findDatabaseById = async (id: string): Promise<DatabaseRecord | undefined> => {
+  const { Item } = await documents.send(new GetCommand({ TableName: tableName(), Key: locatorKey(id) }));
+  return typeof Item?.organizationId === 'number' ? findDatabase(Item.organizationId, id) : undefined;
 };
 
 export const findDatabase = async (

@@ -1,8 +1,12 @@
-// Seeds the local stack's demo organization (professional plan): the demo shop database, an
-// sk_ key, a pk_ key bound to that database, and branding. The keys are kept in
+// Seeds the local stack's demo organization (professional plan): the demo shop database
+// (PGlite from local/demo/shop.sql, connected, tested and indexed as `admin database add` does),
+// an sk_ key, a pk_ key bound to that database, and branding. The keys are kept in
 // .local/demo.json so a restart prints the same ones; `npm start -- --fresh` makes new ones.
-import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+// A restart re-indexes the demo database only when shop.sql is newer than its index, and
+// replaces the demo organization when its database was registered with another row policy.
+import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { localDir, root } from '../stack.ts';
 
 export interface DemoSetup {
@@ -13,6 +17,22 @@ export interface DemoSetup {
 }
 
 const demoFile = join(localDir, 'demo.json');
+export const demoSeedFile = join(root, 'local/demo/shop.sql');
+
+/**
+ * The demo's row policy: every tenant table is filtered on org_id, organizations on its id;
+ * countries and categories are shared reference data; the monthly_sales view is filtered on its
+ * own org_id column (views are refused unless listed).
+ */
+export const demoPolicy = {
+  tenant_column: 'org_id',
+  tables: {
+    organizations: { tenant_column: 'id' },
+    countries: { shared: true },
+    categories: { shared: true },
+    monthly_sales: { tenant_column: 'org_id' },
+  },
+};
 
 export const demoBranding = {
   colors: {
@@ -33,29 +53,56 @@ export const demoBranding = {
 
 /** Returns the demo setup, creating it when the table does not hold it yet. Lib modules are
  *  imported here, after the caller has applied the local environment. */
-export const ensureDemo = async (): Promise<{ demo: DemoSetup; created: boolean }> => {
+export const ensureDemo = async (): Promise<{ demo: DemoSetup; created: boolean; indexed: boolean }> => {
   const { findOrganization, createOrganization } = await import('#lib/store/organizations.ts');
+  const { addDatabase, findDatabase, newDatabaseId } = await import('#lib/store/databases.ts');
+  const { indexDatabase, prepareIndex } = await import('#lib/connectors/indexing.ts');
+  const { closeConnectors, createConnector } = await import('#lib/connectors/index.ts');
+
   if (existsSync(demoFile)) {
     const saved = JSON.parse(readFileSync(demoFile, 'utf8')) as DemoSetup;
-    if (await findOrganization(saved.organizationId)) return { demo: saved, created: false };
+    const database =
+      (await findOrganization(saved.organizationId)) &&
+      (await findDatabase(saved.organizationId, saved.databaseId));
+    if (database && isDeepStrictEqual(database.policy, demoPolicy) && database.seedFile === demoSeedFile) {
+      const indexedAt = database.schemaIndex ? Date.parse(database.schemaIndex.indexedAt) : 0;
+      if (indexedAt >= statSync(demoSeedFile).mtimeMs) return { demo: saved, created: false, indexed: false };
+      try {
+        await indexDatabase(database);
+      } finally {
+        await closeConnectors();
+      }
+      return { demo: saved, created: false, indexed: true };
+    }
   }
-  const { addDatabase, newDatabaseId } = await import('#lib/store/databases.ts');
   const { createApiKey } = await import('#lib/store/api-keys.ts');
   const { saveBranding } = await import('#lib/store/branding.ts');
   const { secretStore } = await import('#lib/connectors/secrets.ts');
+  const { writeSchemaIndex } = await import('#lib/store/schema-index.ts');
 
   const organization = await createOrganization({ name: 'Demo Company', plan: 'professional' });
   const databaseId = newDatabaseId();
+  const settings = {
+    organizationId: organization.id,
+    requiresOrganizationScoping: true,
+    tenantFilterColumn: demoPolicy.tenant_column,
+    policy: demoPolicy,
+  };
+  const connector = await createConnector({ engine: 'pglite', url: 'memory:', seedFile: demoSeedFile });
+  let catalog: Awaited<ReturnType<typeof prepareIndex>>;
+  try {
+    catalog = await prepareIndex(connector, settings);
+  } finally {
+    await connector.close();
+  }
   const database = await addDatabase({
     id: databaseId,
-    organizationId: organization.id,
     name: 'Demo shop',
     engine: 'pglite',
-    requiresOrganizationScoping: true,
-    tenantFilterColumn: 'org_id',
-    policy: { tenant_column: 'org_id', tables: { organizations: { tenant_column: 'id' } } },
+    ...settings,
     connectionRef: await secretStore().save(databaseId, 'memory:'),
-    seedFile: join(root, 'local/demo/shop.sql'),
+    seedFile: demoSeedFile,
+    schemaIndex: await writeSchemaIndex(databaseId, catalog),
   });
   const sk = await createApiKey({ organizationId: organization.id, kind: 'sk' });
   const pk = await createApiKey({ organizationId: organization.id, kind: 'pk', databaseId: database.id });
@@ -67,5 +114,5 @@ export const ensureDemo = async (): Promise<{ demo: DemoSetup; created: boolean 
     pkKey: pk.key,
   };
   writeFileSync(demoFile, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
-  return { demo, created: true };
+  return { demo, created: true, indexed: true };
 };

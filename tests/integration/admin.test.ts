@@ -294,95 +294,111 @@ describe('admin key', () => {
 describe('admin database', () => {
   const password = 'S3cret-Pa55word';
   const url = `postgres://reporter:${password}@db.internal.example:5432/shop`;
+  // `database add` connects before it stores anything (tests/integration/admin-sql.test.ts has
+  // the unreachable cases), so the stored-secret checks need a real server: the test PostgreSQL,
+  // whose trust authentication ignores the password in the URL.
+  const postgresUrl = process.env.TABLETALK_TEST_POSTGRES_URL;
+  const reachable = (() => {
+    if (!postgresUrl) return url;
+    const parsed = new URL(postgresUrl);
+    parsed.username = 'postgres';
+    parsed.password = password;
+    return parsed.toString();
+  })();
 
-  it('adds a database without ever showing its URL, and stores only a secret reference', async () => {
-    const org = await ok<Org>('org', 'create', '--name', 'Shopco', '--plan', 'business');
-    const policy = file(
-      'policy.json',
-      JSON.stringify({
+  it.runIf(postgresUrl)(
+    'adds a database without ever showing its URL, and stores only a secret reference',
+    async () => {
+      const org = await ok<Org>('org', 'create', '--name', 'Shopco', '--plan', 'business');
+      const policy = file(
+        'policy.json',
+        JSON.stringify({
+          scope_column: 'user_id',
+          tables: { 'public.orders': { tenant_column: 'shop_id' }, countries: { shared: false } },
+        }),
+      );
+      const id = '01900000-0000-7000-8000-00000000abcd';
+      const run = await admin([
+        'database',
+        'add',
+        '--org',
+        String(org.id),
+        '--name',
+        'Shop',
+        '--engine',
+        'postgres',
+        '--url',
+        reachable,
+        '--requires-scoping',
+        '--tenant-column',
+        'org_id',
+        '--shared-tables',
+        'countries,currencies',
+        '--policy',
+        policy,
+        '--id',
+        id,
+      ]);
+      expect(run.stderr).toBe('');
+      expect(run.code).toBe(0);
+      for (const secret of [password, 'postgres://', '127.0.0.1']) expect(run.stdout).not.toContain(secret);
+      const { warnings, ...shown } = JSON.parse(run.stdout) as Record<string, unknown>;
+      expect(shown).toEqual({
+        id,
+        name: 'Shop',
+        engine: 'postgres',
+        status: 'active',
+        requires_organization_scoping: true,
+        tenant_filter_column: 'org_id',
+        scope_filter_column: 'user_id',
+        created_at: expect.any(String),
+        schema_index: { relations: expect.any(Number), indexed_at: expect.any(String) },
+      });
+      expect(warnings).toEqual(expect.arrayContaining([expect.stringContaining('currencies')]));
+
+      const record = await findDatabase(org.id, id);
+      expect(record?.connectionRef).toBeDefined();
+      expect(record?.connectionRef).not.toBe(reachable);
+      expect(await secretStore().read(record?.connectionRef as string)).toBe(reachable);
+      expect(record?.policy).toEqual({
+        tenant_column: 'org_id',
         scope_column: 'user_id',
-        tables: { 'public.orders': { tenant_column: 'shop_id' }, countries: { shared: false } },
-      }),
-    );
-    const id = '01900000-0000-7000-8000-00000000abcd';
-    const run = await admin([
-      'database',
-      'add',
-      '--org',
-      String(org.id),
-      '--name',
-      'Shop',
-      '--engine',
-      'postgres',
-      '--url',
-      url,
-      '--requires-scoping',
-      '--tenant-column',
-      'org_id',
-      '--shared-tables',
-      'countries,currencies',
-      '--policy',
-      policy,
-      '--id',
-      id,
-    ]);
-    expect(run.stderr).toBe('');
-    expect(run.code).toBe(0);
-    for (const secret of [password, 'postgres://', 'db.internal.example', 'reporter'])
-      expect(run.stdout).not.toContain(secret);
-    expect(JSON.parse(run.stdout)).toEqual({
-      id,
-      name: 'Shop',
-      engine: 'postgres',
-      status: 'active',
-      requires_organization_scoping: true,
-      tenant_filter_column: 'org_id',
-      scope_filter_column: 'user_id',
-      created_at: expect.any(String),
-    });
+        tables: {
+          'public.orders': { tenant_column: 'shop_id' },
+          countries: { shared: true },
+          currencies: { shared: true },
+        },
+      });
+      const { Item } = await documents.send(
+        new GetCommand({ TableName: tableName(), Key: { PK: `ORG#${org.id}`, SK: `DB#${id}` } }),
+      );
+      expect(JSON.stringify(Item)).not.toContain(password);
 
-    const record = await findDatabase(org.id, id);
-    expect(record?.connectionRef).toBeDefined();
-    expect(record?.connectionRef).not.toBe(url);
-    expect(await secretStore().read(record?.connectionRef as string)).toBe(url);
-    expect(record?.policy).toEqual({
-      tenant_column: 'org_id',
-      scope_column: 'user_id',
-      tables: {
-        'public.orders': { tenant_column: 'shop_id' },
-        countries: { shared: true },
-        currencies: { shared: true },
-      },
-    });
-    const { Item } = await documents.send(
-      new GetCommand({ TableName: tableName(), Key: { PK: `ORG#${org.id}`, SK: `DB#${id}` } }),
-    );
-    expect(JSON.stringify(Item)).not.toContain(password);
+      const list = await admin(['database', 'list', '--org', String(org.id)]);
+      expect(list.code).toBe(0);
+      expect(list.stdout).not.toContain(password);
+      expect(list.stdout).not.toContain('connectionRef');
+      expect(JSON.parse(list.stdout)).toEqual({ databases: [shown] });
 
-    const list = await admin(['database', 'list', '--org', String(org.id)]);
-    expect(list.code).toBe(0);
-    expect(list.stdout).not.toContain(password);
-    expect(list.stdout).not.toContain('connectionRef');
-    expect(JSON.parse(list.stdout)).toEqual({ databases: [JSON.parse(run.stdout)] });
-
-    const again = await admin([
-      'database',
-      'add',
-      '--org',
-      String(org.id),
-      '--name',
-      'Shop',
-      '--engine',
-      'postgres',
-      '--url',
-      url,
-      '--id',
-      id,
-    ]);
-    expect(again).toMatchObject({ code: 1, stdout: '' });
-    expect(again.stderr).toContain('already exists');
-    expect(again.stderr).not.toContain(password);
-  });
+      const again = await admin([
+        'database',
+        'add',
+        '--org',
+        String(org.id),
+        '--name',
+        'Shop',
+        '--engine',
+        'postgres',
+        '--url',
+        reachable,
+        '--id',
+        id,
+      ]);
+      expect(again).toMatchObject({ code: 1, stdout: '' });
+      expect(again.stderr).toContain('already exists');
+      expect(again.stderr).not.toContain(password);
+    },
+  );
 
   it('adds a pglite database with the absolute path of its seed file', async () => {
     const org = await ok<Org>('org', 'create', '--name', 'Demo Org');

@@ -21,6 +21,8 @@ import { invoke } from '../../helpers/events.ts';
 // read back from the catalogue: [status, error.code (shape A), error_code (shape B)].
 const expected: Record<ErrorKind, { status: number; code: string; errorCode: string }> = {
   VALIDATION: { status: 400, code: 'VALIDATION_ERROR', errorCode: 'VALIDATION_ERROR' },
+  // The spec's 422 "connection test failed" (details code CONNECTION_FAILED).
+  CONNECTION_TEST_FAILED: { status: 422, code: 'VALIDATION_ERROR', errorCode: 'VALIDATION_ERROR' },
   PAYLOAD_TOO_LARGE: { status: 413, code: 'VALIDATION_ERROR', errorCode: 'VALIDATION_ERROR' },
   INVALID_CREDENTIALS: { status: 401, code: 'UNAUTHORIZED', errorCode: 'AUTH_INVALID_CREDENTIALS' },
   TOKEN_EXPIRED: { status: 401, code: 'UNAUTHORIZED', errorCode: 'AUTH_TOKEN_EXPIRED' },

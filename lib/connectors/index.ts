@@ -1,0 +1,105 @@
+// One connector per connected database per warm container: `connectorFor(record)` reads the
+// connection secret through the stage's secret store (Secrets Manager / local encryption) and
+// keeps the connector, with its pool or worker, for the next invocation. `createConnector`
+// opens one from a plain URL (the admin command tests a database before anything is stored).
+//
+// Settings (environment, read once per container):
+//   DB_CONNECT_TIMEOUT_MS    connect timeout, default 10000 (CONNECTION_TIMEOUT after it)
+//   DB_STATEMENT_TIMEOUT_MS  statement timeout of answering queries, default 30000
+//   DB_MAX_COST              EXPLAIN cost ceiling (PostgreSQL, PGlite), default 1e7; 0 = none
+//   DB_POOL_SIZE             connections per database per container, default 2 (1..5)
+import { ServiceError } from '#lib/http/errors.ts';
+import type { DatabaseRecord, Engine } from '#lib/store/databases.ts';
+import { secretStore } from './secrets.ts';
+import type { Connector, ExecuteLimits } from './types.ts';
+
+const integer = (name: string, fallback: number, min: number, max: number): number => {
+  const raw = process.env[name];
+  const value = Number(raw);
+  return raw !== undefined && raw !== '' && Number.isFinite(value)
+    ? Math.min(max, Math.max(min, Math.round(value)))
+    : fallback;
+};
+
+export const connectorSettings = {
+  connectTimeoutMs: integer('DB_CONNECT_TIMEOUT_MS', 10_000, 100, 120_000),
+  statementTimeoutMs: integer('DB_STATEMENT_TIMEOUT_MS', 30_000, 100, 300_000),
+  maxCost: integer('DB_MAX_COST', 10_000_000, 0, Number.MAX_SAFE_INTEGER),
+  poolSize: integer('DB_POOL_SIZE', 2, 1, 5),
+} as const;
+
+/** The limits of an answering query under the container's settings. */
+export const defaultLimits = (overrides: Partial<ExecuteLimits> = {}): ExecuteLimits => ({
+  timeoutMs: overrides.timeoutMs ?? connectorSettings.statementTimeoutMs,
+  ...(overrides.maxCost !== undefined
+    ? { maxCost: overrides.maxCost }
+    : connectorSettings.maxCost > 0
+      ? { maxCost: connectorSettings.maxCost }
+      : {}),
+});
+
+export interface ConnectionSpec {
+  engine: Engine;
+  /** The connection URL (`memory:` for pglite). Never logged or shown. */
+  url: string;
+  seedFile?: string;
+  connectTimeoutMs?: number;
+  poolSize?: number;
+}
+
+/** Opens a connector (lazily: nothing connects before the first call). */
+export const createConnector = async (spec: ConnectionSpec): Promise<Connector> => {
+  const connectTimeoutMs = spec.connectTimeoutMs ?? connectorSettings.connectTimeoutMs;
+  const poolSize = spec.poolSize ?? connectorSettings.poolSize;
+  try {
+    switch (spec.engine) {
+      case 'pglite': {
+        const { PgliteConnector } = await import('./pglite.ts');
+        return new PgliteConnector(spec.seedFile ? { seedFile: spec.seedFile } : {});
+      }
+      case 'postgres': {
+        const { PostgresConnector } = await import('./postgres.ts');
+        return new PostgresConnector({ url: spec.url, connectTimeoutMs, poolSize });
+      }
+      case 'mysql': {
+        const { MysqlConnector } = await import('./mysql.ts');
+        return new MysqlConnector({ url: spec.url, connectTimeoutMs, poolSize });
+      }
+    }
+  } catch (error) {
+    // A URL the driver options cannot be built from (bad sslmode, bad escape). Never echo it.
+    throw new ServiceError('DB_CONNECTION_FAILED', {
+      message: `The connection settings are invalid: ${error instanceof Error && /^unsupported /.test(error.message) ? error.message : 'the URL cannot be read'}`,
+      detail: 'INVALID_URL',
+    });
+  }
+};
+
+const cache = new Map<string, { ref: string; connector: Promise<Connector> }>();
+
+/** The container's connector of a database, opened on first use. */
+export const connectorFor = (database: DatabaseRecord): Promise<Connector> => {
+  const cached = cache.get(database.id);
+  if (cached && cached.ref === database.connectionRef) return cached.connector;
+  if (cached) void cached.connector.then((old) => old.close()).catch(() => undefined);
+  const connector = (async () => {
+    const url = await secretStore().read(database.connectionRef);
+    return createConnector({
+      engine: database.engine,
+      url,
+      ...(database.seedFile !== undefined ? { seedFile: database.seedFile } : {}),
+    });
+  })();
+  cache.set(database.id, { ref: database.connectionRef, connector });
+  connector.catch(() => {
+    if (cache.get(database.id)?.connector === connector) cache.delete(database.id);
+  });
+  return connector;
+};
+
+/** Closes every cached connector (tests, the admin command before it exits). */
+export const closeConnectors = async (): Promise<void> => {
+  const all = [...cache.values()];
+  cache.clear();
+  await Promise.all(all.map(async ({ connector }) => (await connector.catch(() => undefined))?.close()));
+};

@@ -1,0 +1,68 @@
+// Indexing a connected database (DESIGN.md "Operating it": `database add`, `database index`):
+// test the connection, count the operation against the plan's indexing quota, introspect with
+// the row policy (so samples never carry one tenant's values to another), and store the catalog
+// as the database's schema index (lib/store/schema-index.ts).
+import { ServiceError } from '#lib/http/errors.ts';
+import { consumeIndexingQuota } from '#lib/limits/indexing.ts';
+import { effectivePolicy } from '#lib/sql/policy.ts';
+import type { DatabaseRecord, SchemaIndexPointer } from '#lib/store/databases.ts';
+import { discardSchemaIndex, publishSchemaIndex, writeSchemaIndex } from '#lib/store/schema-index.ts';
+import { connectorFor } from './index.ts';
+import type { Catalog, Connector } from './types.ts';
+
+/**
+ * Opens a connection within the connect timeout. A failure is the 422 of a connection test
+ * (CONNECTION_TEST_FAILED: VALIDATION_ERROR with a CONNECTION_FAILED detail entry), with the
+ * driver's reason (CONNECTION_TIMEOUT, CONNECTION_REFUSED, AUTH_FAILED, …) in its message.
+ */
+export const testConnection = async (connector: Connector): Promise<void> => {
+  try {
+    await connector.test();
+  } catch (error) {
+    const reason = error instanceof ServiceError ? error : undefined;
+    const detail = reason?.detail ?? 'CONNECTION_FAILED';
+    const message = `Connection test failed: ${reason?.message ?? 'could not connect to the database'} (${detail})`;
+    throw new ServiceError('CONNECTION_TEST_FAILED', {
+      message,
+      detail: 'CONNECTION_FAILED',
+      issues: [{ field: 'connection', message, code: 'CONNECTION_FAILED' }],
+      ...(reason ? { cause: reason } : {}),
+    });
+  }
+};
+
+/** The one place an indexing operation is counted (429 INDEXING_QUOTA_EXCEEDED when used up). */
+export const countIndexing = async (organizationId: number): Promise<void> => {
+  await consumeIndexingQuota(organizationId);
+};
+
+type PolicySource = Pick<
+  DatabaseRecord,
+  'requiresOrganizationScoping' | 'tenantFilterColumn' | 'scopeFilterColumn' | 'policy'
+>;
+
+/** Test → quota → introspect: the catalog a new or existing database is indexed with. */
+export const prepareIndex = async (
+  connector: Connector,
+  database: PolicySource & Pick<DatabaseRecord, 'organizationId'>,
+): Promise<Catalog> => {
+  await testConnection(connector);
+  await countIndexing(database.organizationId);
+  return connector.introspect({ policy: effectivePolicy(database) });
+};
+
+/** Re-indexes a stored database and publishes the new index; returns its pointer and catalog. */
+export const indexDatabase = async (
+  database: DatabaseRecord,
+  connector?: Connector,
+): Promise<{ pointer: SchemaIndexPointer; catalog: Catalog }> => {
+  const catalog = await prepareIndex(connector ?? (await connectorFor(database)), database);
+  const pointer = await writeSchemaIndex(database.id, catalog);
+  try {
+    await publishSchemaIndex(database, pointer);
+  } catch (error) {
+    await discardSchemaIndex(database.id, pointer).catch(() => undefined);
+    throw error;
+  }
+  return { pointer, catalog };
+};

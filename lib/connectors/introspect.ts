@@ -1,0 +1,161 @@
+// What both dialects' introspection share: the column kind mapping, and the bounded sampling of
+// low-cardinality text columns (distinct values an engine can match words of a question to).
+//
+// Samples and tenants: the index is one per database, so a sampled value is visible to every
+// tenant's questions. A relation the row policy filters by tenant therefore keeps only values
+// that occur under at least two tenants (an order status, not a customer's company name); a
+// shared or unscoped relation keeps all; a relation the guard would refuse is not sampled.
+import { relationAccess } from '#lib/sql/policy.ts';
+import type { Catalog, CatalogRelation, ColumnKind, IntrospectOptions } from './types.ts';
+
+/** At most this many distinct values make a column "low-cardinality". */
+export const MAX_SAMPLE_VALUES = 50;
+/** Rows read per sampled column (a bounded scan, whatever the table's size). */
+export const SAMPLE_SCAN_ROWS = 10_000;
+/** Longer values are not categories; a column holding one is not sampled. */
+export const MAX_SAMPLE_LENGTH = 100;
+/** Sampled columns per database: one bounded query each. */
+export const MAX_SAMPLED_COLUMNS = 300;
+/** Per sample query; a slow one is skipped, not fatal. */
+export const SAMPLE_TIMEOUT_MS = 5_000;
+
+// ---- column kinds ------------------------------------------------------------------------------
+
+const postgresKinds: Record<string, ColumnKind> = {
+  int2: 'integer',
+  int4: 'integer',
+  int8: 'integer',
+  oid: 'integer',
+  numeric: 'decimal',
+  float4: 'decimal',
+  float8: 'decimal',
+  money: 'decimal',
+  text: 'text',
+  varchar: 'text',
+  bpchar: 'text',
+  char: 'text',
+  name: 'text',
+  citext: 'text',
+  uuid: 'uuid',
+  bool: 'boolean',
+  date: 'date',
+  timestamp: 'timestamp',
+  timestamptz: 'timestamp',
+  json: 'json',
+  jsonb: 'json',
+};
+
+/** PostgreSQL: by the (domain's base) type name; enums are text. */
+export const postgresColumnKind = (typname: string, typtype: string): ColumnKind =>
+  typtype === 'e' ? 'text' : (postgresKinds[typname] ?? 'other');
+
+const mysqlKinds: Record<string, ColumnKind> = {
+  tinyint: 'integer',
+  smallint: 'integer',
+  mediumint: 'integer',
+  int: 'integer',
+  integer: 'integer',
+  bigint: 'integer',
+  year: 'integer',
+  decimal: 'decimal',
+  numeric: 'decimal',
+  float: 'decimal',
+  double: 'decimal',
+  real: 'decimal',
+  char: 'text',
+  varchar: 'text',
+  tinytext: 'text',
+  text: 'text',
+  mediumtext: 'text',
+  longtext: 'text',
+  enum: 'text',
+  set: 'text',
+  uuid: 'uuid',
+  boolean: 'boolean',
+  bool: 'boolean',
+  date: 'date',
+  datetime: 'timestamp',
+  timestamp: 'timestamp',
+  json: 'json',
+};
+
+/** MySQL/MariaDB: DATA_TYPE, with TINYINT(1) as boolean (what BOOLEAN is declared as). */
+export const mysqlColumnKind = (dataType: string, columnType: string): ColumnKind => {
+  const type = dataType.toLowerCase();
+  if (type === 'tinyint' && /^tinyint\(1\)/i.test(columnType)) return 'boolean';
+  return mysqlKinds[type] ?? 'other';
+};
+
+// ---- samples -----------------------------------------------------------------------------------
+
+export interface SampleRequest {
+  relation: CatalogRelation;
+  column: string;
+  /** Count distinct tenants per value on this column (tenant-filtered relations). */
+  tenantColumn?: string;
+}
+
+/** Rows of `SELECT v, tenants … GROUP BY v ORDER BY v LIMIT MAX_SAMPLE_VALUES + 1`. */
+export type SampleQuery = (request: SampleRequest) => Promise<{ v: unknown; tenants: unknown }[]>;
+
+const samplingRule = (
+  catalog: Catalog,
+  options: IntrospectOptions,
+  relation: CatalogRelation,
+): { sample: false } | { sample: true; tenantColumn?: string } => {
+  if (!options.policy) return relation.kind === 'sequence' ? { sample: false } : { sample: true };
+  const access = relationAccess(catalog, options.policy, relation.schema, relation.name);
+  if (access.kind === 'refused') return { sample: false };
+  if (access.kind === 'filtered') return { sample: true, tenantColumn: access.tenantColumn };
+  return { sample: true };
+};
+
+/** Fills `samples` of each relation in place; failures of single columns are skipped. */
+export const collectSamples = async (
+  catalog: Catalog,
+  options: IntrospectOptions,
+  query: SampleQuery,
+): Promise<void> => {
+  let budget = MAX_SAMPLED_COLUMNS;
+  for (const relation of catalog.relations) {
+    if (relation.kind === 'sequence') continue;
+    const rule = samplingRule(catalog, options, relation);
+    if (!rule.sample) continue;
+    for (const column of relation.columns) {
+      if (column.kind !== 'text' || column.name === rule.tenantColumn) continue;
+      if (budget-- <= 0) return;
+      let rows: { v: unknown; tenants: unknown }[];
+      try {
+        rows = await query({
+          relation,
+          column: column.name,
+          ...(rule.tenantColumn ? { tenantColumn: rule.tenantColumn } : {}),
+        });
+      } catch {
+        continue;
+      }
+      if (rows.length === 0 || rows.length > MAX_SAMPLE_VALUES) continue;
+      const values = rows.map((row) => (row.v === null || row.v === undefined ? '' : String(row.v)));
+      if (values.some((value) => value.length === 0 || value.length > MAX_SAMPLE_LENGTH)) continue;
+      const kept = rule.tenantColumn ? values.filter((_, i) => Number(rows[i]?.tenants) >= 2) : values;
+      if (kept.length > 0) relation.samples[column.name] = kept;
+    }
+  }
+};
+
+/** A fresh relation entry; the dialects fill columns and keys. */
+export const emptyRelation = (
+  schema: string,
+  name: string,
+  kind: CatalogRelation['kind'],
+  rowEstimate: number,
+): CatalogRelation => ({
+  schema,
+  name,
+  kind,
+  columns: [],
+  primaryKey: [],
+  foreignKeys: [],
+  rowEstimate: Number.isFinite(rowEstimate) && rowEstimate > 0 ? Math.round(rowEstimate) : 0,
+  samples: {},
+});

@@ -1,0 +1,196 @@
+// The worker thread that owns one in-memory PGlite database (lib/connectors/pglite.ts).
+// PGlite has no working statement_timeout and runs queries on the thread that calls it, so the
+// connector keeps it here and terminates the whole thread when a query overruns; a new worker
+// rebuilds the database from the seed file.
+//
+// Protocol: after loading the seed it posts {type: 'ready'} (or {type: 'failed', error});
+// then each request {id, sql, params, pin, maxCost} is answered by
+// {id, ok: true, fields, rows, cost} or {id, ok: false, error}. Requests are handled one at a
+// time (the connector never sends a second before the first is answered).
+// Nothing here writes to stdout: the admin command's stdout carries JSON only.
+//
+// Start-up: creating a PGlite database runs initdb (most of the ~1.5 s a start costs), so after
+// loading a seed the worker saves the data directory as a snapshot, keyed by the seed's and
+// PGlite's content, and later workers (any process of the same user) load that instead
+// (~0.5 s). The cache is best-effort: in a private directory (TABLETALK_PGLITE_CACHE, default
+// <tmpdir>/tabletalk-pglite-<uid>; `off` disables it), written atomically, ignored when unusable.
+import { createHash, randomBytes } from 'node:crypto';
+import { chmodSync, mkdirSync, statSync } from 'node:fs';
+import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parentPort, workerData } from 'node:worker_threads';
+import { PGlite } from '@electric-sql/pglite';
+
+export interface WorkerRequest {
+  id: number;
+  sql: string;
+  params: unknown[];
+  /** Guarded SQL: `SET LOCAL search_path = pg_catalog`. Introspection runs unpinned. */
+  pin: boolean;
+  maxCost?: number;
+}
+
+export interface WorkerFailure {
+  name: string;
+  message: string;
+  code?: string;
+}
+
+export type WorkerMessage =
+  | { type: 'ready' }
+  | { type: 'failed'; error: WorkerFailure }
+  | { type: 'result'; id: number; ok: true; fields: string[]; rows: unknown[][]; cost?: number }
+  | { type: 'result'; id: number; ok: false; error: WorkerFailure; cost?: number };
+
+export interface WorkerOptions {
+  seedFile?: string;
+}
+
+const port = parentPort;
+if (!port) throw new Error('pglite-worker.ts runs as a worker thread');
+
+const failure = (error: unknown): WorkerFailure => {
+  const e = error as { name?: unknown; message?: unknown; code?: unknown };
+  return {
+    name: typeof e?.name === 'string' ? e.name : 'Error',
+    message: typeof e?.message === 'string' ? e.message : String(error),
+    ...(typeof e?.code === 'string' ? { code: e.code } : {}),
+  };
+};
+
+// Values as lib/connectors/rows.ts describes them: dates and timestamps as the server's text
+// (no time-zone shift), int8 as a number when it fits.
+const raw = (text: string) => text;
+const parsers = {
+  20: (text: string) => (Number.isSafeInteger(Number(text)) ? Number(text) : text),
+  1082: raw,
+  1114: raw,
+};
+const quiet = () => true;
+
+// Bump when what a snapshot holds changes (e.g. the statements run after the seed).
+const SNAPSHOT_FORMAT = 1;
+
+/** The snapshot cache directory, or undefined when disabled or not private to this user. */
+const cacheDirectory = (): string | undefined => {
+  const configured = process.env.TABLETALK_PGLITE_CACHE;
+  if (configured === 'off') return undefined;
+  const directory = configured || join(tmpdir(), `tabletalk-pglite-${process.getuid?.() ?? 'user'}`);
+  try {
+    mkdirSync(directory, { recursive: true, mode: 0o700 });
+    const stats = statSync(directory);
+    if (process.getuid && stats.uid !== process.getuid()) return undefined;
+    if ((stats.mode & 0o077) !== 0) chmodSync(directory, 0o700);
+    return directory;
+  } catch {
+    return undefined;
+  }
+};
+
+/** The snapshot file of this seed under this PGlite build. */
+const snapshotFile = async (seed: string): Promise<string | undefined> => {
+  const directory = cacheDirectory();
+  if (!directory) return undefined;
+  const pglite = dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite')));
+  const build = await readFile(join(pglite, '..', 'package.json'), 'utf8').catch(() => 'unknown');
+  const key = createHash('sha256').update(`${SNAPSHOT_FORMAT}\n${build}\n${seed}`).digest('hex');
+  return join(directory, `${key.slice(0, 32)}.tgz`);
+};
+
+const fromSnapshot = async (file: string | undefined): Promise<PGlite | undefined> => {
+  if (!file) return undefined;
+  try {
+    const snapshot = await readFile(file);
+    return await PGlite.create({ loadDataDir: new Blob([snapshot]), onStdout: quiet, onStderr: quiet });
+  } catch {
+    return undefined; // absent or unusable: seed from scratch
+  }
+};
+
+const saveSnapshot = async (database: PGlite, file: string | undefined): Promise<void> => {
+  if (!file) return;
+  const temporary = `${file}.${randomBytes(6).toString('hex')}.tmp`;
+  try {
+    const dump = await database.dumpDataDir('gzip');
+    await writeFile(temporary, Buffer.from(await dump.arrayBuffer()), { mode: 0o600 });
+    await rename(temporary, file);
+  } catch {
+    await unlink(temporary).catch(() => undefined);
+  }
+};
+
+const open = async (seedFile: string | undefined): Promise<PGlite> => {
+  const seed = seedFile ? await readFile(seedFile, 'utf8') : '';
+  const file = await snapshotFile(seed);
+  const cached = await fromSnapshot(file);
+  if (cached) return cached;
+  const database = await PGlite.create({ onStdout: quiet, onStderr: quiet });
+  if (seed) await database.exec(seed);
+  // Planner statistics: row estimates for the index and sensible plans for the cost ceiling.
+  await database.exec('ANALYZE');
+  await saveSnapshot(database, file);
+  return database;
+};
+
+const { seedFile } = workerData as WorkerOptions;
+let db: PGlite;
+try {
+  db = await open(seedFile);
+  port.postMessage({ type: 'ready' } satisfies WorkerMessage);
+} catch (error) {
+  port.postMessage({ type: 'failed', error: failure(error) } satisfies WorkerMessage);
+  process.exit(1);
+}
+
+/** Total Cost of the top plan node of `EXPLAIN (FORMAT JSON)`. */
+const planCost = (plan: unknown): number => {
+  const parsed = typeof plan === 'string' ? JSON.parse(plan) : plan;
+  const cost = (parsed as { Plan?: { 'Total Cost'?: unknown } }[])[0]?.Plan?.['Total Cost'];
+  return typeof cost === 'number' ? cost : 0;
+};
+
+port.on('message', async (request: WorkerRequest) => {
+  let cost: number | undefined;
+  try {
+    await db.exec(request.pin ? 'BEGIN READ ONLY; SET LOCAL search_path = pg_catalog' : 'BEGIN READ ONLY');
+    try {
+      if (request.maxCost !== undefined) {
+        const explained = await db.query<{ 'QUERY PLAN': unknown }>(
+          `EXPLAIN (FORMAT JSON) ${request.sql}`,
+          request.params,
+        );
+        cost = planCost(explained.rows[0]?.['QUERY PLAN']);
+        if (cost > request.maxCost) {
+          port.postMessage({
+            type: 'result',
+            id: request.id,
+            ok: false,
+            error: { name: 'CostCeiling', message: 'cost above the ceiling', code: 'QUERY_TOO_EXPENSIVE' },
+            cost,
+          } satisfies WorkerMessage);
+          return;
+        }
+      }
+      const result = await db.query<unknown[]>(request.sql, request.params, { rowMode: 'array', parsers });
+      port.postMessage({
+        type: 'result',
+        id: request.id,
+        ok: true,
+        fields: result.fields.map((field) => field.name),
+        rows: result.rows,
+        ...(cost !== undefined ? { cost } : {}),
+      } satisfies WorkerMessage);
+    } finally {
+      await db.exec('ROLLBACK');
+    }
+  } catch (error) {
+    port.postMessage({
+      type: 'result',
+      id: request.id,
+      ok: false,
+      error: failure(error),
+    } satisfies WorkerMessage);
+  }
+});

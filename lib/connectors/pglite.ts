@@ -1,0 +1,242 @@
+// The embedded demo engine: PostgreSQL in-process with PGlite, `memory:` plus a seed SQL file
+// (DESIGN.md "Operating it": every process builds its own in-memory copy from the seed).
+//
+// Worker lifecycle: the database lives in one worker thread (pglite-worker.ts), started on first
+// use. Requests are queued and sent one at a time; the statement timeout runs from the moment a
+// request is handed to the worker, and when it fires the worker is terminated (PGlite has no
+// working statement_timeout) and a replacement is started at once, re-seeded, for the queued and
+// the next requests. The worker holds the event loop open only while a request is pending, so an
+// idle connector never keeps a CLI process alive.
+//
+// Deployment note: the worker is a separate module file, so this engine runs where the source
+// tree is (npm start, tests, the admin command); deployed stages connect postgres or mysql.
+import { Worker } from 'node:worker_threads';
+import { ServiceError } from '#lib/http/errors.ts';
+import {
+  ConnectTimeout,
+  connectionFailed,
+  QueryTimeout,
+  queryFailed,
+  redactorFor,
+  tooExpensive,
+} from './errors.ts';
+import { introspectPostgres } from './introspect-postgres.ts';
+import type { WorkerFailure, WorkerMessage, WorkerRequest } from './pglite-worker.ts';
+import { rowObjects } from './rows.ts';
+import type { Catalog, Connector, ExecuteLimits, IntrospectOptions, QueryResult } from './types.ts';
+
+export interface PgliteOptions {
+  /** The seed SQL file loaded into every new in-memory copy. */
+  seedFile?: string;
+  /** How long a new worker may take to start and load the seed (CONNECTION_TIMEOUT after). */
+  startTimeoutMs?: number;
+}
+
+const DEFAULT_START_TIMEOUT_MS = 30_000;
+const INTERNAL_TIMEOUT_MS = 30_000;
+const workerUrl = new URL('./pglite-worker.ts', import.meta.url);
+const redact = redactorFor(undefined);
+
+interface Job {
+  request: Omit<WorkerRequest, 'id'>;
+  timeoutMs: number;
+  resolve: (message: Extract<WorkerMessage, { type: 'result'; ok: true }>) => void;
+  reject: (error: unknown) => void;
+}
+
+interface Running {
+  worker: Worker;
+  ready: Promise<void>;
+  /** Set once the worker has gone (exit, crash, terminate): it takes no more jobs. */
+  gone: boolean;
+}
+
+/** A worker-side failure with its SQLSTATE, as the error mapping expects. */
+const asError = (failure: WorkerFailure): Error =>
+  Object.assign(new Error(failure.message), { name: failure.name, code: failure.code });
+
+export class PgliteConnector implements Connector {
+  readonly dialect = 'postgres' as const;
+  readonly #seedFile: string | undefined;
+  readonly #startTimeoutMs: number;
+  #running: Running | undefined;
+  readonly #queue: Job[] = [];
+  #busy = false;
+  #nextId = 1;
+  #closed = false;
+
+  constructor(options: PgliteOptions = {}) {
+    this.#seedFile = options.seedFile;
+    this.#startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
+  }
+
+  /** The current worker, starting one when there is none (first use, or after a termination). */
+  #worker(): Running {
+    if (this.#running && !this.#running.gone) return this.#running;
+    const worker = new Worker(workerUrl, {
+      workerData: { ...(this.#seedFile ? { seedFile: this.#seedFile } : {}) },
+      stdout: true, // swallowed: stdout of the admin command is JSON only
+      stderr: true,
+    });
+    worker.stdout.resume();
+    worker.stderr.resume();
+    const running: Running = { worker, ready: Promise.resolve(), gone: false };
+    // An 'error' event without a listener would crash the process; the pending request (if
+    // any) is failed by its 'exit' listener.
+    worker.on('error', () => {
+      running.gone = true;
+    });
+    running.ready = new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => {
+        running.gone = true;
+        void worker.terminate();
+        reject(new ConnectTimeout('the embedded database did not start in time'));
+      }, this.#startTimeoutMs);
+      const onMessage = (message: WorkerMessage) => {
+        if (message.type === 'ready') {
+          clearTimeout(timer);
+          worker.off('message', onMessage);
+          resolve();
+        } else if (message.type === 'failed') {
+          clearTimeout(timer);
+          running.gone = true;
+          reject(
+            new ServiceError('DB_CONNECTION_FAILED', {
+              message: `The embedded database could not load its seed: ${redact(message.error.message)}`,
+              detail: 'SEED_FAILED',
+            }),
+          );
+        }
+      };
+      worker.on('message', onMessage);
+      worker.once('error', (error) => {
+        clearTimeout(timer);
+        running.gone = true;
+        reject(error);
+      });
+      worker.once('exit', () => {
+        clearTimeout(timer);
+        running.gone = true;
+        reject(new Error('the embedded database worker exited'));
+      });
+    });
+    running.ready.catch(() => undefined); // observed by whoever awaits it
+    this.#running = running;
+    return running;
+  }
+
+  #send(job: Job): void {
+    this.#queue.push(job);
+    void this.#drain();
+  }
+
+  async #drain(): Promise<void> {
+    if (this.#busy) return;
+    const job = this.#queue.shift();
+    if (!job) {
+      this.#running?.worker.unref();
+      return;
+    }
+    this.#busy = true;
+    try {
+      if (this.#closed) throw new ServiceError('DB_CONNECTION_FAILED', { detail: 'CLOSED' });
+      const running = this.#worker();
+      running.worker.ref();
+      try {
+        await running.ready;
+      } catch (error) {
+        throw connectionFailed(error, redact);
+      }
+      job.resolve(await this.#run(running, job));
+    } catch (error) {
+      job.reject(error);
+    } finally {
+      this.#busy = false;
+      void this.#drain();
+    }
+  }
+
+  /** One request on a ready worker, cut by terminating the worker when it overruns. */
+  #run(running: Running, job: Job): Promise<Extract<WorkerMessage, { type: 'result'; ok: true }>> {
+    const id = this.#nextId++;
+    const { worker } = running;
+    return new Promise((resolve, reject) => {
+      const cleanup = () => {
+        clearTimeout(timer);
+        worker.off('message', onMessage);
+        worker.off('exit', onExit);
+      };
+      const onMessage = (message: WorkerMessage) => {
+        if (message.type !== 'result' || message.id !== id) return;
+        cleanup();
+        if (message.ok) resolve(message);
+        else if (message.error.code === 'QUERY_TOO_EXPENSIVE')
+          reject(tooExpensive(message.cost ?? 0, job.request.maxCost ?? 0));
+        else reject(queryFailed(asError(message.error), redact));
+      };
+      const onExit = () => {
+        cleanup();
+        running.gone = true;
+        reject(new ServiceError('DB_QUERY_FAILED', { detail: 'WORKER_EXITED' }));
+      };
+      const timer = setTimeout(
+        () => {
+          cleanup();
+          running.gone = true;
+          void worker.terminate();
+          // The replacement starts loading now, so the next request waits less.
+          if (!this.#closed) this.#worker().worker.unref();
+          reject(queryFailed(new QueryTimeout('statement timeout'), redact));
+        },
+        Math.max(1, job.timeoutMs),
+      );
+      worker.on('message', onMessage);
+      worker.once('exit', onExit);
+      worker.postMessage({ ...job.request, id } satisfies WorkerRequest);
+    });
+  }
+
+  #request(request: Omit<WorkerRequest, 'id'>, timeoutMs: number) {
+    return new Promise<Extract<WorkerMessage, { type: 'result'; ok: true }>>((resolve, reject) => {
+      this.#send({ request, timeoutMs, resolve, reject });
+    });
+  }
+
+  async test(): Promise<void> {
+    await this.#request({ sql: 'SELECT 1', params: [], pin: false }, INTERNAL_TIMEOUT_MS);
+  }
+
+  async introspect(options: IntrospectOptions = {}): Promise<Catalog> {
+    return introspectPostgres(async (sql, params = [], timeoutMs = INTERNAL_TIMEOUT_MS) => {
+      const result = await this.#request({ sql, params: [...params], pin: false }, timeoutMs);
+      return rowObjects(result.fields, result.rows).rows;
+    }, options);
+  }
+
+  async execute(sql: string, params: readonly unknown[], limits: ExecuteLimits): Promise<QueryResult> {
+    const started = performance.now();
+    const result = await this.#request(
+      {
+        sql,
+        params: [...params],
+        pin: true,
+        ...(limits.maxCost !== undefined ? { maxCost: limits.maxCost } : {}),
+      },
+      limits.timeoutMs,
+    );
+    return {
+      ...rowObjects(result.fields, result.rows),
+      executionMs: Math.round(performance.now() - started),
+    };
+  }
+
+  async close(): Promise<void> {
+    this.#closed = true;
+    const running = this.#running;
+    this.#running = undefined;
+    if (running && !running.gone) {
+      running.gone = true;
+      await running.worker.terminate();
+    }
+  }
+}

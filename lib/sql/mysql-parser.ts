@@ -1,0 +1,73 @@
+// node-sql-parser in MySQL mode, the grammar behind the MySQL/MariaDB guard (lib/sql/mysql.ts):
+// parse, print, and the tree comparison the guard's fail-closed reprint check relies on.
+// The MySQL-only build keeps the bundle small (the full package carries every dialect).
+import nodeSqlParser from 'node-sql-parser/build/mysql.js';
+
+/** A node of node-sql-parser's tree: plain JSON objects, typed loosely on purpose. */
+export type AstNode = Record<string, unknown>;
+
+const parser = new nodeSqlParser.Parser();
+// The MySQL grammar, not node-sql-parser's MariaDB one: the MariaDB build of 5.4 cannot parse
+// window functions or `->`; printed SQL stays within what MariaDB 10.11 also runs.
+const OPTIONS = { database: 'MySQL' };
+
+/** Every statement of the text (an empty text gives none); throws on a syntax error. */
+export const parseStatements = (sql: string): AstNode[] => {
+  const ast = parser.astify(sql, OPTIONS) as unknown;
+  if (Array.isArray(ast)) return ast as AstNode[];
+  return ast === null || ast === undefined ? [] : [ast as AstNode];
+};
+
+/** Prints a tree. `sqlify` mutates the tree it prints, so it prints a copy. */
+export const printStatement = (ast: AstNode): string =>
+  parser.sqlify(structuredClone(ast) as unknown as Parameters<typeof parser.sqlify>[0], OPTIONS);
+
+/**
+ * node-sql-parser keeps an identifier as written between its backticks (a backtick doubled) and
+ * prints it back between backticks unchanged: names read from a tree are unescaped before they
+ * meet the catalog, and catalog names are escaped before they go into a tree.
+ */
+export const identifierValue = (raw: string): string => raw.replaceAll('``', '`');
+export const identifierText = (name: string): string => name.replaceAll('`', '``');
+
+export const isNode = (value: unknown): value is AstNode =>
+  typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** Keys that record where or how something was written, not what it means. */
+const COSMETIC_KEYS = new Set(['loc', 'tableList', 'columnList']);
+
+/**
+ * The tree with the printer's cosmetic choices undone, so that a tree and the tree of its
+ * printed text compare equal exactly when they mean the same: a backticked column qualifier
+ * parses as `{type: 'backticks_quote_string'}` and a bare one as a string; an ORDER BY item
+ * without direction parses as `null` and prints as `ASC`. `param` nodes named in `markers`
+ * become the `?` the guard substitutes for them.
+ */
+export const canonicalTree = (value: unknown, markers?: ReadonlySet<string>): unknown => {
+  if (Array.isArray(value)) return value.map((item) => canonicalTree(item, markers));
+  if (!isNode(value)) return value;
+  if (markers && value.type === 'param' && typeof value.value === 'string' && markers.has(value.value)) {
+    return { type: 'origin', value: '?' };
+  }
+  const out: AstNode = {};
+  for (const [key, child] of Object.entries(value)) {
+    if (COSMETIC_KEYS.has(key) || child === undefined) continue;
+    if (
+      key === 'table' &&
+      value.type === 'column_ref' &&
+      isNode(child) &&
+      child.type === 'backticks_quote_string'
+    ) {
+      out[key] = child.value;
+    } else if ((key === 'orderby' || key === '_orderby') && Array.isArray(child)) {
+      out[key] = child.map((item) =>
+        isNode(item) && item.type === null
+          ? { ...(canonicalTree(item, markers) as AstNode), type: 'ASC' }
+          : canonicalTree(item, markers),
+      );
+    } else {
+      out[key] = canonicalTree(child, markers);
+    }
+  }
+  return out;
+};

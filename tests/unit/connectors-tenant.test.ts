@@ -1,0 +1,236 @@
+// X-Tenant-Id and scope values against a connected database (DESIGN.md "Tenant filtering and
+// the SQL guard", spec "Tenant errors"): validated against the type of the column they are
+// compared with, and the three tenant error cases with their codes, through the real chain.
+import middy from '@middy/core';
+import { describe, expect, it } from 'vitest';
+import type { Catalog, CatalogColumn, CatalogRelation } from '#lib/connectors/types.ts';
+import { errorEnvelope } from '#lib/http/middleware/error-envelope.ts';
+import { headerNormaliser } from '#lib/http/middleware/headers.ts';
+import { requestId } from '#lib/http/middleware/request-id.ts';
+import { scope } from '#lib/http/middleware/scope.ts';
+import {
+  integerRange,
+  resolveTenant,
+  SCOPING_NOT_ENABLED,
+  type TenantContext,
+  tenant,
+} from '#lib/http/middleware/tenant.ts';
+import type { ApiContext, ApiEvent, ApiResult } from '#lib/http/types.ts';
+import type { DatabaseRecord } from '#lib/store/databases.ts';
+import { invoke } from '../helpers/events.ts';
+
+const column = (name: string, kind: CatalogColumn['kind'], nativeType: string): CatalogColumn => ({
+  name,
+  kind,
+  nativeType,
+  nullable: false,
+});
+
+const relation = (name: string, columns: CatalogColumn[]): CatalogRelation => ({
+  schema: 'public',
+  name,
+  kind: 'table',
+  columns,
+  primaryKey: ['id'],
+  foreignKeys: [],
+  rowEstimate: 10,
+  samples: {},
+});
+
+const catalogWith = (tenantColumn: CatalogColumn, scopeColumn?: CatalogColumn): Catalog => ({
+  dialect: 'postgres',
+  defaultSchema: 'public',
+  relations: [
+    relation('orders', [
+      column('id', 'integer', 'integer'),
+      tenantColumn,
+      ...(scopeColumn ? [scopeColumn] : []),
+    ]),
+    relation('countries', [column('code', 'text', 'character(2)')]),
+  ],
+  userFunctions: [],
+  indexedAt: '2026-01-01T00:00:00.000Z',
+});
+
+const scoped = {
+  requiresOrganizationScoping: true,
+  tenantFilterColumn: 'org_id',
+  policy: { tenant_column: 'org_id', scope_column: 'user_id', tables: { countries: { shared: true } } },
+} satisfies Partial<DatabaseRecord>;
+const unscoped = {
+  requiresOrganizationScoping: false,
+  policy: { tables: {} },
+} satisfies Partial<DatabaseRecord>;
+
+const integerTenant = catalogWith(column('org_id', 'integer', 'integer'));
+
+describe('resolveTenant: values against their column type', () => {
+  it('takes an integer within the column range as a number', () => {
+    expect(resolveTenant(scoped, integerTenant, '42', undefined)).toEqual({ tenant: 42 });
+    expect(resolveTenant(scoped, integerTenant, ' 7 ', undefined)).toEqual({ tenant: 7 });
+    expect(resolveTenant(scoped, integerTenant, '-2147483648', undefined)).toEqual({ tenant: -2147483648 });
+  });
+
+  it.each([
+    ['abc', /must be an integer/],
+    ['1.5', /must be an integer/],
+    ['2147483648', /from -2147483648 to 2147483647/],
+    ['1e3', /must be an integer/],
+    ['1; DROP TABLE orders', /must be an integer/],
+  ])('refuses %j for an integer column', (value, message) => {
+    expect(() => resolveTenant(scoped, integerTenant, value, undefined)).toThrowError(
+      expect.objectContaining({
+        kind: 'INVALID_TENANT',
+        message: expect.stringMatching(message),
+        issues: [expect.objectContaining({ field: 'X-Tenant-Id', code: 'INVALID_FORMAT' })],
+      }),
+    );
+  });
+
+  it('uses the range of the native type: smallint, bigint, unsigned MySQL types', () => {
+    expect(integerRange('smallint')).toEqual([-32768n, 32767n]);
+    expect(integerRange('bigint')).toEqual([-(2n ** 63n), 2n ** 63n - 1n]);
+    expect(integerRange('int(10) unsigned')).toEqual([0n, 4294967295n]);
+    expect(integerRange('tinyint(3) unsigned')).toEqual([0n, 255n]);
+    const big = catalogWith(column('org_id', 'integer', 'bigint'));
+    expect(resolveTenant(scoped, big, '9223372036854775807', undefined)).toEqual({
+      tenant: '9223372036854775807',
+    });
+    expect(() => resolveTenant(scoped, big, '9223372036854775808', undefined)).toThrow(/from -/);
+    const unsigned = { ...integerTenant, dialect: 'mysql' as const };
+    unsigned.relations = [relation('orders', [column('org_id', 'integer', 'int(10) unsigned')])];
+    expect(() => resolveTenant(scoped, unsigned, '-1', undefined)).toThrow(/from 0 to 4294967295/);
+  });
+
+  it('takes a UUID for a uuid column, normalised to lower case', () => {
+    const uuid = catalogWith(column('org_id', 'uuid', 'uuid'));
+    expect(resolveTenant(scoped, uuid, '0190ABCD-0000-7000-8000-000000000001', undefined)).toEqual({
+      tenant: '0190abcd-0000-7000-8000-000000000001',
+    });
+    expect(() => resolveTenant(scoped, uuid, '42', undefined)).toThrow(/must be a UUID/);
+  });
+
+  it('takes 1 to 255 printable characters for a text column (or when no catalog is known)', () => {
+    const text = catalogWith(column('org_id', 'text', 'text'));
+    expect(resolveTenant(scoped, text, 'acme-eu', undefined)).toEqual({ tenant: 'acme-eu' });
+    expect(resolveTenant(scoped, undefined, 'anything at all', undefined)).toEqual({
+      tenant: 'anything at all',
+    });
+    expect(resolveTenant(scoped, text, 'é'.repeat(255), undefined)).toEqual({ tenant: 'é'.repeat(255) });
+    expect(() => resolveTenant(scoped, text, 'x'.repeat(256), undefined)).toThrow(/at most 255/);
+    expect(() => resolveTenant(scoped, text, 'a\u0000b', undefined)).toThrow(/printable/);
+    expect(() => resolveTenant(scoped, text, 'a\r\nX-Evil: 1', undefined)).toThrow(/printable/);
+  });
+
+  it('checks the scope value against the scope column: a 400 on X-Scope-Id when it does not fit', () => {
+    const catalog = catalogWith(
+      column('org_id', 'integer', 'integer'),
+      column('user_id', 'integer', 'bigint'),
+    );
+    expect(resolveTenant(scoped, catalog, '1', '99')).toEqual({ tenant: 1, scope: 99 });
+    expect(() => resolveTenant(scoped, catalog, '1', 'alice')).toThrowError(
+      expect.objectContaining({
+        kind: 'VALIDATION',
+        issues: [expect.objectContaining({ field: 'X-Scope-Id', code: 'INVALID_FORMAT' })],
+      }),
+    );
+  });
+
+  it('leaves the scope out when the policy has no scope column', () => {
+    const noScope = { ...scoped, policy: { tenant_column: 'org_id', tables: {} } };
+    expect(resolveTenant(noScope, integerTenant, '1', 'alice')).toEqual({ tenant: 1 });
+  });
+});
+
+describe('resolveTenant: the three tenant errors', () => {
+  it('missing while scoping is required: MISSING_REQUIRED_HEADER', () => {
+    for (const missing of [undefined, '', '   ']) {
+      expect(() => resolveTenant(scoped, integerTenant, missing, undefined)).toThrowError(
+        expect.objectContaining({
+          kind: 'INVALID_TENANT',
+          issues: [expect.objectContaining({ field: 'X-Tenant-Id', code: 'MISSING_REQUIRED_HEADER' })],
+        }),
+      );
+    }
+  });
+
+  it('sent to a database without scoping: the "not enabled" message', () => {
+    expect(() => resolveTenant(unscoped, integerTenant, '1', undefined)).toThrowError(
+      expect.objectContaining({ kind: 'INVALID_TENANT', message: SCOPING_NOT_ENABLED }),
+    );
+    expect(resolveTenant(unscoped, integerTenant, undefined, undefined)).toEqual({});
+  });
+});
+
+describe('tenant middleware', () => {
+  type Context = ApiContext & Partial<TenantContext>;
+  const database = {
+    id: '01900000-0000-7000-8000-000000000001',
+    organizationId: 1,
+    name: 'Shop',
+    engine: 'pglite',
+    status: 'active',
+    connectionRef: 'enc:v1:x',
+    createdAt: '2026-01-01T00:00:00.000Z',
+    ...scoped,
+  } satisfies DatabaseRecord;
+  const handler = middy<ApiEvent, ApiResult, Error, Context>()
+    .use(requestId())
+    .use(errorEnvelope())
+    .use(headerNormaliser())
+    .use(scope({ required: false }))
+    .use(tenant<ApiContext>({ loadDatabase: async () => ({ database, catalog: integerTenant }) }))
+    .handler(async (_event, context) => ({
+      statusCode: 200,
+      body: JSON.stringify({ values: context.tenantValues, database: context.database?.id }),
+    }));
+
+  it('puts the validated values and the database on the context', async () => {
+    const response = await invoke(handler, { headers: { 'X-Tenant-Id': '12' } });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).toEqual({ values: { tenant: 12 }, database: database.id });
+  });
+
+  it('answers an invalid header with 403 INVALID_TENANT_ID / AUTH_INSUFFICIENT_PERMISSIONS', async () => {
+    const response = await invoke(handler, { headers: { 'x-tenant-id': 'abc' } });
+    expect(response.statusCode).toBe(403);
+    expect(response.body).toMatchObject({
+      success: false,
+      error: { code: 'INVALID_TENANT_ID', details: 'INVALID_FORMAT' },
+      error_code: 'AUTH_INSUFFICIENT_PERMISSIONS',
+      status_code: 403,
+      details: [{ field: 'X-Tenant-Id', code: 'INVALID_FORMAT' }],
+    });
+  });
+
+  it('answers a missing header with MISSING_REQUIRED_HEADER', async () => {
+    const response = await invoke(handler, {});
+    expect(response.statusCode).toBe(403);
+    expect(response.body).toMatchObject({
+      error: { code: 'INVALID_TENANT_ID', details: 'MISSING_REQUIRED_HEADER' },
+      error_code: 'AUTH_INSUFFICIENT_PERMISSIONS',
+      details: [{ field: 'X-Tenant-Id', code: 'MISSING_REQUIRED_HEADER' }],
+    });
+  });
+
+  it('answers a tenant header on an unscoped database with the "not enabled" message', async () => {
+    const open = middy<ApiEvent, ApiResult, Error, Context>()
+      .use(requestId())
+      .use(errorEnvelope())
+      .use(headerNormaliser())
+      .use(scope({ required: false }))
+      .use(
+        tenant<ApiContext>({
+          loadDatabase: async () => ({ database: { ...database, ...unscoped } }),
+        }),
+      )
+      .handler(async () => ({ statusCode: 200, body: '{}' }));
+    const response = await invoke(open, { headers: { 'X-Tenant-Id': '1' } });
+    expect(response.statusCode).toBe(403);
+    expect(response.body).toMatchObject({
+      error: { code: 'INVALID_TENANT_ID', message: 'Organization scoping is not enabled for this database' },
+      error_code: 'AUTH_INSUFFICIENT_PERMISSIONS',
+      message: 'Organization scoping is not enabled for this database',
+    });
+  });
+});
