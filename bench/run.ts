@@ -8,10 +8,12 @@
 //   (f) limits: the limiter's DynamoDB round trips per request and its latency, limits on vs off
 //   (g) the SQL guard: rewrite time over the corpus, parser cold load and bundle, planner check
 //   (h) connectors: execute overhead per engine (real servers when their URLs are set)
+//   (i) the builtin answering engine: time per question on the demo and a 50-table schema
 // A figure that misses its target is printed and recorded as FAIL; the run still completes.
 import { writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, release, totalmem, type } from 'node:os';
 import { join } from 'node:path';
+import { measureBuiltin } from './builtin.ts';
 import { coldImportSection, packageBundles, sizeSection } from './bundles.ts';
 import { measureChain } from './chain.ts';
 import { type Figure, fixed, root, type Section, table, verdict } from './common.ts';
@@ -69,6 +71,9 @@ sections.push(
   await step('(g) SQL guard: rewrite time, parser cold load, bundle, planner check…', measureSqlGuard),
 );
 sections.push(await step('(h) connectors: execute overhead per engine…', measureConnectors));
+sections.push(
+  await step('(i) builtin engine: time per question, demo and 50-table schemas…', measureBuiltin),
+);
 
 const figures: Figure[] = sections.flatMap((section) => section.figures);
 const checked = figures.filter((figure) => figure.pass !== undefined);

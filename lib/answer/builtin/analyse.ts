@@ -1,0 +1,505 @@
+// Step 4 of the builtin pipeline: mentions are decided into items (is "shipped" a value of
+// orders.status or the column orders.shipped_at?) and the modifiers are bound to what they modify:
+// a comparison to the column before it or the relation after it ("more than 5 orders"), a period
+// to the date column before it, a grouping word to what follows, a ranking to its key. Every word
+// that matters has to land somewhere; what cannot is a clarification (thrown as `Clarify`).
+import type { Candidate } from '../engine.ts';
+import type { ColumnRef } from './intent.ts';
+import { columnOf, type Entry, type Lexicon, mainRelations, tableName } from './lexicon.ts';
+import type { Period } from './periods.ts';
+import type { AggregateFn, CompareOp, Hint, Mention, MentionOf } from './scan.ts';
+import { isPrintableNumber, isPrintableValue } from './sql.ts';
+import { joinAnd, singular } from './words.ts';
+
+export interface Span {
+  at: number;
+  end: number;
+}
+
+export interface ValueMatch {
+  ref: ColumnRef;
+  value: string;
+}
+
+/** A schema mention, decided: what kind of thing the words name (candidates may still be several). */
+export type Item = Span &
+  /** `implied`: named only as part of a column phrase ("customer country"). */
+  (
+    | { kind: 'entity'; tables: string[]; text: string; plural: boolean; implied?: boolean }
+    | { kind: 'column'; refs: ColumnRef[]; text: string }
+    | { kind: 'value'; matches: ValueMatch[]; text: string; negated: boolean }
+    | { kind: 'literal'; text: string }
+    | { kind: 'measure'; text: string }
+    | Exclude<Mention, MentionOf<'schema' | 'quoted'>>
+  );
+
+export type ItemOf<K extends Item['kind']> = Extract<Item, { kind: K }>;
+
+/**
+ * Why a question needs a clarification, when another reading might still answer it: the relation
+ * a measure lives in cannot reach what the question names, or has no date for its period.
+ */
+export type ClarifyReason = 'unreachable' | 'no-date' | 'fan-out';
+
+/** Thrown while reading a question: it becomes a clarification proposal. */
+export class Clarify extends Error {
+  readonly candidates: Candidate[] | undefined;
+  readonly reason: ClarifyReason | undefined;
+  constructor(message: string, candidates?: Candidate[], reason?: ClarifyReason) {
+    super(message);
+    this.candidates = candidates;
+    this.reason = reason;
+  }
+}
+
+// ---- classification ----------------------------------------------------------------------------
+
+export const pluralText = (text: string): boolean => {
+  const last = text.split(' ').pop() ?? '';
+  return singular(last) !== last;
+};
+
+const best = <E extends Entry>(entries: Entry[], kind: E['kind'], rank?: number): E[] =>
+  entries.filter(
+    (entry): entry is E =>
+      entry.kind === kind && (rank === undefined || ('rank' in entry && entry.rank === rank)),
+  );
+
+const classify = (
+  lexicon: Lexicon,
+  mention: MentionOf<'schema' | 'quoted'>,
+  next: Mention | undefined,
+): Item[] => {
+  const item = classifyOne(lexicon, mention, next);
+  if (item.kind !== 'column') return [item];
+  // "customer country", "order date": the phrase names its relation as well.
+  const qualified = mention.entries.filter(
+    (entry): entry is Extract<Entry, { kind: 'column' }> =>
+      entry.kind === 'column' &&
+      item.refs.some((ref) => ref.table === entry.table && ref.column === entry.column),
+  );
+  const tables = [...new Set(qualified.map((entry) => entry.table))];
+  if (tables.length !== 1 || !qualified.every((entry) => entry.qualified)) return [item];
+  const relation = lexicon.relations.get(tables[0]!);
+  const entity: Item = {
+    kind: 'entity',
+    tables,
+    text: relation?.one ?? mention.text,
+    plural: false,
+    implied: true,
+    at: item.at,
+    end: item.at,
+  };
+  return [entity, item];
+};
+
+const classifyOne = (
+  lexicon: Lexicon,
+  mention: MentionOf<'schema' | 'quoted'>,
+  next: Mention | undefined,
+): Item => {
+  const span = { at: mention.at, end: mention.end };
+  const { entries } = mention;
+  const values = best<Extract<Entry, { kind: 'value' }>>(entries, 'value');
+  if (mention.kind === 'quoted') {
+    if (values.length === 0) return { kind: 'literal', text: mention.text, ...span };
+  }
+  const asEntity = (found: Extract<Entry, { kind: 'relation' }>[]): Item => ({
+    kind: 'entity',
+    tables: found.map((entry) => entry.table),
+    text: mention.text,
+    plural: pluralText(mention.text),
+    ...span,
+  });
+  const asColumn = (found: Extract<Entry, { kind: 'column' }>[]): Item => ({
+    kind: 'column',
+    refs: found.map((entry) => ({ table: entry.table, column: entry.column })),
+    text: mention.text,
+    ...span,
+  });
+  const asValue = (): Item => ({
+    kind: 'value',
+    matches: values.map((entry) => ({
+      ref: { table: entry.table, column: entry.column },
+      value: entry.value,
+    })),
+    text: mention.text,
+    negated: false,
+    ...span,
+  });
+  if (mention.kind === 'quoted') return asValue();
+
+  const relations3 = best<Extract<Entry, { kind: 'relation' }>>(entries, 'relation', 3);
+  if (relations3.length > 0) return asEntity(relations3);
+  // "orders shipped in 2025": a word that is both a value and a date column, before a period.
+  const temporal = best<Extract<Entry, { kind: 'column' }>>(entries, 'column').filter(
+    (entry) => columnOf(lexicon, entry)?.temporal,
+  );
+  if (values.length > 0 && !(temporal.length > 0 && next?.kind === 'period')) return asValue();
+  // "revenue" means the revenue measure even where some relation has a column of that name (a
+  // view's), so that every question computes it the same way.
+  if (entries.some((entry) => entry.kind === 'measure'))
+    return { kind: 'measure', text: mention.text, ...span };
+  for (const rank of [3, 2, 1]) {
+    const columns = best<Extract<Entry, { kind: 'column' }>>(entries, 'column', rank);
+    if (columns.length > 0) return asColumn(columns);
+    const relations = best<Extract<Entry, { kind: 'relation' }>>(entries, 'relation', rank);
+    if (relations.length > 0 && rank < 3) return asEntity(relations);
+  }
+  return { kind: 'measure', text: mention.text, ...span };
+};
+
+// ---- wording -----------------------------------------------------------------------------------
+
+export const quoted = (text: string): string => `“${text}”`;
+
+export const columnLabel = (lexicon: Lexicon, ref: ColumnRef): string =>
+  `${tableName(lexicon, ref.table)}.${ref.column}`;
+
+export const tablesLabel = (lexicon: Lexicon, tables: readonly string[]): string =>
+  joinAnd(tables.map((table) => tableName(lexicon, table)));
+
+export const mainTables = (lexicon: Lexicon): string =>
+  joinAnd(
+    mainRelations(lexicon).map((relation) => relation.other),
+    'or',
+  );
+
+// ---- the analysis of one question --------------------------------------------------------------
+
+export interface Ranking {
+  n: number | undefined;
+  dir: 'asc' | 'desc';
+  hint: Hint | undefined;
+  word: string;
+  /** Index of the ranking item. */
+  index: number;
+}
+
+/** What a ranking orders by. */
+export type RankKey =
+  | { kind: 'column'; refs: ColumnRef[]; text: string }
+  | { kind: 'measure'; text: string }
+  | { kind: 'count'; tables: string[]; index: number }
+  | { kind: 'hint'; hint: Hint };
+
+export interface Comparison {
+  op: CompareOp | 'between';
+  value: number;
+  high: number | undefined;
+  money: boolean;
+  /** The column it compares, when named next to it. */
+  column?: ColumnRef[];
+  /** "more than 5 orders": a count of related rows. */
+  countOf?: string[];
+  costly: boolean;
+}
+
+export interface Analysis {
+  items: Item[];
+  used: Set<number>;
+  aggregate?: { fn: AggregateFn; word: string; index: number; target?: number };
+  groups: { unit?: 'year' | 'quarter' | 'month' | 'day'; target?: number; index: number }[];
+  ranking?: Ranking;
+  rankKey?: RankKey;
+  sort?: { target: number; dir: 'asc' | 'desc' };
+  comparisons: Comparison[];
+  periods: { period: Period; column?: ColumnRef[]; near?: string[] }[];
+  values: ItemOf<'value'>[];
+  literals: { text: string; column?: ColumnRef[]; named?: boolean }[];
+  booleans: { refs: ColumnRef[]; negated: boolean }[];
+  keys: { tables: string[]; value: number }[];
+  list: boolean;
+  anaphora: boolean;
+  followup: boolean;
+}
+
+export const analyse = (lexicon: Lexicon, mentions: readonly Mention[]): Analysis => {
+  // Words it could not place come first: nothing else is read from a half-understood question.
+  const unknown = [
+    ...new Set(mentions.flatMap((mention) => (mention.kind === 'unknown' ? [quoted(mention.text)] : []))),
+  ];
+  if (unknown.length > 0) {
+    throw new Clarify(
+      `I'm not sure what ${joinAnd(unknown)} ${unknown.length === 1 ? 'means' : 'mean'} here. I can answer questions about ${mainTables(lexicon)}: could you rephrase with those names?`,
+    );
+  }
+  const items: Item[] = mentions.flatMap((mention, index) =>
+    mention.kind === 'schema' || mention.kind === 'quoted'
+      ? classify(lexicon, mention, mentions[index + 1])
+      : [mention],
+  );
+  const used = new Set<number>();
+  const analysis: Analysis = {
+    items,
+    used,
+    groups: [],
+    comparisons: [],
+    periods: [],
+    values: [],
+    literals: [],
+    booleans: [],
+    keys: [],
+    list: false,
+    anaphora: false,
+    followup: false,
+  };
+  const at = (index: number): Item | undefined => items[index];
+  const isNumericColumn = (item: Item | undefined): item is ItemOf<'column'> =>
+    item?.kind === 'column' && item.refs.some((ref) => columnOf(lexicon, ref)?.numeric);
+  const isTemporalColumn = (item: Item | undefined): item is ItemOf<'column'> =>
+    item?.kind === 'column' && item.refs.every((ref) => columnOf(lexicon, ref)?.temporal);
+
+  for (let index = 0; index < items.length; index += 1) {
+    const item = items[index]!;
+    switch (item.kind) {
+      case 'list':
+        analysis.list = true;
+        break;
+      case 'anaphora':
+        analysis.anaphora = true;
+        break;
+      case 'followup':
+        analysis.followup = true;
+        break;
+      case 'negation': {
+        const next = at(index + 1);
+        if (next?.kind === 'value') next.negated = true;
+        else if (
+          next?.kind === 'column' &&
+          next.refs.every((ref) => columnOf(lexicon, ref)?.kind === 'boolean')
+        ) {
+          used.add(index + 1);
+          analysis.booleans.push({ refs: next.refs, negated: true });
+        } else if (next?.kind === 'anaphora' || next === undefined) {
+          // "not those": nothing to negate that we can name
+          throw new Clarify(
+            'I could not tell what to leave out. Could you name the value, for example “not cancelled”?',
+          );
+        } else {
+          throw new Clarify(
+            'I can only leave out named values (for example “orders that are not cancelled”), not whole groups of rows.',
+          );
+        }
+        break;
+      }
+      case 'aggregate':
+        analysis.aggregate ??= { fn: item.fn, word: item.word, index };
+        break;
+      case 'group': {
+        let next = at(index + 1);
+        // "per customer country": the column, not the relation its phrase names.
+        if (next?.kind === 'entity' && next.implied && at(index + 2)?.kind === 'column') {
+          used.add(index + 1);
+          index += 1;
+          next = at(index + 1);
+        }
+        const target =
+          item.unit === undefined &&
+          (next?.kind === 'entity' || next?.kind === 'column' || next?.kind === 'measure')
+            ? index + 1
+            : undefined;
+        if (item.unit === undefined && target === undefined) {
+          throw new Clarify(
+            'Per what? Name what to group by, for example “orders per status” or “revenue by month”.',
+          );
+        }
+        if (target !== undefined) used.add(target);
+        analysis.groups.push({
+          ...(item.unit ? { unit: item.unit } : {}),
+          ...(target !== undefined ? { target } : {}),
+          index,
+        });
+        break;
+      }
+      case 'sort': {
+        const next = at(index + 1);
+        if (next?.kind !== 'column' && next?.kind !== 'measure') {
+          throw new Clarify('Sorted by what? Name a column, for example “sorted by price”.');
+        }
+        used.add(index + 1);
+        const direction = items.find((other) => other.kind === 'direction');
+        analysis.sort = { target: index + 1, dir: direction?.kind === 'direction' ? direction.dir : 'asc' };
+        break;
+      }
+      case 'top':
+      case 'superlative':
+        if (analysis.ranking)
+          throw new Clarify('I can rank by one thing at a time. Which ranking do you want?');
+        analysis.ranking = {
+          n: item.kind === 'top' ? item.n : undefined,
+          dir: item.dir,
+          hint: item.hint,
+          word: item.word,
+          index,
+        };
+        break;
+      case 'compare': {
+        const previous = at(index - 1);
+        const next = at(index + 1);
+        const comparison: Comparison = {
+          op: item.op,
+          value: item.value,
+          high: item.high,
+          money: item.money,
+          costly: previous?.kind === 'cost',
+        };
+        if (!isPrintableNumber(item.value) || (item.high !== undefined && !isPrintableNumber(item.high))) {
+          throw new Clarify('That number is too large for me to compare with.');
+        }
+        // "more than 5 orders", "at least 2 cancelled orders": a count of related rows.
+        let counted = index + 1;
+        while (at(counted)?.kind === 'value') counted += 1;
+        const countedItem = at(counted);
+        if (isNumericColumn(previous) && !used.has(index - 1)) {
+          used.add(index - 1);
+          comparison.column = previous.refs;
+        } else if (countedItem?.kind === 'entity' && !item.money) {
+          used.add(counted);
+          comparison.countOf = countedItem.tables;
+        } else if (isNumericColumn(next) && !used.has(index + 1)) {
+          used.add(index + 1);
+          comparison.column = next.refs;
+        }
+        analysis.comparisons.push(comparison);
+        break;
+      }
+      case 'period': {
+        const previous = at(index - 1);
+        const entry: Analysis['periods'][number] = { period: item.period };
+        if (isTemporalColumn(previous)) {
+          used.add(index - 1);
+          entry.column = previous.refs;
+        } else if (previous?.kind === 'entity' && !used.has(index - 1)) {
+          // "customers with orders in 2025": the orders' date (not when grouped: "per store last year").
+          entry.near = previous.tables;
+        }
+        analysis.periods.push(entry);
+        break;
+      }
+      case 'value':
+        if (!item.matches.every((match) => isPrintableValue(match.value))) {
+          throw new Clarify(
+            `I can't search for ${quoted(item.text)}: it has characters I don't put in queries.`,
+          );
+        }
+        analysis.values.push(item);
+        break;
+      case 'literal': {
+        if (!isPrintableValue(item.text)) {
+          throw new Clarify(
+            `I can't search for ${quoted(item.text)}: it has characters I don't put in queries.`,
+          );
+        }
+        // 'name "Ada Moreno"': a quoted value for the column named just before it.
+        const previous = at(index - 1);
+        if (
+          previous?.kind === 'column' &&
+          previous.refs.some((ref) => columnOf(lexicon, ref)?.kind === 'text')
+        ) {
+          used.add(index - 1);
+          analysis.literals.push({
+            text: item.text,
+            column: previous.refs.filter((ref) => columnOf(lexicon, ref)?.kind === 'text'),
+          });
+        } else if (previous?.kind === 'named') {
+          // 'customers named "Ada Moreno"': the name of the rows asked about.
+          analysis.literals.push({ text: item.text, named: true });
+        } else analysis.literals.push({ text: item.text });
+        break;
+      }
+      case 'number': {
+        // "order 42", "customer #7": a row by its key.
+        const previous = at(index - 1);
+        if (previous?.kind === 'entity' && Number.isInteger(item.value) && !item.money) {
+          analysis.keys.push({ tables: previous.tables, value: item.value });
+        } else {
+          throw new Clarify(
+            `I'm not sure what the number ${item.value} refers to. Could you name the column, for example “price over ${item.value}”?`,
+          );
+        }
+        break;
+      }
+      default:
+        break;
+    }
+  }
+
+  // The aggregate's argument: the next entity, column or measure.
+  const aggregate = analysis.aggregate;
+  if (aggregate) {
+    for (let index = aggregate.index + 1; index < items.length; index += 1) {
+      const item = items[index]!;
+      if (used.has(index)) continue;
+      // "sum of customer names": the column, not the relation its phrase names.
+      if (item.kind === 'entity' && item.implied && items[index + 1]?.kind === 'column') continue;
+      if (item.kind === 'entity' || item.kind === 'measure' || item.kind === 'column') {
+        if (item.kind === 'column' && aggregate.fn === 'count' && !isNumericColumn(item)) continue;
+        aggregate.target = index;
+        break;
+      }
+      if (item.kind !== 'value' && item.kind !== 'period' && item.kind !== 'list') break;
+    }
+  }
+
+  // The ranking's key: a column or measure right after it, or "by <measure>", or a count of the
+  // entity after "most" ("the most orders"), or its hint ("most expensive" → money).
+  const ranking = analysis.ranking;
+  if (ranking) {
+    const next = at(ranking.index + 1);
+    const byGroup = analysis.groups.find((group) => {
+      const target = group.target === undefined ? undefined : at(group.target);
+      return target?.kind === 'measure' || isNumericColumn(target);
+    });
+    if (ranking.hint) {
+      analysis.rankKey = { kind: 'hint', hint: ranking.hint };
+    } else if (next && (next.kind === 'measure' || isNumericColumn(next) || isTemporalColumn(next))) {
+      used.add(ranking.index + 1);
+      analysis.rankKey =
+        next.kind === 'measure'
+          ? { kind: 'measure', text: next.text }
+          : { kind: 'column', refs: next.refs, text: next.text };
+    } else if (byGroup && byGroup.target !== undefined) {
+      const target = at(byGroup.target)!;
+      analysis.groups = analysis.groups.filter((group) => group !== byGroup);
+      analysis.rankKey =
+        target.kind === 'measure'
+          ? { kind: 'measure', text: target.text }
+          : {
+              kind: 'column',
+              refs: (target as ItemOf<'column'>).refs,
+              text: (target as ItemOf<'column'>).text,
+            };
+    } else if (/^(most|fewest|least)$/.test(ranking.word)) {
+      // "most orders", "the most cancelled orders": count the entity after it.
+      for (let index = ranking.index + 1; index < items.length; index += 1) {
+        const item = items[index]!;
+        if (item.kind === 'entity' && !used.has(index)) {
+          used.add(index);
+          analysis.rankKey = { kind: 'count', tables: item.tables, index };
+          break;
+        }
+        if (item.kind !== 'value') break;
+      }
+    }
+  }
+  // A top-N "by" a column or measure: "top 5 customers by revenue".
+  if (ranking && !analysis.rankKey) {
+    const byGroup = analysis.groups.find((group) => group.target !== undefined);
+    if (byGroup?.target !== undefined) {
+      const target = at(byGroup.target)!;
+      if (target.kind === 'measure' || isNumericColumn(target) || isTemporalColumn(target)) {
+        analysis.groups = analysis.groups.filter((group) => group !== byGroup);
+        analysis.rankKey =
+          target.kind === 'measure'
+            ? { kind: 'measure', text: target.text }
+            : {
+                kind: 'column',
+                refs: (target as ItemOf<'column'>).refs,
+                text: (target as ItemOf<'column'>).text,
+              };
+      }
+    }
+  }
+  return analysis;
+};

@@ -1,0 +1,144 @@
+// Questions that are not questions about the data: requests to change data or to step outside
+// the engine's role (refused), requests for other tenants' rows (refused), SQL typed into the
+// chat (refused: only generated queries run), greetings, thanks and "what can you do" (answered
+// with the main tables in plain words). Checked before any schema matching.
+import type { ConversationalProposal, RefusedProposal } from '../engine.ts';
+import { type Lexicon, mainRelations } from './lexicon.ts';
+import { capitalize, joinAnd } from './words.ts';
+
+const writeRequest = [
+  /^\s*(?:please\s+|can you\s+|could you\s+|now\s+)?(?:delete|drop|truncate|update|insert|alter|create|grant|revoke|remove|modify|change|set|rename|add(?!\s+up)|wipe|erase|destroy|overwrite|replace|merge|reset|edit|cancel|refund|purge)\b/i,
+  /\b(?:drop|truncate|alter|create)\s+(?:the\s+)?(?:table|database|schema|column|index|view|user|role)s?\b/i,
+  /\bdelete\s+(?:from|all|every|the|my|our|these|those|them|it)\b/i,
+  /\binsert\s+into\b/i,
+  /\bupdate\s+[\w."`]+\s+set\b/i,
+  /\b(?:update|change|modify|set|edit|increase|decrease|raise|lower)\s+(?:the\s+|all\s+|every\s+)?(?:price|prices|status|statuses|salary|salaries|amount|amounts|record|records|row|rows|value|values|data)\b/i,
+  /\b(?:grant|revoke)\s+\w+\s+(?:on|to)\b/i,
+];
+
+const injection = [
+  /\b(?:ignore|disregard|forget|override|bypass|skip)\b.{0,40}\b(?:instructions?|rules?|prompts?|guidelines|restrictions?|guard|filters?|polic(?:y|ies)|previous|above|prior)\b/i,
+  /\b(?:system|developer|hidden|original)\s+(?:prompt|message|instructions?)\b/i,
+  /\byour\s+(?:instructions|prompt|rules|configuration)\b/i,
+  /\b(?:you are now|act as|pretend (?:to be|you are)|roleplay as|jailbreak|dan mode|developer mode)\b/i,
+  /\b(?:reveal|print|show|repeat|leak)\b.{0,30}\b(?:prompt|instructions|api key|secret|password|credentials?)\b/i,
+  /\b(?:sudo|admin mode|as an? (?:admin|administrator|superuser))\b/i,
+];
+
+const rawSql = [
+  /\bselect\b[\s\S]+\bfrom\b[\s\S]*(?:[*;=()]|\bwhere\b|\bjoin\b|\bgroup\s+by\b|\border\s+by\b|\blimit\b)/i,
+  /^\s*select\s+\*/i,
+  /;\s*\w/,
+  /--|\/\*|\*\//,
+  /\b(?:pg_\w+|information_schema|pg_catalog|mysql\.user|sqlite_master)\b/i,
+  /\bunion\s+(?:all\s+)?select\b/i,
+];
+
+const otherTenants = [
+  /\b(?:other|another|different|every|each|any|all)\s+(?:tenant|organi[sz]ation|org)s?(?:'s|s')?\b/i,
+  /\b(?:across|for|of|from|between)\s+(?:all\s+)?(?:the\s+)?(?:tenants|organi[sz]ations|orgs)\b/i,
+  /\b(?:tenant|org|organi[sz]ation)\s*(?:id)?\s*(?:=|is|#|no\.?|number)?\s*\d+\b/i,
+  /\b(?:not\s+(?:just|only)\s+(?:mine|ours|my|our))\b/i,
+  /\b(?:everyone|everybody)(?:'s|s')?\s+(?:data|orders|customers|records)\b/i,
+];
+
+export const refusal = (question: string, lexicon: Lexicon): RefusedProposal | undefined => {
+  if (injection.some((pattern) => pattern.test(question))) {
+    return {
+      kind: 'refused',
+      reason: 'injection',
+      message: 'I can only answer questions about the data in this database. I can’t change how I work.',
+    };
+  }
+  if (writeRequest.some((pattern) => pattern.test(question))) {
+    return {
+      kind: 'refused',
+      reason: 'write',
+      message:
+        'I can only read data, not change it: I never add, update or delete anything. Ask me a question about the data instead.',
+    };
+  }
+  if (rawSql.some((pattern) => pattern.test(question))) {
+    return {
+      kind: 'refused',
+      reason: 'raw_sql',
+      message:
+        'I don’t run SQL typed into the chat. Ask in plain words, for example “How many orders were placed last month?”.',
+    };
+  }
+  const tenant = lexicon.tenantColumn;
+  if (tenant !== undefined) {
+    // The column's own name ("org_id = 2"), when it is distinctive enough not to be an ordinary word.
+    const name = tenant.replace(/[^a-z0-9_]/gi, '');
+    const named =
+      (name.includes('_') || /tenant|org/i.test(name)) && new RegExp(`\\b${name}\\b`, 'i').test(question);
+    if (named || otherTenants.some((pattern) => pattern.test(question))) {
+      return {
+        kind: 'refused',
+        reason: 'other_tenant',
+        message: 'I can only answer about your own organization’s data.',
+      };
+    }
+  }
+  return undefined;
+};
+
+const greeting =
+  /^(?:hi|hello|hey|hiya|howdy|yo|good (?:morning|afternoon|evening|day)|greetings)\b[\s!.,]*(?:there|all|everyone)?[\s!.,]*$/i;
+const thanks =
+  /^(?:thanks?(?: you)?|thx|ty|cheers|great|perfect|awesome|ok(?:ay)?|cool|nice|got it)\b[\s\w!.,]{0,20}$/i;
+const goodbye = /^(?:bye|goodbye|see you|that'?s all)\b[\s!.,]*$/i;
+const capabilities =
+  /^(?:help|\?|what (?:can|do) (?:you|i) (?:do|ask|know)|what can i ask(?: you)?|how (?:do|does) (?:this|it|you) work|who are you|what are you|what (?:data|tables|information|info)(?: do you have| is there| are there| is available| can you see| can i ask about)?|(?:which|what) tables?(?: are there| do you have| exist)?|show (?:me )?(?:the )?(?:tables|schema|data you have)|list (?:the )?tables|describe (?:the )?(?:data|database|schema))\b[\s\w?!.,]*$/i;
+
+/** Example questions built from the catalog itself. */
+const examples = (lexicon: Lexicon): string[] => {
+  const main = mainRelations(lexicon, 20);
+  // A relation that points at others and has a date is usually the activity table (orders).
+  const dated = [...main]
+    .filter((relation) => relation.primaryDate)
+    .sort((a, b) => b.relation.foreignKeys.length - a.relation.foreignKeys.length)[0];
+  const grouping = main
+    .flatMap((relation) =>
+      relation.columns
+        .filter((column) => column.samples.length > 1 && !relation.labels.includes(column.name))
+        .map((column) => ({ relation, column })),
+    )
+    .sort(
+      (a, b) =>
+        Number(/status|categor|country|type/.test(b.column.name)) -
+        Number(/status|categor|country|type/.test(a.column.name)),
+    )[0];
+  const list: string[] = [];
+  if (dated) list.push(`How many ${dated.other} were there last month?`);
+  if (grouping) list.push(`${capitalize(grouping.relation.other)} per ${grouping.column.display}`);
+  if (lexicon.revenue.kind === 'one') list.push('Revenue by month this year');
+  return list;
+};
+
+export const conversation = (question: string, lexicon: Lexicon): ConversationalProposal | undefined => {
+  const text = question.trim();
+  const tables = mainRelations(lexicon).map((relation) => relation.other);
+  const about =
+    tables.length > 0
+      ? `I can answer questions about ${joinAnd(tables)}.`
+      : 'This database has no tables I can read yet.';
+  const sample = examples(lexicon);
+  const tryThis =
+    sample.length > 0 ? ` For example: ${sample.map((example) => `“${example}”`).join(', ')}.` : '';
+  if (greeting.test(text)) return { kind: 'conversational', message: `Hello! ${about}${tryThis}` };
+  if (thanks.test(text))
+    return { kind: 'conversational', message: 'You’re welcome! Ask me anything else about your data.' };
+  if (goodbye.test(text))
+    return {
+      kind: 'conversational',
+      message: 'Goodbye! Come back any time with a question about your data.',
+    };
+  if (capabilities.test(text)) {
+    return {
+      kind: 'conversational',
+      message: `${about} Ask in plain words: counts, lists with filters, totals and averages, breakdowns per group, top lists and periods like “last month”.${tryThis}`,
+    };
+  }
+  return undefined;
+};

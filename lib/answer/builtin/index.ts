@@ -1,0 +1,114 @@
+// The builtin engine (issue 5): natural language to SQL with no model and no network, so the
+// service answers out of the box and in tests. A small pipeline, each step in its own module:
+//   converse.ts   refusals (writes, prompt injection, typed SQL, other tenants), greetings, help
+//   tokens.ts     question → tokens
+//   lexicon.ts    catalog → phrases, samples, join graph (built once per catalog)
+//   scan.ts       tokens → mentions (schema phrases, periods, numbers, aggregates, rankings…)
+//   interpret.ts  mentions (+ the previous intent) → intent, or a clarification
+//   render.ts     intent → one SELECT for the dialect
+//   describe.ts   intent → description and answer shape
+// What it deliberately does not handle is listed in README.md beside this file.
+import type { Engine, EngineInput, PriorTurn, Proposal } from '../engine.ts';
+import { conversation, refusal } from './converse.ts';
+import { describeIntent, shapeOf } from './describe.ts';
+import { BUILTIN_ENGINE, type Intent, readState, stateOf } from './intent.ts';
+import { checkIntent, interpret } from './interpret.ts';
+import { columnOf, type Lexicon, lexiconFor } from './lexicon.ts';
+import { renderSql } from './render.ts';
+import { scan } from './scan.ts';
+import { tokenize } from './tokens.ts';
+
+export const MAX_QUESTION_LENGTH = 1000;
+/** How far back a follow-up may reach past clarifications and small talk. */
+const FOLLOW_UP_REACH = 4;
+
+/** Whether every relation and column a saved intent names still exists in the catalog. */
+const fits = (lexicon: Lexicon, intent: Intent): boolean => {
+  const refs = [
+    ...intent.filters.map((filter) => filter.ref),
+    ...(intent.metric && intent.metric.fn !== 'count'
+      ? intent.metric.measure.kind === 'column'
+        ? [intent.metric.measure.ref]
+        : [intent.metric.measure.left, intent.metric.measure.right]
+      : []),
+    ...(intent.group && intent.group.kind !== 'entity' ? [intent.group.ref] : []),
+    ...(intent.order?.by === 'column' ? [intent.order.ref] : []),
+  ];
+  const tables = [intent.subject, ...(intent.group?.kind === 'entity' ? [intent.group.table] : [])];
+  return (
+    tables.every((table) => lexicon.relations.has(table)) &&
+    refs.every((ref) => columnOf(lexicon, ref) !== undefined)
+  );
+};
+
+/** The intent of the latest answer this engine gave in the conversation, if it can still be used. */
+export const priorIntent = (history: readonly PriorTurn[], lexicon: Lexicon): Intent | undefined => {
+  for (let index = history.length - 1; index >= Math.max(0, history.length - FOLLOW_UP_REACH); index -= 1) {
+    const turn = history[index]!;
+    if (turn.kind !== 'sql') continue;
+    if (turn.engine !== undefined && turn.engine !== BUILTIN_ENGINE) return undefined;
+    const state = readState(turn.state);
+    return state && fits(lexicon, state.intent) && checkIntent(lexicon, state.intent).kind === 'intent'
+      ? state.intent
+      : undefined;
+  }
+  return undefined;
+};
+
+const leadingCourtesy =
+  /^\s*(?:(?:hi|hello|hey|good (?:morning|afternoon|evening))\b[\s,!.]*)?(?:(?:please|pls|kindly)\b[\s,]*)?/i;
+const trailingCourtesy = /[\s,]*(?:please|pls|thanks|thank you|thx)?[\s?!.]*$/i;
+
+export const proposeBuiltin = (input: EngineInput): Proposal => {
+  const lexicon = lexiconFor(input.catalog, input.tenantColumn);
+  const question = input.question.trim();
+  if (question.length === 0) {
+    return {
+      kind: 'clarification',
+      message: 'Ask me a question about your data, for example “How many orders were placed last month?”.',
+    };
+  }
+  if (question.length > MAX_QUESTION_LENGTH) {
+    return {
+      kind: 'clarification',
+      message: 'That question is too long for me. Could you ask one thing at a time, in a sentence or two?',
+    };
+  }
+  const refused = refusal(question, lexicon);
+  if (refused) return refused;
+  const talk = conversation(question, lexicon);
+  if (talk) return talk;
+
+  const core = question.replace(leadingCourtesy, '').replace(trailingCourtesy, '');
+  const mentions = scan(lexicon, tokenize(core), input.now);
+  const prior = priorIntent(input.history, lexicon);
+  const interpretation = interpret({ lexicon, mentions, ...(prior ? { prior } : {}) });
+  if (interpretation.kind === 'clarify') {
+    return {
+      kind: 'clarification',
+      message: interpretation.message,
+      ...(interpretation.candidates ? { candidates: interpretation.candidates } : {}),
+    };
+  }
+  const { intent } = interpretation;
+  const rendered = renderSql(lexicon, intent, input.dialect);
+  if (rendered.kind === 'problem') {
+    return {
+      kind: 'clarification',
+      message:
+        'I understood the question but could not build a safe query for it. Could you ask it in a simpler way?',
+    };
+  }
+  return {
+    kind: 'sql',
+    sql: rendered.rendered.sql,
+    description: describeIntent(lexicon, intent),
+    state: stateOf(intent),
+    shape: shapeOf(lexicon, intent, rendered.rendered),
+  };
+};
+
+export const builtinEngine: Engine = {
+  name: BUILTIN_ENGINE,
+  propose: async (input) => proposeBuiltin(input),
+};

@@ -1,0 +1,878 @@
+// Step 5 of the builtin pipeline, continued: the analysed question becomes an intent, or a
+// question back. Every word that matters has to land somewhere, and every schema word has to mean
+// one thing: a word that could mean two tables, columns or values, a number without a column, a
+// ranking without a measure, two join paths: each is a clarification that says what was
+// understood and what could match. A wrong answer is worse than a question back (NaLIR, ATHENA
+// and PRECISE all stop there). Follow-ups start from the previous intent and change one part.
+import type { Candidate } from '../engine.ts';
+import {
+  type Analysis,
+  analyse,
+  Clarify,
+  type ClarifyReason,
+  type Item,
+  type ItemOf,
+  mainTables,
+  pluralText,
+  quoted,
+  type Ranking,
+} from './analyse.ts';
+import type { ColumnRef, Filter, Group, Having, Intent, Measure, Metric, Order } from './intent.ts';
+import { pathBetween, planJoins } from './joins.ts';
+import { columnOf, type Lexicon, tableName } from './lexicon.ts';
+import { measureColumn, Resolver } from './resolve.ts';
+import type { Mention } from './scan.ts';
+import { capitalize, joinAnd } from './words.ts';
+
+export type Interpretation =
+  | { kind: 'intent'; intent: Intent }
+  | { kind: 'clarify'; message: string; candidates?: Candidate[]; reason?: ClarifyReason };
+
+// ---- building the intent -----------------------------------------------------------------------
+
+interface Parts {
+  subject?: string;
+  /** undefined: the question does not say (a follow-up keeps the previous one). */
+  metric?: Metric | 'rows';
+  group?: Group;
+  having?: Having;
+  order?: Order;
+  limit?: number;
+  ranking?: string;
+  filters: Filter[];
+  /** Whether the question set a period (a follow-up replaces the previous one). */
+  period: boolean;
+}
+
+const DEFAULT_TOP = 5;
+
+/**
+ * How a ranking reads, for descriptions and answers (describe.ts `rankingNoun`): "top by revenue" /
+ * "bottom by price" after top and bottom, "highest salary" / "most orders" after a superlative.
+ */
+const rankingLabel = (ranking: Ranking, key: string): string =>
+  ranking.word === 'top' || ranking.word === 'bottom'
+    ? `${ranking.dir === 'desc' ? 'top' : 'bottom'} by ${key}`
+    : `${ranking.word} ${key}`;
+
+/** A numeric column the question names and nothing else uses ("shipping cost per channel"). */
+const numericLeftover = (lexicon: Lexicon, analysis: Analysis): number | undefined => {
+  const index = analysis.items.findIndex(
+    (item, position) =>
+      item.kind === 'column' &&
+      !analysis.used.has(position) &&
+      item.refs.some((ref) => columnOf(lexicon, ref)?.numeric),
+  );
+  return index >= 0 ? index : undefined;
+};
+
+const rankingLimit = (ranking: Ranking, plural: boolean): number =>
+  ranking.n ?? (plural || ranking.word === 'top' || ranking.word === 'bottom' ? DEFAULT_TOP : 1);
+
+/** One reading of a question while it is being built into parts. */
+interface Reading {
+  resolver: Resolver;
+  lexicon: Lexicon;
+  analysis: Analysis;
+  items: Item[];
+  used: Set<number>;
+  prior: Intent | undefined;
+  at: (index: number | undefined) => Item | undefined;
+  entityIndexes: number[];
+  /** What the question is about: "which category has the most products" → category. */
+  focusIndex: number | undefined;
+  focus: Item | undefined;
+  focusEntity: string | undefined;
+  parts: Parts;
+  /** The relation the rows come from, once known. */
+  subject: string | undefined;
+  /** A grouping the focus implies ("which customer has the most orders" → per customer). */
+  groupFromFocus: Group | undefined;
+}
+
+/** Builds the parts of an intent the question states, around a subject (maybe the previous one). */
+const build = (resolver: Resolver, prior: Intent | undefined): Parts => {
+  const { lexicon, analysis } = resolver;
+  const { items, used } = analysis;
+  const at = (index: number | undefined): Item | undefined =>
+    index === undefined ? undefined : items[index];
+
+  const entityIndexes = items.flatMap((item, index) => (item.kind === 'entity' ? [index] : []));
+  const freeEntities = () => entityIndexes.filter((index) => !used.has(index));
+  const aggregate = analysis.aggregate;
+  const ranking = analysis.ranking;
+  const rankKey = analysis.rankKey;
+
+  // The focus: what the question is about ("which category has the most products" → category).
+  const focusIndex = (() => {
+    const free = freeEntities().filter((index) => index !== aggregate?.target || aggregate.fn === 'count');
+    if (free.length > 0) return free[0];
+    if (ranking && rankKey?.kind === 'count') {
+      const column = items.findIndex(
+        (item, index) =>
+          item.kind === 'column' &&
+          !used.has(index) &&
+          item.refs.some((ref) => columnOf(lexicon, ref)?.kind === 'text'),
+      );
+      if (column >= 0) return column;
+    }
+    return undefined;
+  })();
+  const focus = at(focusIndex);
+  if (focusIndex !== undefined) used.add(focusIndex);
+
+  const c: Reading = {
+    resolver,
+    lexicon,
+    analysis,
+    items,
+    used,
+    prior,
+    at,
+    entityIndexes,
+    focusIndex,
+    focus,
+    focusEntity: focus?.kind === 'entity' ? resolver.entity(focus.tables, focus.text) : undefined,
+    parts: { filters: [], period: false },
+    subject: undefined,
+    groupFromFocus: undefined,
+  };
+  readStatement(c);
+  const subject = settleSubject(c);
+  readGrouping(c, subject);
+  readFilters(c, subject);
+  requireUse(c, subject);
+  return c.parts;
+};
+
+/** What is measured and how: a ranking, an aggregate, a count of related rows, or rows. */
+const readStatement = (c: Reading): void => {
+  const { resolver, lexicon, analysis, items, used, prior, at, parts, focus, focusEntity } = c;
+  const { aggregate, ranking, rankKey } = analysis;
+  const aggregateTarget = at(aggregate?.target);
+  // ---- metric and c.subject ----
+  const countTarget =
+    aggregate?.fn === 'count' && aggregateTarget?.kind === 'entity' ? aggregateTarget : undefined;
+  if (ranking && rankKey) {
+    const plural =
+      focus?.kind === 'entity' ? focus.plural : focus?.kind === 'column' ? pluralText(focus.text) : false;
+    const limit = rankingLimit(ranking, plural);
+    const rankOf = (ref: ColumnRef | undefined, label: string): void => {
+      // Rows of the focus, ordered by one of its own columns.
+      if (!focusEntity) throw new Clarify(`Which rows should I rank by ${label}?`);
+      c.subject = focusEntity;
+      parts.metric = 'rows';
+      if (ref) {
+        parts.order = { by: 'column', ref, dir: ranking.dir };
+        if (resolver.column(ref).nullable) parts.filters.push({ kind: 'present', ref });
+      }
+      parts.limit = limit;
+      parts.ranking = label;
+    };
+    const groupedBy = (metric: Metric, label: string): void => {
+      // One value per focus row (or focus value), ranked.
+      if (!focus) {
+        throw new Clarify(`Which ${metric.fn === 'count' ? 'groups' : 'rows'} should I rank by ${label}?`);
+      }
+      if (focus.kind === 'entity') c.groupFromFocus = { kind: 'entity', table: focusEntity! };
+      else if (focus.kind === 'column') {
+        c.groupFromFocus = { kind: 'column', ref: resolver.columnRef(focus.refs, focus.text, c.subject) };
+      }
+      parts.metric = metric;
+      parts.order = { by: 'metric', dir: ranking.dir };
+      parts.limit = limit;
+      parts.ranking = label;
+    };
+    switch (rankKey.kind) {
+      case 'count': {
+        const counted = resolver.entity(rankKey.tables, (items[rankKey.index] as ItemOf<'entity'>).text);
+        c.subject = counted;
+        groupedBy({ fn: 'count' }, rankingLabel(ranking, resolver.relation(counted).other));
+        break;
+      }
+      case 'measure': {
+        const measure = resolver.revenue();
+        c.subject = measureColumn(measure).table;
+        groupedBy({ fn: 'sum', measure, name: 'revenue' }, rankingLabel(ranking, 'revenue'));
+        break;
+      }
+      case 'column': {
+        const ref = resolver.columnRef(rankKey.refs, rankKey.text, focusEntity);
+        const column = resolver.column(ref);
+        const label = rankingLabel(ranking, column.display);
+        if (focusEntity === ref.table) rankOf(ref, label);
+        else if (!focus) {
+          // "what is the highest price": the value itself.
+          c.subject = ref.table;
+          parts.metric = { fn: ranking.dir === 'desc' ? 'max' : 'min', measure: { kind: 'column', ref } };
+        } else if (column.numeric && !column.temporal) {
+          c.subject = ref.table;
+          groupedBy({ fn: 'sum', measure: { kind: 'column', ref } }, label);
+        } else {
+          throw new Clarify(
+            `I can rank ${focus.kind === 'entity' ? resolver.relation(focusEntity!).other : 'them'} by their own columns; ${column.display} belongs to ${resolver.relation(ref.table).other}.`,
+          );
+        }
+        break;
+      }
+      case 'hint': {
+        const hint = rankKey.hint;
+        if (hint === 'money') {
+          if (!focusEntity)
+            throw new Clarify('Which rows do you mean, for example “most expensive product”?');
+          rankOf(resolver.moneyOf(focusEntity, ranking.word), ranking.word);
+        } else if (hint === 'date') {
+          if (!focusEntity)
+            throw new Clarify(`Which rows do you mean, for example “${ranking.word} orders”?`);
+          rankOf(resolver.dateOf(focusEntity, ranking.word), ranking.word);
+          if (parts.order?.by === 'column' && parts.order.ref.table !== focusEntity) {
+            throw new Clarify(
+              `${resolver.relation(focusEntity).other} have no date of their own to rank by.`,
+            );
+          }
+        } else if (hint === 'units') {
+          const units = resolver.unitsSold();
+          c.subject = units.table;
+          groupedBy({ fn: 'sum', measure: { kind: 'column', ref: units }, name: 'units sold' }, ranking.word);
+        } else {
+          throw new Clarify(`${ranking.word} by what?`);
+        }
+        break;
+      }
+    }
+  } else if (ranking && !rankKey && prior?.order) {
+    // "and the bottom 3?": the previous ranking, turned around or cut differently.
+    parts.order = { ...prior.order, dir: ranking.dir };
+    const limit = ranking.n ?? prior.limit;
+    if (limit !== undefined) parts.limit = limit;
+    const key =
+      prior.order.by === 'column'
+        ? resolver.column(prior.order.ref).display
+        : prior.metric && prior.metric.fn !== 'count'
+          ? (prior.metric.name ?? resolver.column(measureColumn(prior.metric.measure)).display)
+          : resolver.relation(prior.subject).other;
+    parts.ranking =
+      prior.ranking && prior.order.dir === ranking.dir
+        ? prior.ranking
+        : rankingLabel({ ...ranking, word: 'top' }, key);
+  } else if (ranking && !rankKey) {
+    const what = focus?.kind === 'entity' ? resolver.relation(focusEntity!).other : 'rows';
+    const candidates = focusEntity
+      ? resolver
+          .relation(focusEntity)
+          .columns.filter((column) => column.numeric)
+          .map((column) => column.display)
+      : [];
+    const examples = [...candidates.slice(0, 3), ...(lexicon.revenue.kind === 'one' ? ['revenue'] : [])];
+    throw new Clarify(
+      `${capitalize(ranking.word)}${ranking.n !== undefined ? ` ${ranking.n}` : ''} ${what} by what?${examples.length > 0 ? ` For example by ${joinAnd(examples, 'or')}.` : ''}`,
+      focusEntity ? [{ table: tableName(lexicon, focusEntity) }] : undefined,
+    );
+  } else if (aggregate) {
+    if (aggregate.fn === 'count') {
+      if (countTarget) c.subject = resolver.entity(countTarget.tables, countTarget.text);
+      else if (focusEntity) c.subject = focusEntity;
+      parts.metric = { fn: 'count' };
+    } else {
+      const target = aggregateTarget;
+      let measure: Measure | undefined;
+      let name: string | undefined;
+      if (aggregate.word === 'how much' || target?.kind === 'measure' || target === undefined) {
+        if (target?.kind === 'column') {
+          measure = { kind: 'column', ref: resolver.columnRef(target.refs, target.text, focusEntity) };
+          used.add(aggregate.target!);
+        } else {
+          measure = resolver.revenue();
+          name = 'revenue';
+          if (target?.kind === 'measure') used.add(aggregate.target!);
+        }
+      } else if (target.kind === 'column') {
+        used.add(aggregate.target!);
+        const extremes = aggregate.fn === 'min' || aggregate.fn === 'max';
+        const measurable = target.refs.filter((ref) => {
+          const info = columnOf(lexicon, ref);
+          return info?.numeric || (extremes && info?.temporal);
+        });
+        if (measurable.length === 0) {
+          throw new Clarify(
+            `${capitalize(target.text)} ${pluralText(target.text) ? 'are not numbers' : 'is not a number'} I can ${aggregate.fn === 'avg' ? 'average' : aggregate.fn === 'sum' ? 'add up' : 'compare'}.`,
+          );
+        }
+        const ref = resolver.columnRef(measurable, target.text, focusEntity);
+        const column = resolver.column(ref);
+        if (!column.numeric && !(column.temporal && (aggregate.fn === 'min' || aggregate.fn === 'max'))) {
+          throw new Clarify(
+            `${column.display} is not a number I can ${aggregate.fn === 'avg' ? 'average' : 'add up'}.`,
+          );
+        }
+        measure = { kind: 'column', ref };
+      } else if (target.kind === 'entity') {
+        // "total orders" counts them; "total payments" adds up their one amount.
+        const table = resolver.entity(target.tables, target.text);
+        used.add(aggregate.target!);
+        if (/^totals?$/.test(aggregate.word) && resolver.worthOf(table).length === 0) {
+          c.subject = table;
+          parts.metric = { fn: 'count' };
+        } else {
+          measure = {
+            kind: 'column',
+            ref: resolver.moneyOf(table, `${aggregate.word} ${target.text}`),
+          };
+        }
+      }
+      if (measure) {
+        c.subject = measureColumn(measure).table;
+        parts.metric = {
+          fn: aggregate.fn as 'sum' | 'avg' | 'min' | 'max',
+          measure,
+          ...(name ? { name } : {}),
+        };
+      }
+    }
+  } else if (items.some((item, index) => item.kind === 'measure' && !used.has(index))) {
+    // "revenue per category", "sales in 2025": a measure alone is summed.
+    const index = items.findIndex((item, position) => item.kind === 'measure' && !used.has(position));
+    used.add(index);
+    const measure = resolver.revenue();
+    c.subject = measureColumn(measure).table;
+    parts.metric = { fn: 'sum', measure, name: 'revenue' };
+  } else if (analysis.groups.length > 0 && numericLeftover(lexicon, analysis) !== undefined) {
+    // "shipping cost per channel": a number named with a grouping is added up (or averaged,
+    // for prices and rates, which do not add up).
+    const index = numericLeftover(lexicon, analysis)!;
+    const item = items[index] as ItemOf<'column'>;
+    used.add(index);
+    const ref = resolver.columnRef(
+      item.refs.filter((ref) => columnOf(lexicon, ref)?.numeric),
+      item.text,
+      focusEntity,
+    );
+    const column = resolver.column(ref);
+    const averaged = column.words.some((word) =>
+      /^(price|rate|percent|percentage|ratio|score|rating|age)$/.test(word),
+    );
+    if (
+      !averaged &&
+      !column.money &&
+      !column.words.some((word) =>
+        /^(quantity|qty|units?|count|amount|total|cost|weight|hours|minutes|duration)$/.test(word),
+      )
+    ) {
+      throw new Clarify(
+        `Should I add up or average ${column.display}? Say “total ${column.display}” or “average ${column.display}”.`,
+      );
+    }
+    c.subject = ref.table;
+    parts.metric = { fn: averaged ? 'avg' : 'sum', measure: { kind: 'column', ref } };
+  } else if (analysis.groups.length > 0 && !prior) {
+    parts.metric = { fn: 'count' };
+  }
+
+  // "customers with more than 5 orders": one row per customer, counting their orders.
+  const havingComparison = analysis.comparisons.find((comparison) => comparison.countOf);
+  if (havingComparison && !parts.metric) {
+    if (!focusEntity)
+      throw new Clarify('Which rows should have that many? For example “customers with more than 5 orders”.');
+    const counted = resolver.entity(havingComparison.countOf!, 'those');
+    if (counted === focusEntity) {
+      throw new Clarify(`More than ${havingComparison.value} ${resolver.relation(counted).other} of what?`);
+    }
+    c.subject = counted;
+    c.groupFromFocus = { kind: 'entity', table: focusEntity };
+    parts.metric = { fn: 'count' };
+    parts.having = {
+      op: havingComparison.op,
+      value: havingComparison.value,
+      ...(havingComparison.high !== undefined ? { high: havingComparison.high } : {}),
+    };
+    parts.order = { by: 'metric', dir: 'desc' };
+    const admitsZero =
+      (havingComparison.op === '<' && havingComparison.value > 0) ||
+      ((havingComparison.op === '<=' || havingComparison.op === '=') && havingComparison.value >= 0) ||
+      (havingComparison.op === 'between' && havingComparison.value <= 0);
+    if (admitsZero) {
+      throw new Clarify(
+        `I can only count ${resolver.relation(focusEntity).other} that have at least one of ${resolver.relation(counted).other}, so “${havingComparison.op === '<' ? 'fewer than' : 'at most'} ${havingComparison.value}” would leave out those with none. Could you ask for “more than” or “at least” instead?`,
+      );
+    }
+  } else if (havingComparison) {
+    throw new Clarify(
+      'I can compare a count of related rows only in a list, for example “customers with more than 5 orders”.',
+    );
+  } else if (!parts.metric && (analysis.list || (focusEntity && !prior))) {
+    parts.metric = 'rows';
+  }
+};
+
+/** The relation the rows come from: the focus, the previous subject, a value's or a column's. */
+const settleSubject = (c: Reading): string => {
+  const { resolver, lexicon, analysis, items, used, prior, parts, focus, focusEntity } = c;
+  // Subject fallbacks: the focus, then a value's or a column's relation, then the previous subject.
+  c.subject ??= focusEntity;
+  // A follow-up without a relation of its own stays on the previous one ("what about in Spain?").
+  if (!c.subject && prior) c.subject = prior.subject;
+  if (!c.subject) {
+    const fromValues = [
+      ...new Set(analysis.values.flatMap((value) => value.matches.map((match) => match.ref.table))),
+    ];
+    if (fromValues.length === 1) c.subject = fromValues[0];
+  }
+  if (!c.subject && focus?.kind === 'column') {
+    const ref = resolver.columnRef(focus.refs, focus.text, undefined);
+    c.subject = ref.table;
+  }
+  if (!c.subject) {
+    // "price over 100", "count by status": the relation of the first column named (or a question
+    // back when the column is in several).
+    const named = items.find(
+      (item, index): item is ItemOf<'column'> => item.kind === 'column' && used.has(index),
+    );
+    if (named) c.subject = resolver.columnRef(named.refs, named.text, undefined).table;
+  }
+  if (!c.subject) {
+    throw new Clarify(`What would you like to know? I can answer questions about ${mainTables(lexicon)}.`);
+  }
+  parts.subject = c.subject;
+  return c.subject;
+};
+
+/** Grouping and sorting. */
+const readGrouping = (c: Reading, subject: string): void => {
+  const { resolver, analysis, prior, at, parts } = c;
+  // ---- grouping ----
+  if (c.groupFromFocus) parts.group = c.groupFromFocus;
+  const explicitGroups = analysis.groups;
+  if (explicitGroups.length > 1)
+    throw new Clarify('I can group by one thing at a time. Which grouping do you want?');
+  const explicit = explicitGroups[0];
+  if (explicit) {
+    if (parts.group) throw new Clarify('I can group by one thing at a time. Which grouping do you want?');
+    const target = at(explicit.target);
+    if (explicit.unit) {
+      parts.group = {
+        kind: 'time',
+        ref: resolver.dateOf(subject, `“per ${explicit.unit}”`),
+        unit: explicit.unit,
+      };
+    } else if (target?.kind === 'entity') {
+      const table = resolver.entity(target.tables, target.text, subject);
+      if (table === subject) {
+        const relation = resolver.relation(table);
+        throw new Clarify(
+          `${relation.other} per ${relation.one}? Each ${relation.one} is one row; did you mean a list of ${relation.other}?`,
+        );
+      }
+      parts.group = { kind: 'entity', table };
+    } else if (target?.kind === 'column') {
+      const ref = resolver.columnRef(target.refs, target.text, subject);
+      const column = resolver.column(ref);
+      if (column.temporal) parts.group = { kind: 'time', ref, unit: 'day' };
+      else if (column.numeric && !parts.metric) {
+        // "products by price": a sorted list.
+        parts.metric = 'rows';
+        parts.order = { by: 'column', ref, dir: 'asc' };
+      } else parts.group = { kind: 'column', ref };
+    } else if (target?.kind === 'measure') {
+      throw new Clarify(
+        'Group by revenue? Revenue is what I add up; tell me what to group it by, for example “revenue per category”.',
+      );
+    }
+    if (parts.group && (parts.metric === 'rows' || (!parts.metric && !prior))) parts.metric = { fn: 'count' };
+  }
+
+  if (analysis.sort) {
+    const target = at(analysis.sort.target);
+    if (target?.kind === 'column') {
+      const ref = resolver.columnRef(target.refs, target.text, subject);
+      if (parts.metric && parts.metric !== 'rows') throw new Clarify('I can sort lists of rows, not totals.');
+      parts.metric = 'rows';
+      parts.order = { by: 'column', ref, dir: analysis.sort.dir };
+    } else throw new Clarify('I can sort lists by a column, for example “sorted by price”.');
+  }
+};
+
+/** Filters: values, quoted names, flags, keys, comparisons and periods. */
+const readFilters = (c: Reading, subject: string): void => {
+  const { resolver, lexicon, analysis, items, used, parts } = c;
+  const filters = parts.filters;
+  const valueGroups = new Map<string, { ref: ColumnRef; values: string[]; negated: boolean }>();
+  for (const item of analysis.values) {
+    const matches = resolver.valueMatches(item, subject);
+    for (const match of matches) {
+      const key = `${match.ref.table}.${match.ref.column}.${item.negated}`;
+      const entry = valueGroups.get(key) ?? { ref: match.ref, values: [], negated: item.negated };
+      if (!entry.values.includes(match.value)) entry.values.push(match.value);
+      valueGroups.set(key, entry);
+    }
+  }
+  for (const { ref, values, negated } of valueGroups.values())
+    filters.push({ kind: 'in', ref, values, negated });
+  for (const literal of analysis.literals) {
+    if (!literal.column && literal.named) {
+      const labels = resolver.relation(subject).labels;
+      const label = labels.length === 1 ? resolver.column({ table: subject, column: labels[0]! }) : undefined;
+      if (label?.kind !== 'text') {
+        throw new Clarify(
+          `Which column of ${resolver.relation(subject).other} holds ${quoted(literal.text)}? For example: last name ${quoted(literal.text)}.`,
+        );
+      }
+      filters.push({
+        kind: 'in',
+        ref: { table: subject, column: label.name },
+        values: [literal.text],
+        negated: false,
+      });
+      continue;
+    }
+    if (!literal.column) {
+      throw new Clarify(
+        `Which column should equal ${quoted(literal.text)}? For example “name ${quoted(literal.text)}”.`,
+      );
+    }
+    const ref = resolver.columnRef(literal.column, 'that name', subject);
+    filters.push({ kind: 'in', ref, values: [literal.text], negated: false });
+  }
+  for (const boolean of analysis.booleans) {
+    filters.push({
+      kind: 'in',
+      ref: resolver.columnRef(boolean.refs, 'that', subject),
+      values: [!boolean.negated],
+      negated: false,
+    });
+  }
+  // Boolean columns named on their own: "products in stock", "active employees".
+  items.forEach((item, index) => {
+    if (item.kind !== 'column' || used.has(index)) return;
+    const booleans = item.refs.filter((ref) => columnOf(lexicon, ref)?.kind === 'boolean');
+    if (booleans.length === 0) return;
+    used.add(index);
+    filters.push({
+      kind: 'in',
+      ref: resolver.columnRef(booleans, item.text, subject),
+      values: [true],
+      negated: false,
+    });
+  });
+  for (const key of analysis.keys) {
+    const table = resolver.entity(key.tables, 'that', subject);
+    const relation = resolver.relation(table);
+    if (relation.primaryKey.length !== 1)
+      throw new Clarify(`${relation.other} have no single id to look up.`);
+    filters.push({
+      kind: 'compare',
+      ref: { table, column: relation.primaryKey[0]! },
+      op: '=',
+      value: key.value,
+    });
+  }
+  for (const comparison of analysis.comparisons) {
+    if (comparison.countOf) continue;
+    let ref: ColumnRef;
+    if (comparison.column) ref = resolver.columnRef(comparison.column, 'that', subject);
+    else if (comparison.money || comparison.costly) ref = resolver.moneyOf(subject, 'that amount');
+    else {
+      throw new Clarify(
+        `${comparison.op === 'between' ? 'Between' : 'More or less than'} ${comparison.value}${comparison.high !== undefined ? ` and ${comparison.high}` : ''} of what? Name the column, for example “price over ${comparison.value}”.`,
+      );
+    }
+    filters.push(
+      comparison.op === 'between'
+        ? { kind: 'between', ref, low: comparison.value, high: comparison.high ?? comparison.value }
+        : { kind: 'compare', ref, op: comparison.op, value: comparison.value },
+    );
+  }
+  if (analysis.periods.length > 1) {
+    const unbound = analysis.periods.filter((period) => !period.column);
+    if (unbound.length > 1)
+      throw new Clarify('I can filter on one period at a time. Which period do you mean?');
+  }
+  for (const { period, column, near } of analysis.periods) {
+    let ref: ColumnRef;
+    if (column) ref = resolver.columnRef(column, period.label, subject);
+    else if (near && near.length === 1 && near[0] !== subject && resolver.relation(near[0]!).primaryDate) {
+      ref = resolver.dateOf(near[0]!, period.label);
+    } else ref = resolver.dateOf(subject, period.label);
+    filters.push({
+      kind: 'period',
+      ref,
+      ...(period.from ? { from: period.from } : {}),
+      ...(period.to ? { to: period.to } : {}),
+      label: period.label,
+    });
+    parts.period = true;
+  }
+};
+
+/** Every relation and column the question names must play a part. */
+const requireUse = (c: Reading, subject: string): void => {
+  const { resolver, lexicon, items, used, parts, focusIndex, entityIndexes } = c;
+  const filters = parts.filters;
+  // Entities named but not otherwise used: rows must have a related one ("customers with orders").
+  for (const index of entityIndexes) {
+    if (used.has(index) && index !== focusIndex) continue;
+    const item = items[index] as ItemOf<'entity'>;
+    const table = resolver.entity(item.tables, item.text, subject);
+    const mentioned = (filter: Filter) => filter.ref.table === table;
+    const grouped =
+      parts.group && (parts.group.kind === 'entity' ? parts.group.table : parts.group.ref.table) === table;
+    if (table === subject || grouped || filters.some(mentioned)) continue;
+    if (parts.metric && parts.metric !== 'rows' && parts.metric.fn !== 'count') {
+      if (measureColumn(parts.metric.measure).table === table) continue;
+    }
+    if (parts.order?.by === 'column' && parts.order.ref.table === table) continue;
+    const key = resolver.relation(table).primaryKey[0];
+    if (!key)
+      throw new Clarify(
+        `I can't tell how ${resolver.relation(table).other} relate to ${resolver.relation(subject).other}.`,
+      );
+    filters.push({ kind: 'present', ref: { table, column: key } });
+  }
+  // Columns that were named but play no part: only fine when they belong to what is listed.
+  items.forEach((item, index) => {
+    if (item.kind !== 'column' || used.has(index)) return;
+    const own = item.refs.filter((ref) => ref.table === subject);
+    if (own.length > 0) return;
+    const relations = new Set([
+      ...filters.map((filter) => filter.ref.table),
+      ...(parts.group?.kind === 'entity' ? [parts.group.table] : []),
+    ]);
+    if (item.refs.some((ref) => relations.has(ref.table))) return;
+    throw new Clarify(
+      `I'm not sure what to do with ${quoted(item.text)} here. I can filter, group or rank by it: for example “${item.text} over 10” or “per ${item.text}”.`,
+      item.refs.map((ref) => ({ table: tableName(lexicon, ref.table), column: ref.column })),
+    );
+  });
+};
+
+// ---- follow-ups --------------------------------------------------------------------------------
+
+const isFollowUp = (analysis: Analysis): boolean => {
+  if (analysis.followup || analysis.anaphora) return true;
+  // A relation or column that only says what to group, compare or date by ("per store", "per
+  // country") is no new subject.
+  const hasFocus = analysis.items.some(
+    (item, index) =>
+      !analysis.used.has(index) &&
+      (item.kind === 'entity' || item.kind === 'measure' || item.kind === 'column'),
+  );
+  if (hasFocus) return false;
+  return (
+    analysis.values.length > 0 ||
+    analysis.periods.length > 0 ||
+    analysis.comparisons.length > 0 ||
+    analysis.groups.length > 0 ||
+    analysis.ranking !== undefined ||
+    analysis.sort !== undefined ||
+    analysis.booleans.length > 0 ||
+    analysis.literals.length > 0 ||
+    analysis.aggregate !== undefined ||
+    analysis.list
+  );
+};
+
+const filterKey = (filter: Filter): string =>
+  `${filter.kind === 'period' ? 'period' : 'value'}:${filter.ref.table}.${filter.ref.column}`;
+
+/** The previous intent with what the follow-up changes. */
+const merge = (resolver: Resolver, prior: Intent, parts: Parts): Intent => {
+  const { lexicon, analysis } = resolver;
+  let subject = parts.subject ?? prior.subject;
+  let regroup: Group | undefined;
+  // "revenue per category" → "what about products?": the new relation replaces the grouping.
+  if (subject !== prior.subject && prior.group && !parts.group && parts.metric === undefined) {
+    if (pathBetween(lexicon, prior.subject, subject).kind === 'path') {
+      regroup = { kind: 'entity', table: subject };
+      subject = prior.subject;
+    }
+  }
+  const sameSubject = subject === prior.subject;
+  // "what about Germany?" replaces the country; "how many of those were cancelled?" narrows.
+  const replace = analysis.followup && !analysis.anaphora;
+  let filters: Filter[] = sameSubject ? [...prior.filters] : [];
+  if (!sameSubject) {
+    // A new subject keeps the previous period (on its own date) and nothing else.
+    const period = prior.filters.find((filter) => filter.kind === 'period');
+    if (period && !parts.period) {
+      filters.push({ ...period, ref: resolver.dateOf(subject, period.label) });
+    }
+  }
+  for (const filter of parts.filters) {
+    if (filter.kind === 'period') {
+      filters = filters.filter((other) => other.kind !== 'period');
+    } else if (replace || !analysis.anaphora || filter.kind === 'compare' || filter.kind === 'between') {
+      filters = filters.filter((other) => other.kind === 'period' || filterKey(other) !== filterKey(filter));
+    }
+    if (!filters.some((other) => JSON.stringify(other) === JSON.stringify(filter))) filters.push(filter);
+  }
+
+  const intent: Intent = { subject, filters };
+  const metric =
+    parts.metric ??
+    (sameSubject ? prior.metric : undefined) ??
+    (prior.metric?.fn === 'count' || parts.group ? { fn: 'count' as const } : undefined);
+  if (metric && metric !== 'rows') intent.metric = metric;
+  const keepShape = parts.metric === undefined && sameSubject;
+  const group = regroup ?? parts.group ?? (keepShape ? prior.group : undefined);
+  if (group && intent.metric) intent.group = group;
+  const having = parts.having ?? (keepShape ? prior.having : undefined);
+  if (having && intent.group) intent.having = having;
+  const order = parts.order ?? (keepShape ? prior.order : undefined);
+  if (order) intent.order = order;
+  const limit = parts.limit ?? (keepShape ? prior.limit : undefined);
+  if (limit !== undefined && (intent.order || !intent.metric)) intent.limit = limit;
+  const ranking = parts.ranking ?? (keepShape ? prior.ranking : undefined);
+  if (ranking && intent.order) intent.ranking = ranking;
+  // A list after a count: "show them".
+  if (parts.metric === 'rows') {
+    delete intent.metric;
+    delete intent.group;
+    delete intent.having;
+    if (!parts.order) {
+      delete intent.order;
+      delete intent.limit;
+      delete intent.ranking;
+    }
+  }
+  return intent;
+};
+
+const finish = (parts: Parts): Intent => {
+  const intent: Intent = { subject: parts.subject!, filters: parts.filters };
+  if (parts.metric && parts.metric !== 'rows') intent.metric = parts.metric;
+  if (parts.group) intent.group = parts.group;
+  if (parts.having) intent.having = parts.having;
+  if (parts.order) intent.order = parts.order;
+  if (parts.limit !== undefined) intent.limit = parts.limit;
+  if (parts.ranking) intent.ranking = parts.ranking;
+  return intent;
+};
+
+/** Checks an intent against the catalog: joins exist and are unambiguous, sums do not double count. */
+export const checkIntent = (lexicon: Lexicon, intent: Intent): Interpretation => {
+  const tables = new Set<string>();
+  for (const filter of intent.filters) tables.add(filter.ref.table);
+  if (intent.metric && intent.metric.fn !== 'count') {
+    const { measure } = intent.metric;
+    if (measure.kind === 'column') tables.add(measure.ref.table);
+    else tables.add(measure.left.table).add(measure.right.table);
+  }
+  if (intent.group) tables.add(intent.group.kind === 'entity' ? intent.group.table : intent.group.ref.table);
+  if (intent.order?.by === 'column') tables.add(intent.order.ref.table);
+  tables.delete(intent.subject);
+  const planned = planJoins(lexicon, intent.subject, tables);
+  const name = (table: string) => lexicon.relations.get(table)?.other ?? table;
+  if (planned.kind === 'unreachable') {
+    return {
+      kind: 'clarify',
+      reason: 'unreachable',
+      message: `I can't find how ${name(planned.target)} relate to ${name(intent.subject)} in this database, so I can't combine them in one answer.`,
+      candidates: [
+        { table: tableName(lexicon, intent.subject) },
+        { table: tableName(lexicon, planned.target) },
+      ],
+    };
+  }
+  if (planned.kind === 'ambiguous') {
+    const routes = planned.paths.map((path) =>
+      path
+        .map((step) => `${tableName(lexicon, step.edge.child)}.${step.edge.childColumns.join('+')}`)
+        .join(' → '),
+    );
+    return {
+      kind: 'clarify',
+      message: `${name(intent.subject)} and ${name(planned.target)} are linked in more than one way (${joinAnd(routes, 'or')}). Which link do you mean?`,
+      candidates: planned.paths.map((path) => ({
+        table: tableName(lexicon, path[0]!.edge.child),
+        column: path[0]!.edge.childColumns.join(','),
+      })),
+    };
+  }
+  // A relation reached through a parent and then another of its children is only a sibling's
+  // sibling (products … order items … orders … stores … employees): too loose to answer.
+  for (const table of tables) {
+    const path = pathBetween(lexicon, intent.subject, table);
+    if (path.kind !== 'path') continue;
+    const turns = path.steps.filter(
+      (step, index) => index > 0 && step.toMany !== path.steps[index - 1]!.toMany,
+    );
+    if (turns.length > 1) {
+      return {
+        kind: 'clarify',
+        reason: 'unreachable',
+        message: `${capitalize(name(intent.subject))} and ${name(table)} are only loosely related (through ${joinAnd(
+          path.steps.slice(0, -1).map((step) => name(step.to)),
+        )}). Could you ask about them separately?`,
+        candidates: [{ table: tableName(lexicon, intent.subject) }, { table: tableName(lexicon, table) }],
+      };
+    }
+  }
+  const metric = intent.metric;
+  if (planned.plan.fansOut && metric && (metric.fn === 'sum' || metric.fn === 'avg')) {
+    const many = planned.plan.steps.filter((step) => step.toMany).map((step) => name(step.to));
+    return {
+      kind: 'clarify',
+      reason: 'fan-out',
+      message: `Adding up ${name(intent.subject)} across their ${joinAnd(many)} would count some of them more than once. Could you ask about one of them at a time?`,
+    };
+  }
+  return { kind: 'intent', intent };
+};
+
+export interface InterpretInput {
+  lexicon: Lexicon;
+  mentions: readonly Mention[];
+  /** The previous intent of the conversation, when there is one. */
+  prior?: Intent;
+}
+
+/** One reading of the question, with revenue taken from `revenueTier`. */
+const readOnce = (
+  lexicon: Lexicon,
+  mentions: readonly Mention[],
+  prior: Intent | undefined,
+  revenueTier: number,
+): { interpretation: Interpretation; usedRevenue: boolean } => {
+  let resolver: Resolver | undefined;
+  try {
+    const analysis = analyse(lexicon, mentions);
+    resolver = new Resolver(lexicon, analysis, revenueTier);
+    const followUp = prior !== undefined && isFollowUp(analysis);
+    if (
+      !followUp &&
+      (analysis.followup || analysis.anaphora) &&
+      analysis.items.every((item) => item.kind !== 'entity')
+    ) {
+      throw new Clarify(
+        'What are you referring to? Please ask the whole question, for example “How many orders were placed last month?”.',
+      );
+    }
+    const parts = build(resolver, followUp ? prior : undefined);
+    const intent = followUp && prior ? merge(resolver, prior, parts) : finish(parts);
+    return { interpretation: checkIntent(lexicon, intent), usedRevenue: resolver.usedRevenue };
+  } catch (error) {
+    if (!(error instanceof Clarify)) throw error;
+    return {
+      interpretation: {
+        kind: 'clarify',
+        message: error.message,
+        ...(error.candidates ? { candidates: error.candidates } : {}),
+        ...(error.reason ? { reason: error.reason } : {}),
+      },
+      usedRevenue: resolver?.usedRevenue ?? false,
+    };
+  }
+};
+
+export const interpret = ({ lexicon, mentions, prior }: InterpretInput): Interpretation => {
+  const first = readOnce(lexicon, mentions, prior, 0);
+  if (first.interpretation.kind === 'intent' || !first.usedRevenue || !first.interpretation.reason) {
+    return first.interpretation;
+  }
+  // Revenue from the first tier cannot answer this (a summary view that does not reach
+  // categories, say): the next tier may.
+  for (let tier = 1; tier < lexicon.revenueTiers.length; tier += 1) {
+    const next = readOnce(lexicon, mentions, prior, tier);
+    if (next.interpretation.kind === 'intent') return next.interpretation;
+  }
+  return first.interpretation;
+};

@@ -1,0 +1,576 @@
+// Step 2 of the builtin pipeline: the schema index a question is matched against, built once per
+// catalog (cached by its identity and `indexedAt`). Relations and columns become phrases of
+// singular words (with synonyms at a lower rank), sample values become phrases that name a
+// column and value, and foreign keys become the join graph. The tenant column is left out of all
+// of it: a question can never select, group by or filter on it, and no join runs through it.
+import type { Catalog, CatalogColumn, CatalogRelation, ColumnKind } from '#lib/connectors/types.ts';
+import type { ColumnRef, Measure } from './intent.ts';
+import { tokenize } from './tokens.ts';
+import { phraseKey, plural, singular, splitIdentifier, stopwords, synonyms } from './words.ts';
+
+export interface ColumnInfo {
+  table: string;
+  name: string;
+  kind: ColumnKind;
+  nullable: boolean;
+  /** Words of the name: `unit_price` → ['unit', 'price']. */
+  words: string[];
+  /** How the column reads in a sentence: "unit price". */
+  display: string;
+  /** Part of the primary key or of a foreign key. */
+  key: boolean;
+  /** A number one can sum, average or compare (not a key). */
+  numeric: boolean;
+  /** A numeric column holding money (price, amount, total, salary…). */
+  money: boolean;
+  temporal: boolean;
+  samples: string[];
+}
+
+export interface RelationInfo {
+  key: string;
+  schema: string;
+  name: string;
+  relation: CatalogRelation;
+  /** "order item" / "order items". */
+  one: string;
+  other: string;
+  /** A short alias for SQL: `order_items` → `oi`. */
+  alias: string;
+  columns: ColumnInfo[];
+  byName: Map<string, ColumnInfo>;
+  primaryKey: string[];
+  /** Columns that name a row to a person (name, title, first and last name…). */
+  labels: string[];
+  /** Date and timestamp columns, the one that dates a row best first (see `rankDates`). */
+  dates: ColumnInfo[];
+  /** True when the first of `dates` is clearly the row's date (not a tie). */
+  primaryDate: ColumnInfo | undefined;
+}
+
+/** A foreign key: `child` rows point at one `parent` row (child → parent is to-one). */
+export interface Edge {
+  child: string;
+  parent: string;
+  childColumns: string[];
+  parentColumns: string[];
+}
+
+export type Entry =
+  | { kind: 'relation'; table: string; rank: number }
+  /** `qualified`: the phrase names the relation too ("customer country", "order date"). */
+  | { kind: 'column'; table: string; column: string; rank: number; qualified?: boolean }
+  | { kind: 'value'; table: string; column: string; value: string }
+  | { kind: 'measure'; name: 'revenue' };
+
+export type Resolution<T> = { kind: 'one'; value: T } | { kind: 'many'; values: T[] } | { kind: 'none' };
+
+export interface Lexicon {
+  catalog: Catalog;
+  tenantColumn: string | undefined;
+  relations: Map<string, RelationInfo>;
+  /** By child and by parent relation key. */
+  edges: Map<string, Edge[]>;
+  phrases: Map<string, Entry[]>;
+  /** Longest phrase, in words. */
+  maxWords: number;
+  /** What "revenue" / "sales" sum: the first tier, then the others (see `findRevenue`). */
+  revenue: Resolution<Measure>;
+  revenueTiers: Measure[][];
+  /** What "best-selling" sums: a quantity column of the line-item relation. */
+  unitsSold: Resolution<ColumnRef>;
+}
+
+export const relationKey = (schema: string, name: string): string => `${schema}.${name}`;
+
+// ---- columns -----------------------------------------------------------------------------------
+
+const moneyWords = new Set([
+  'price',
+  'amount',
+  'total',
+  'cost',
+  'revenue',
+  'sale',
+  'salary',
+  'fee',
+  'balance',
+  'subtotal',
+  'budget',
+  'spend',
+  'income',
+  'payment',
+  'charge',
+  'wage',
+  'tax',
+  'paid',
+  'value',
+  'turnover',
+]);
+const notMoneyWords = new Set(['rate', 'percent', 'percentage', 'pct', 'ratio', 'count', 'number', 'id']);
+
+const isMoney = (words: readonly string[], kind: ColumnKind): boolean =>
+  (kind === 'decimal' || kind === 'integer') &&
+  words.some((word) => moneyWords.has(singular(word))) &&
+  !words.some((word) => notMoneyWords.has(word));
+
+const labelNames = [
+  'name',
+  'title',
+  'full_name',
+  'fullname',
+  'display_name',
+  'label',
+  'company_name',
+  'username',
+  'user_name',
+];
+
+const labelsOf = (relation: CatalogRelation, one: string, available: Set<string>): string[] => {
+  for (const name of labelNames) if (available.has(name)) return [name];
+  const own = `${one.replaceAll(' ', '_')}_name`;
+  if (available.has(own)) return [own];
+  if (available.has('first_name') && available.has('last_name')) return ['first_name', 'last_name'];
+  if (available.has('firstname') && available.has('lastname')) return ['firstname', 'lastname'];
+  for (const column of relation.columns) {
+    if (available.has(column.name) && column.kind === 'text' && /(^|_)name$/i.test(column.name)) {
+      return [column.name];
+    }
+  }
+  for (const name of ['email', 'code', 'sku', 'slug']) if (available.has(name)) return [name];
+  return [];
+};
+
+const trailingTimeWords = new Set(['at', 'on', 'date', 'time', 'timestamp', 'ts', 'datetime', 'day']);
+
+/**
+ * Date columns ranked by how well they date a row of their relation: one whose words share the
+ * relation's word (orders.ordered_at, orders.order_date) first, then creation dates, then the
+ * others; non-null before nullable within a rank.
+ */
+const dateRank = (column: ColumnInfo, relationWords: readonly string[]): number => {
+  const head = relationWords[relationWords.length - 1] ?? '';
+  const stem = head.length > 4 ? head.slice(0, Math.max(4, head.length - 2)) : head;
+  const words = column.words.filter((word) => !trailingTimeWords.has(word));
+  if (words.some((word) => word.startsWith(stem))) return 0;
+  if (
+    words.length === 0 ||
+    words.some((word) => /^(created?|creation|inserted|added|registered)$/.test(word))
+  )
+    return 1;
+  if (words.some((word) => /^(updated|modified|deleted|changed|last)$/.test(word))) return 3;
+  return 2;
+};
+
+const rankDates = (dates: ColumnInfo[], relationWords: readonly string[]): ColumnInfo[] =>
+  [...dates].sort(
+    (a, b) =>
+      dateRank(a, relationWords) - dateRank(b, relationWords) || Number(a.nullable) - Number(b.nullable),
+  );
+
+const primaryDateOf = (dates: ColumnInfo[], relationWords: readonly string[]): ColumnInfo | undefined => {
+  const [first, second] = dates;
+  if (!first) return undefined;
+  if (!second) return first;
+  const tie =
+    dateRank(first, relationWords) === dateRank(second, relationWords) && first.nullable === second.nullable;
+  return tie ? undefined : first;
+};
+
+// ---- aliases -----------------------------------------------------------------------------------
+
+/** Words SQL reserves in either dialect (or that read badly as aliases): never a bare alias. */
+const aliasReserved = new Set([
+  'as',
+  'at',
+  'by',
+  'do',
+  'if',
+  'in',
+  'is',
+  'no',
+  'of',
+  'on',
+  'or',
+  'to',
+  'and',
+  'asc',
+  'all',
+  'any',
+  'end',
+  'for',
+  'key',
+  'not',
+  'row',
+  'set',
+  'use',
+  'add',
+  'div',
+  'mod',
+  'xor',
+  'desc',
+]);
+
+const aliasOf = (words: readonly string[]): string => {
+  const initials = words.map((word) => word[0]).join('') || 't';
+  const alias = /^[a-z]/.test(initials) ? initials.slice(0, 4) : `t${initials}`.slice(0, 4);
+  return aliasReserved.has(alias) ? `${alias}1` : alias;
+};
+
+// ---- building ----------------------------------------------------------------------------------
+
+const entryId = (entry: Entry): string => {
+  switch (entry.kind) {
+    case 'relation':
+      return `r:${entry.table}`;
+    case 'column':
+      return `c:${entry.table}:${entry.column}`;
+    case 'value':
+      return `v:${entry.table}:${entry.column}:${entry.value}`;
+    case 'measure':
+      return `m:${entry.name}`;
+  }
+};
+
+const addEntry = (phrases: Map<string, Entry[]>, key: string, entry: Entry): void => {
+  if (key.length === 0) return;
+  const list = phrases.get(key);
+  if (!list) {
+    phrases.set(key, [entry]);
+    return;
+  }
+  const id = entryId(entry);
+  const same = list.find((other) => entryId(other) === id);
+  if (!same) list.push(entry);
+  else if ('rank' in same && 'rank' in entry && entry.rank > same.rank) same.rank = entry.rank;
+};
+
+/** Words of a sample value as the scanner sees them in a question. */
+export const valueWords = (value: string): string[] =>
+  tokenize(value).flatMap((token) =>
+    token.kind === 'word' ? [token.text] : token.kind === 'number' ? [token.raw.toLowerCase()] : [],
+  );
+
+const columnInfo = (
+  table: string,
+  column: CatalogColumn,
+  keyColumns: Set<string>,
+  samples: string[] | undefined,
+): ColumnInfo => {
+  const words = splitIdentifier(column.name);
+  const key = keyColumns.has(column.name) || words[words.length - 1] === 'id';
+  const numeric = (column.kind === 'integer' || column.kind === 'decimal') && !key;
+  return {
+    table,
+    name: column.name,
+    kind: column.kind,
+    nullable: column.nullable,
+    words,
+    display: words.join(' '),
+    key,
+    numeric,
+    money: numeric && isMoney(words, column.kind),
+    temporal: column.kind === 'date' || column.kind === 'timestamp',
+    samples: column.kind === 'text' ? (samples ?? []) : [],
+  };
+};
+
+/** Column phrases besides the full name: "ordered" and "order date" for ordered_at, "active" for is_active. */
+const columnAliases = (words: readonly string[], relationOne: string): string[][] => {
+  const aliases: string[][] = [];
+  const last = words[words.length - 1] ?? '';
+  if (words.length > 1 && trailingTimeWords.has(last)) {
+    const rest = words.slice(0, -1);
+    aliases.push(rest);
+    const verb = rest[rest.length - 1] ?? '';
+    if (verb.endsWith('ed') && verb.length > 4) {
+      let stem = verb.slice(0, -2);
+      if (/([^aeiou])\1$/.test(stem)) stem = stem.slice(0, -1);
+      aliases.push([...rest.slice(0, -1), stem, 'date'], [...rest.slice(0, -1), `${stem}e`, 'date']);
+    }
+  }
+  if (words.length > 1 && (words[0] === 'is' || words[0] === 'has')) aliases.push(words.slice(1));
+  // products.product_name → "name", orders.order_status → "status"
+  const own = relationOne.split(' ');
+  if (words.length > own.length && own.every((word, index) => singular(words[index] ?? '') === word)) {
+    aliases.push(words.slice(own.length));
+  }
+  return aliases;
+};
+
+const quantityWords = new Set(['quantity', 'qty', 'unit', 'count']);
+
+const resolution = <T>(values: T[]): Resolution<T> =>
+  values.length === 1
+    ? { kind: 'one', value: values[0]! }
+    : values.length === 0
+      ? { kind: 'none' }
+      : { kind: 'many', values };
+
+/**
+ * What "revenue" and "sales" add up, as tiers tried in order (the first tier that can answer a
+ * question is used; two candidates in one tier are an ambiguity): a money column named revenue or
+ * sales, a money column named total, quantity × price in one row, quantity × the price of the row
+ * it points at. Tables come before views, so that every question computes revenue the same way
+ * unless only a view can answer it.
+ */
+const findRevenue = (
+  relations: Map<string, RelationInfo>,
+  edges: Map<string, Edge[]>,
+): { tiers: Measure[][]; unitsSold: Resolution<ColumnRef> } => {
+  const ref = (column: ColumnInfo): ColumnRef => ({ table: column.table, column: column.name });
+  const tiersOf = (pool: RelationInfo[]) => {
+    const all = pool.flatMap((relation) => relation.columns);
+    const named = all.filter(
+      (column) =>
+        column.money && column.words.some((word) => /^(revenue|sales?|turnover|income)$/.test(word)),
+    );
+    const totals = all.filter((column) => column.money && column.words.includes('total'));
+    const quantities = all.filter(
+      (column) =>
+        column.numeric && column.kind !== 'decimal' && column.words.some((word) => quantityWords.has(word)),
+    );
+    const priceOf = (relation: RelationInfo | undefined) =>
+      relation?.columns.filter((column) => column.money && column.words.includes('price')) ?? [];
+    const sameRow: Measure[] = [];
+    const parentRow: Measure[] = [];
+    for (const quantity of quantities) {
+      for (const price of priceOf(relations.get(quantity.table))) {
+        sameRow.push({ kind: 'product', left: ref(quantity), right: ref(price) });
+      }
+      for (const edge of edges.get(quantity.table) ?? []) {
+        if (edge.child !== quantity.table) continue;
+        for (const price of priceOf(relations.get(edge.parent))) {
+          parentRow.push({ kind: 'product', left: ref(quantity), right: ref(price) });
+        }
+      }
+    }
+    const columnMeasures = (columns: ColumnInfo[]): Measure[] =>
+      columns.map((column) => ({ kind: 'column', ref: ref(column) }));
+    return {
+      tiers: [columnMeasures(named), columnMeasures(totals), sameRow.length > 0 ? sameRow : parentRow],
+      lines: [...sameRow, ...parentRow].flatMap((measure) =>
+        measure.kind === 'product' ? [measure.left] : [],
+      ),
+      quantities: quantities.map(ref),
+    };
+  };
+  const isTable = (relation: RelationInfo) =>
+    relation.relation.kind === 'table' || relation.relation.kind === 'foreign_table';
+  const tables = tiersOf([...relations.values()].filter(isTable));
+  const others = tiersOf([...relations.values()].filter((relation) => !isTable(relation)));
+  const tiers = [...tables.tiers, ...others.tiers].filter((tier) => tier.length > 0);
+  const lines = [...tables.lines, ...others.lines];
+  const unique = [...new Map(lines.map((line) => [`${line.table}.${line.column}`, line])).values()];
+  return { tiers, unitsSold: resolution(unique.length > 0 ? unique : tables.quantities) };
+};
+
+const revenuePhrases = ['revenue', 'sale', 'turnover', 'income', 'gross sale', 'takings', 'earnings'];
+
+export const buildLexicon = (catalog: Catalog, tenantColumn?: string): Lexicon => {
+  const relations = new Map<string, RelationInfo>();
+  const phrases = new Map<string, Entry[]>();
+  const edges = new Map<string, Edge[]>();
+
+  for (const relation of catalog.relations) {
+    if (relation.kind === 'sequence') continue;
+    const key = relationKey(relation.schema, relation.name);
+    const nameWords = splitIdentifier(relation.name);
+    const stemWords = nameWords.map(singular);
+    const one = stemWords.join(' ');
+    const last = nameWords[nameWords.length - 1] ?? '';
+    const other = [...stemWords.slice(0, -1), singular(last) === last ? plural(last) : last].join(' ');
+    const keyColumns = new Set([...relation.primaryKey, ...relation.foreignKeys.flatMap((fk) => fk.columns)]);
+    const columns = relation.columns
+      .filter((column) => column.name !== tenantColumn)
+      .map((column) => columnInfo(key, column, keyColumns, relation.samples[column.name]));
+    const byName = new Map(columns.map((column) => [column.name, column]));
+    const dates = rankDates(
+      columns.filter((column) => column.temporal),
+      stemWords,
+    );
+    relations.set(key, {
+      key,
+      schema: relation.schema,
+      name: relation.name,
+      relation,
+      one,
+      other,
+      alias: aliasOf(nameWords),
+      columns,
+      byName,
+      primaryKey: relation.primaryKey.filter((name) => byName.has(name)),
+      labels: labelsOf(relation, one, new Set(byName.keys())),
+      dates,
+      primaryDate: primaryDateOf(dates, stemWords),
+    });
+
+    // Relation phrases: the name (3), its head word's synonyms (2), the head word alone (1).
+    addEntry(phrases, phraseKey(stemWords), { kind: 'relation', table: key, rank: 3 });
+    const head = stemWords[stemWords.length - 1] ?? '';
+    for (const synonym of synonyms[head] ?? []) {
+      addEntry(phrases, phraseKey([...stemWords.slice(0, -1), synonym]), {
+        kind: 'relation',
+        table: key,
+        rank: 2,
+      });
+    }
+    if (stemWords.length > 1) addEntry(phrases, head, { kind: 'relation', table: key, rank: 1 });
+
+    // Column phrases: the name (3), "relation column" (3), shorter forms and synonyms (2).
+    for (const column of columns) {
+      const entry = (rank: number, qualified = false): Entry => ({
+        kind: 'column',
+        table: key,
+        column: column.name,
+        rank,
+        ...(qualified ? { qualified } : {}),
+      });
+      addEntry(phrases, phraseKey(column.words), entry(3));
+      const startsWithRelation = stemWords.every(
+        (word, index) => singular(column.words[index] ?? '') === word,
+      );
+      if (!startsWithRelation) addEntry(phrases, phraseKey([...stemWords, ...column.words]), entry(3, true));
+      const forms = columnAliases(column.words, one);
+      for (const form of forms) {
+        addEntry(phrases, phraseKey(form), entry(2));
+        addEntry(phrases, phraseKey([...stemWords, ...form]), entry(3, true));
+      }
+      for (const form of [column.words, ...forms]) {
+        const lastWord = singular(form[form.length - 1] ?? '');
+        for (const synonym of synonyms[lastWord] ?? []) {
+          addEntry(phrases, phraseKey([...form.slice(0, -1), synonym]), entry(2));
+        }
+      }
+      for (const value of column.samples) {
+        const words = valueWords(value);
+        if (words.length === 0 || words.length > 6) continue;
+        if (words.length === 1 && stopwords.has(words[0]!)) continue;
+        addEntry(phrases, phraseKey(words), { kind: 'value', table: key, column: column.name, value });
+      }
+    }
+  }
+
+  // The join graph: foreign keys between relations of the catalog, not through the tenant column.
+  for (const info of relations.values()) {
+    for (const foreignKey of info.relation.foreignKeys) {
+      if (tenantColumn !== undefined && foreignKey.columns.includes(tenantColumn)) continue;
+      const parent = relationKey(foreignKey.references.schema, foreignKey.references.name);
+      if (parent === info.key || !relations.has(parent)) continue;
+      const edge: Edge = {
+        child: info.key,
+        parent,
+        childColumns: foreignKey.columns,
+        parentColumns: foreignKey.references.columns,
+      };
+      for (const end of [info.key, parent]) {
+        const list = edges.get(end) ?? [];
+        list.push(edge);
+        edges.set(end, list);
+      }
+    }
+  }
+
+  const { tiers: revenueTiers, unitsSold } = findRevenue(relations, edges);
+  const revenue = resolution(revenueTiers[0] ?? []);
+  const columnAnswersTo = (phrase: string) =>
+    (phrases.get(phrase) ?? []).some((entry) => entry.kind === 'column');
+  for (const phrase of [...revenuePhrases, ...(columnAnswersTo('amount') ? [] : ['amount'])]) {
+    addEntry(phrases, phraseKey(phrase.split(' ')), { kind: 'measure', name: 'revenue' });
+  }
+
+  let maxWords = 1;
+  for (const phrase of phrases.keys()) maxWords = Math.max(maxWords, phrase.split(' ').length);
+  return {
+    catalog,
+    tenantColumn,
+    relations,
+    edges,
+    phrases,
+    maxWords: Math.min(maxWords, 6),
+    revenue,
+    revenueTiers,
+    unitsSold,
+  };
+};
+
+// ---- cache -------------------------------------------------------------------------------------
+
+const MAX_CACHED = 64;
+const byCatalog = new WeakMap<Catalog, Map<string, Lexicon>>();
+const byFingerprint = new Map<string, Lexicon>();
+
+const fingerprint = (catalog: Catalog, tenantColumn: string | undefined): string => {
+  let columns = 0;
+  for (const relation of catalog.relations) columns += relation.columns.length;
+  return [
+    catalog.indexedAt,
+    catalog.dialect,
+    catalog.defaultSchema,
+    tenantColumn ?? '',
+    catalog.relations.length,
+    columns,
+    catalog.relations[0]?.name ?? '',
+  ].join('\u0000');
+};
+
+/** The lexicon of `catalog`, built on first use and then served from memory. */
+export const lexiconFor = (catalog: Catalog, tenantColumn?: string): Lexicon => {
+  const tenantKey = tenantColumn ?? '';
+  const cached = byCatalog.get(catalog)?.get(tenantKey);
+  if (cached) return cached;
+  const key = fingerprint(catalog, tenantColumn);
+  let lexicon = byFingerprint.get(key);
+  if (!lexicon) {
+    lexicon = buildLexicon(catalog, tenantColumn);
+    if (byFingerprint.size >= MAX_CACHED) {
+      const oldest = byFingerprint.keys().next();
+      if (!oldest.done) byFingerprint.delete(oldest.value);
+    }
+    byFingerprint.set(key, lexicon);
+  }
+  const perTenant = byCatalog.get(catalog) ?? new Map<string, Lexicon>();
+  perTenant.set(tenantKey, lexicon);
+  byCatalog.set(catalog, perTenant);
+  return lexicon;
+};
+
+// ---- lookups -----------------------------------------------------------------------------------
+
+/**
+ * The main relations, most referenced first (customers, products), then by size: what the engine
+ * names when it lists what it can answer about.
+ */
+export const mainRelations = (lexicon: Lexicon, count = 8): RelationInfo[] => {
+  const links = (relation: RelationInfo, side: 'parent' | 'child') =>
+    (lexicon.edges.get(relation.key) ?? []).filter((edge) => edge[side] === relation.key).length;
+  const connected = (relation: RelationInfo) =>
+    links(relation, 'parent') + links(relation, 'child') > 0 ? 1 : 0;
+  return [...lexicon.relations.values()]
+    .filter((relation) => relation.columns.length > 0)
+    .sort(
+      (a, b) =>
+        connected(b) - connected(a) ||
+        links(b, 'parent') - links(a, 'parent') ||
+        b.relation.rowEstimate - a.relation.rowEstimate ||
+        a.name.localeCompare(b.name),
+    )
+    .slice(0, count);
+};
+
+export const columnOf = (lexicon: Lexicon, ref: ColumnRef): ColumnInfo | undefined =>
+  lexicon.relations.get(ref.table)?.byName.get(ref.column);
+
+export const relationOf = (lexicon: Lexicon, table: string): RelationInfo => {
+  const relation = lexicon.relations.get(table);
+  if (!relation) throw new Error(`unknown relation ${table}`);
+  return relation;
+};
+
+/** The name a user knows a relation by: bare in the default schema, qualified elsewhere. */
+export const tableName = (lexicon: Lexicon, table: string): string => {
+  const relation = relationOf(lexicon, table);
+  return relation.schema === lexicon.catalog.defaultSchema
+    ? relation.name
+    : `${relation.schema}.${relation.name}`;
+};

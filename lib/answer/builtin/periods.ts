@@ -1,0 +1,324 @@
+// Periods in questions ("in 2025", "last month", "since March", "in the last 30 days",
+// "between 2025-01-01 and 2025-03-31") read at a token position and turned into a half-open range
+// of ISO dates on the reference clock (lib/answer/time.ts). Calendar words ("last month", "this
+// year") mean calendar units; "past week" and "last 30 days" mean rolling spans ending today.
+import {
+  addDays,
+  addUnits,
+  type CalendarUnit,
+  calendarRange,
+  type DateRange,
+  isoDate,
+  monthLabel,
+  monthNames,
+  parseIsoDate,
+  startOf,
+  startOfDay,
+} from '../time.ts';
+import type { Token } from './tokens.ts';
+import { numberWord } from './words.ts';
+
+export interface Period extends DateRange {
+  /** As the user said it, for descriptions: "in March 2025", "last month". */
+  label: string;
+}
+
+export interface PeriodMatch {
+  period: Period;
+  /** Index after the last token used. */
+  end: number;
+}
+
+interface Span {
+  from: Date;
+  to: Date;
+  label: string;
+  /** A named date ("2025", "March 2025") takes "in"; a relative one ("last month") does not. */
+  absolute: boolean;
+  /** A month or quarter named without its year: the first month, so a range can take a later year. */
+  yearless?: number;
+}
+
+const units: Record<string, CalendarUnit> = {
+  day: 'day',
+  days: 'day',
+  week: 'week',
+  weeks: 'week',
+  month: 'month',
+  months: 'month',
+  quarter: 'quarter',
+  quarters: 'quarter',
+  year: 'year',
+  years: 'year',
+};
+
+const monthIndex = (word: string): number | undefined => {
+  const full = monthNames.indexOf(word as (typeof monthNames)[number]);
+  if (full >= 0) return full;
+  if (word === 'sept') return 8;
+  const short = monthNames.findIndex((name) => name.slice(0, 3) === word);
+  return word.length === 3 && short >= 0 ? short : undefined;
+};
+
+const ordinals: Record<string, number> = {
+  first: 1,
+  second: 2,
+  third: 3,
+  fourth: 4,
+  '1st': 1,
+  '2nd': 2,
+  '3rd': 3,
+  '4th': 4,
+};
+
+const wordAt = (tokens: readonly Token[], index: number): string | undefined => {
+  const token = tokens[index];
+  return token?.kind === 'word' ? token.text : undefined;
+};
+
+const yearAt = (tokens: readonly Token[], index: number): number | undefined => {
+  const token = tokens[index];
+  if (token?.kind !== 'number' || token.money || token.percent) return undefined;
+  const { value } = token;
+  return Number.isInteger(value) && value >= 1900 && value <= 2100 && /^\d{4}$/.test(token.raw)
+    ? value
+    : undefined;
+};
+
+const countAt = (tokens: readonly Token[], index: number): number | undefined => {
+  const token = tokens[index];
+  if (token?.kind === 'number' && !token.money && !token.percent && Number.isInteger(token.value)) {
+    return token.value > 0 && token.value <= 1000 ? token.value : undefined;
+  }
+  const word = wordAt(tokens, index);
+  return word === undefined ? undefined : numberWord(word);
+};
+
+/** The most recent start of `month` (0-based) that is not in the future. */
+const recentMonth = (today: Date, month: number): number =>
+  month <= today.getUTCMonth() ? today.getUTCFullYear() : today.getUTCFullYear() - 1;
+
+/** One date expression at `index`: a day, a calendar unit, a rolling span. */
+const spanAt = (
+  tokens: readonly Token[],
+  index: number,
+  now: Date,
+  introduced = false,
+): { span: Span; end: number } | undefined => {
+  const today = startOfDay(now);
+  const token = tokens[index];
+  if (token?.kind === 'date') {
+    const date = parseIsoDate(token.iso);
+    return date
+      ? { span: { from: date, to: addDays(date, 1), label: token.iso, absolute: true }, end: index + 1 }
+      : undefined;
+  }
+  const year = yearAt(tokens, index);
+  if (year !== undefined) {
+    const from = new Date(Date.UTC(year, 0, 1));
+    return {
+      span: { from, to: addUnits(from, 'year', 1), label: String(year), absolute: true },
+      end: index + 1,
+    };
+  }
+  // "3 days ago", "two months ago": that calendar unit.
+  const agoCount = countAt(tokens, index);
+  if (agoCount !== undefined && wordAt(tokens, index + 2) === 'ago') {
+    const unit = units[wordAt(tokens, index + 1) ?? ''];
+    if (!unit) return undefined;
+    const { from, to } = calendarRange(today, unit, -agoCount);
+    const label = `${agoCount} ${agoCount === 1 ? unit : `${unit}s`} ago`;
+    return { span: { from, to, label, absolute: false }, end: index + 3 };
+  }
+  let word = wordAt(tokens, index);
+  if (word === undefined) return undefined;
+  let start = index;
+  if (word === 'the') {
+    start += 1;
+    word = wordAt(tokens, start);
+    if (word === undefined) return undefined;
+  }
+
+  if (word === 'today')
+    return { span: { from: today, to: addDays(today, 1), label: 'today', absolute: false }, end: start + 1 };
+  if (word === 'yesterday') {
+    return {
+      span: { from: addDays(today, -1), to: today, label: 'yesterday', absolute: false },
+      end: start + 1,
+    };
+  }
+  if (
+    word === 'ytd' ||
+    (word === 'year' && wordAt(tokens, start + 1) === 'to' && wordAt(tokens, start + 2) === 'date')
+  ) {
+    return {
+      span: { from: startOf(today, 'year'), to: addDays(today, 1), label: 'year to date', absolute: false },
+      end: word === 'ytd' ? start + 1 : start + 3,
+    };
+  }
+  if (
+    word === 'mtd' ||
+    (word === 'month' && wordAt(tokens, start + 1) === 'to' && wordAt(tokens, start + 2) === 'date')
+  ) {
+    return {
+      span: { from: startOf(today, 'month'), to: addDays(today, 1), label: 'month to date', absolute: false },
+      end: word === 'mtd' ? start + 1 : start + 3,
+    };
+  }
+
+  if (word === 'this' || word === 'current') {
+    const unit = units[wordAt(tokens, start + 1) ?? ''];
+    if (!unit || unit === 'day') return undefined;
+    const { from, to } = calendarRange(today, unit, 0);
+    return { span: { from, to, label: `this ${unit}`, absolute: false }, end: start + 2 };
+  }
+  if (word === 'last' || word === 'past' || word === 'previous' || word === 'prior' || word === 'recent') {
+    const count = countAt(tokens, start + 1);
+    if (count !== undefined) {
+      const unit = units[wordAt(tokens, start + 2) ?? ''];
+      if (!unit) return undefined;
+      // A rolling span of `count` units that ends with today.
+      const from = addDays(addUnits(today, unit, -count), 1);
+      const label = `the last ${count} ${count === 1 ? unit : `${unit}s`}`;
+      return { span: { from, to: addDays(today, 1), label, absolute: false }, end: start + 3 };
+    }
+    const unit = units[wordAt(tokens, start + 1) ?? ''];
+    if (!unit || word === 'recent') return undefined;
+    if (word === 'past') {
+      const from = addDays(addUnits(today, unit, -1), 1);
+      return {
+        span: { from, to: addDays(today, 1), label: `the past ${unit}`, absolute: false },
+        end: start + 2,
+      };
+    }
+    const { from, to } = calendarRange(today, unit, -1);
+    return { span: { from, to, label: `last ${unit}`, absolute: false }, end: start + 2 };
+  }
+
+  // "Q1 2025", "first quarter of 2025", "Q3"
+  const quarterWord = /^q([1-4])$/.exec(word);
+  let quarter: number | undefined;
+  let afterQuarter = start + 1;
+  if (quarterWord) quarter = Number(quarterWord[1]);
+  else if (ordinals[word] !== undefined && wordAt(tokens, start + 1) === 'quarter') {
+    quarter = ordinals[word];
+    afterQuarter = start + 2;
+  }
+  if (quarter !== undefined) {
+    let end = afterQuarter;
+    if (wordAt(tokens, end) === 'of') end += 1;
+    let quarterYear = yearAt(tokens, end);
+    const yearless = quarterYear === undefined ? (quarter - 1) * 3 : undefined;
+    if (quarterYear !== undefined) end += 1;
+    else {
+      end = afterQuarter;
+      quarterYear = recentMonth(today, (quarter - 1) * 3);
+    }
+    const from = new Date(Date.UTC(quarterYear, (quarter - 1) * 3, 1));
+    const span: Span = {
+      from,
+      to: addUnits(from, 'quarter', 1),
+      label: `Q${quarter} ${quarterYear}`,
+      absolute: true,
+    };
+    return { span: yearless === undefined ? span : { ...span, yearless }, end };
+  }
+
+  // "March", "March 2025", "mar 2025"; "may" only with a year after it.
+  const month = monthIndex(word);
+  // "may" is a month only after a preposition or before a year ("in May", "May 2025").
+  if (month !== undefined && (word !== 'may' || introduced || yearAt(tokens, start + 1) !== undefined)) {
+    const monthNumber = month;
+    let end = start + 1;
+    if (wordAt(tokens, end) === 'of') end += 1;
+    let monthYear = yearAt(tokens, end);
+    const yearless = monthYear === undefined ? monthNumber : undefined;
+    if (monthYear !== undefined) end += 1;
+    else {
+      end = start + 1;
+      monthYear = recentMonth(today, monthNumber);
+    }
+    const from = new Date(Date.UTC(monthYear, monthNumber, 1));
+    const span: Span = {
+      from,
+      to: addUnits(from, 'month', 1),
+      label: monthLabel(monthYear, monthNumber),
+      absolute: true,
+    };
+    return { span: yearless === undefined ? span : { ...span, yearless }, end };
+  }
+  return undefined;
+};
+
+const inWords = new Set(['in', 'during', 'for', 'of', 'on', 'within', 'over', 'throughout']);
+const untilWords = new Set(['until', 'till', 'through', 'thru', 'to']);
+
+const phraseOf = (span: Span): string =>
+  span.absolute
+    ? `${/^\d{4}-\d\d-\d\d$/.test(span.label) ? 'on' : 'in'} ${span.label}`
+    : span.label.startsWith('the ')
+      ? `in ${span.label}`
+      : span.label;
+
+const range = (from: Date | undefined, to: Date | undefined, label: string): Period => ({
+  ...(from ? { from: isoDate(from) } : {}),
+  ...(to ? { to: isoDate(to) } : {}),
+  label,
+});
+
+/** A period starting at `index`, or undefined. */
+export const periodAt = (tokens: readonly Token[], index: number, now: Date): PeriodMatch | undefined => {
+  const word = wordAt(tokens, index);
+  const next = index + 1;
+
+  if (word === 'between' || word === 'from') {
+    const first = spanAt(tokens, next, now, true);
+    if (first) {
+      const joiner = wordAt(tokens, first.end);
+      if (joiner === 'and' || (joiner !== undefined && untilWords.has(joiner))) {
+        const second = spanAt(tokens, first.end + 1, now, true);
+        if (second) {
+          // "from January to March 2025": the first month takes the year of the second.
+          let from = first.span.from;
+          let firstLabel = first.span.label;
+          if (first.span.yearless !== undefined && second.span.yearless === undefined) {
+            const year = second.span.from.getUTCFullYear();
+            from = new Date(Date.UTC(year, first.span.yearless, 1));
+            if (from > second.span.from) from = new Date(Date.UTC(year - 1, first.span.yearless, 1));
+            firstLabel = firstLabel.replace(/\d{4}$/, String(from.getUTCFullYear()));
+          }
+          return {
+            period: range(from, second.span.to, `between ${firstLabel} and ${second.span.label}`),
+            end: second.end,
+          };
+        }
+      }
+      if (word === 'from') {
+        return { period: range(first.span.from, undefined, `since ${first.span.label}`), end: first.end };
+      }
+    }
+    return undefined;
+  }
+  if (
+    word === 'since' ||
+    word === 'after' ||
+    word === 'before' ||
+    (word !== undefined && untilWords.has(word) && word !== 'to')
+  ) {
+    const span = spanAt(tokens, next, now, true);
+    if (!span) return undefined;
+    const { from, to, label } = span.span;
+    if (word === 'since') return { period: range(from, undefined, `since ${label}`), end: span.end };
+    if (word === 'after') return { period: range(to, undefined, `after ${label}`), end: span.end };
+    if (word === 'before') return { period: range(undefined, from, `before ${label}`), end: span.end };
+    return { period: range(undefined, to, `until ${label}`), end: span.end };
+  }
+  if (word === 'prior' && wordAt(tokens, next) === 'to') {
+    const span = spanAt(tokens, next + 1, now);
+    if (span) return { period: range(undefined, span.span.from, `before ${span.span.label}`), end: span.end };
+  }
+  const introduced = word !== undefined && inWords.has(word);
+  const span = spanAt(tokens, introduced ? next : index, now, introduced);
+  if (!span) return undefined;
+  return { period: range(span.span.from, span.span.to, phraseOf(span.span)), end: span.end };
+};

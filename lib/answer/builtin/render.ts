@@ -1,0 +1,312 @@
+// Step 6 of the builtin pipeline: an intent becomes one SELECT. Standard SQL that PostgreSQL and
+// MySQL both accept: every column qualified by its table's alias, dates as literals computed from
+// the reference clock (no dialect date functions in filters), EXTRACT for time groups, ORDER BY
+// on every list with the key as tie-breaker, and a LIMIT on lists and rankings.
+import type { Dialect } from '#lib/connectors/types.ts';
+import type { ColumnRef, Filter, Intent, Measure, Metric } from './intent.ts';
+import { type JoinPlan, planJoins } from './joins.ts';
+import { type ColumnInfo, columnOf, type Lexicon, type RelationInfo, relationOf } from './lexicon.ts';
+import { literal, outputName, quoteIdentifier } from './sql.ts';
+import { singular } from './words.ts';
+
+export const LIST_LIMIT = 100;
+
+/** Relations an intent reads, besides its subject. */
+export const relationsOf = (intent: Intent): Set<string> => {
+  const tables = new Set<string>();
+  const addMeasure = (measure: Measure) => {
+    if (measure.kind === 'column') tables.add(measure.ref.table);
+    else tables.add(measure.left.table).add(measure.right.table);
+  };
+  for (const filter of intent.filters) tables.add(filter.ref.table);
+  if (intent.metric && intent.metric.fn !== 'count') addMeasure(intent.metric.measure);
+  if (intent.group) tables.add(intent.group.kind === 'entity' ? intent.group.table : intent.group.ref.table);
+  if (intent.order?.by === 'column') tables.add(intent.order.ref.table);
+  tables.delete(intent.subject);
+  return tables;
+};
+
+export interface RenderedSql {
+  sql: string;
+  plan: JoinPlan;
+  /** The metric's output column, when there is a metric. */
+  metricColumn?: string;
+  /** Group key output columns (entity: key then label columns). */
+  keyColumns: string[];
+  /** Columns that name a listed row. */
+  labelColumns: string[];
+  /** The column a ranking of rows is ordered by. */
+  orderColumn?: string;
+}
+
+export type RenderResult =
+  | { kind: 'sql'; rendered: RenderedSql }
+  | { kind: 'problem'; reason: 'ambiguous-join' | 'unreachable' | 'fan-out' | 'no-key'; tables: string[] };
+
+/** The name of a metric's output column: order_count, total_revenue, average_price. */
+export const metricName = (lexicon: Lexicon, intent: Intent, metric: Metric): string => {
+  if (metric.fn === 'count') {
+    const subject = relationOf(lexicon, intent.subject);
+    return outputName(`${subject.one.split(' ').pop() ?? 'row'}_count`);
+  }
+  const measure =
+    metric.name ??
+    (metric.measure.kind === 'column'
+      ? metric.measure.ref.column
+      : `${metric.measure.left.column}_${metric.measure.right.column}`);
+  const prefix = { sum: 'total', avg: 'average', min: 'min', max: 'max' }[metric.fn];
+  return outputName(`${prefix}_${measure}`);
+};
+
+class Query {
+  readonly lexicon: Lexicon;
+  readonly dialect: Dialect;
+  readonly aliases = new Map<string, string>();
+
+  constructor(lexicon: Lexicon, dialect: Dialect, plan: JoinPlan) {
+    this.lexicon = lexicon;
+    this.dialect = dialect;
+    const used = new Set<string>();
+    for (const table of [plan.base, ...plan.steps.map((step) => step.to)]) {
+      const preferred = relationOf(lexicon, table).alias;
+      let alias = preferred;
+      for (let suffix = 2; used.has(alias); suffix += 1) alias = `${preferred}${suffix}`;
+      used.add(alias);
+      this.aliases.set(table, alias);
+    }
+  }
+
+  quote(name: string): string {
+    return quoteIdentifier(name, this.dialect);
+  }
+
+  relation(table: string): string {
+    const relation = relationOf(this.lexicon, table);
+    const name = this.quote(relation.name);
+    const qualified =
+      relation.schema === this.lexicon.catalog.defaultSchema
+        ? name
+        : `${this.quote(relation.schema)}.${name}`;
+    return `${qualified} ${this.aliases.get(table)}`;
+  }
+
+  column(ref: ColumnRef): string {
+    const alias = this.aliases.get(ref.table);
+    if (!alias) throw new Error(`relation ${ref.table} is not joined`);
+    return `${alias}.${this.quote(ref.column)}`;
+  }
+
+  measure(measure: Measure): string {
+    return measure.kind === 'column'
+      ? this.column(measure.ref)
+      : `${this.column(measure.left)} * ${this.column(measure.right)}`;
+  }
+}
+
+const filterSql = (query: Query, filter: Filter): string => {
+  const column = query.column(filter.ref);
+  const info = columnOf(query.lexicon, filter.ref);
+  switch (filter.kind) {
+    case 'in': {
+      const values = filter.values.map(literal);
+      const test =
+        values.length === 1
+          ? `${column} ${filter.negated ? '<>' : '='} ${values[0]}`
+          : `${column} ${filter.negated ? 'NOT IN' : 'IN'} (${values.join(', ')})`;
+      return filter.negated && info?.nullable ? `(${test} OR ${column} IS NULL)` : test;
+    }
+    case 'compare':
+      return `${column} ${filter.op} ${literal(filter.value)}`;
+    case 'between':
+      return `${column} BETWEEN ${literal(filter.low)} AND ${literal(filter.high)}`;
+    case 'period': {
+      const parts: string[] = [];
+      if (filter.from) parts.push(`${column} >= ${literal(filter.from)}`);
+      if (filter.to) parts.push(`${column} < ${literal(filter.to)}`);
+      return parts.join(' AND ');
+    }
+    case 'present':
+      // A related row is required by the inner join itself; an own column may still be NULL.
+      return info?.nullable ? `${column} IS NOT NULL` : '';
+  }
+};
+
+/** The columns a list shows: key and label columns first, then others, at most 12. */
+const listColumns = (subject: RelationInfo): ColumnInfo[] => {
+  const first = new Set([...subject.primaryKey, ...subject.labels]);
+  const rest = subject.columns.filter(
+    (column) => !first.has(column.name) && column.kind !== 'json' && column.kind !== 'other',
+  );
+  const chosen = new Set([
+    ...first,
+    ...rest.slice(0, Math.max(0, 12 - first.size)).map((column) => column.name),
+  ]);
+  return subject.columns.filter((column) => chosen.has(column.name));
+};
+
+const timeExpressions = (query: Query, ref: ColumnRef, unit: 'year' | 'quarter' | 'month' | 'day') => {
+  const column = query.column(ref);
+  if (unit === 'day') return [{ sql: `CAST(${column} AS DATE)`, name: 'period_day' }];
+  const parts = [{ sql: `EXTRACT(YEAR FROM ${column})`, name: 'period_year' }];
+  if (unit === 'quarter') parts.push({ sql: `EXTRACT(QUARTER FROM ${column})`, name: 'period_quarter' });
+  if (unit === 'month') parts.push({ sql: `EXTRACT(MONTH FROM ${column})`, name: 'period_month' });
+  return parts;
+};
+
+export const renderSql = (lexicon: Lexicon, intent: Intent, dialect: Dialect): RenderResult => {
+  const planned = planJoins(lexicon, intent.subject, relationsOf(intent));
+  if (planned.kind === 'ambiguous')
+    return { kind: 'problem', reason: 'ambiguous-join', tables: [planned.target] };
+  if (planned.kind === 'unreachable')
+    return { kind: 'problem', reason: 'unreachable', tables: [planned.target] };
+  const { plan } = planned;
+  const query = new Query(lexicon, dialect, plan);
+  const subject = relationOf(lexicon, intent.subject);
+  const subjectKey = subject.primaryKey.map((name) => ({ table: subject.key, column: name }));
+  const { metric, group } = intent;
+
+  // Sums and averages over a join that repeats rows would count a row once per repeat.
+  if (plan.fansOut && metric && (metric.fn === 'sum' || metric.fn === 'avg')) {
+    return {
+      kind: 'problem',
+      reason: 'fan-out',
+      tables: plan.steps.filter((s) => s.toMany).map((s) => s.to),
+    };
+  }
+
+  const select: string[] = [];
+  const groupBy: string[] = [];
+  const orderBy: string[] = [];
+  const keyColumns: string[] = [];
+  let labelColumns: string[] = [];
+  let metricColumn: string | undefined;
+  let metricSql: string | undefined;
+  let orderColumn: string | undefined;
+  let distinct = false;
+
+  if (metric) {
+    if (metric.fn === 'count') {
+      if (plan.fansOut) {
+        if (subjectKey.length !== 1) return { kind: 'problem', reason: 'no-key', tables: [subject.key] };
+        metricSql = `COUNT(DISTINCT ${query.column(subjectKey[0]!)})`;
+      } else metricSql = 'COUNT(*)';
+    } else {
+      metricSql = `${metric.fn.toUpperCase()}(${query.measure(metric.measure)})`;
+    }
+    metricColumn = metricName(lexicon, intent, metric);
+  }
+
+  if (group) {
+    if (group.kind === 'entity') {
+      const entity = relationOf(lexicon, group.table);
+      const names = [...new Set([...entity.primaryKey, ...entity.labels])];
+      if (names.length === 0) return { kind: 'problem', reason: 'no-key', tables: [entity.key] };
+      for (const name of names) {
+        const sql = query.column({ table: entity.key, column: name });
+        select.push(sql);
+        groupBy.push(sql);
+        keyColumns.push(name);
+      }
+      labelColumns = entity.labels.length > 0 ? [...entity.labels] : [...entity.primaryKey];
+    } else if (group.kind === 'column') {
+      const sql = query.column(group.ref);
+      select.push(sql);
+      groupBy.push(sql);
+      keyColumns.push(group.ref.column);
+      labelColumns = [group.ref.column];
+    } else {
+      for (const part of timeExpressions(query, group.ref, group.unit)) {
+        select.push(`${part.sql} AS ${part.name}`);
+        groupBy.push(part.sql);
+        keyColumns.push(part.name);
+      }
+      labelColumns = [...keyColumns];
+    }
+  }
+
+  if (metricSql && metricColumn) select.push(`${metricSql} AS ${metricColumn}`);
+
+  if (!metric) {
+    // Rows of the subject: its columns (the tenant column is not in the lexicon).
+    const columns = listColumns(subject);
+    for (const column of columns) select.push(query.column({ table: subject.key, column: column.name }));
+    labelColumns = subject.labels.length > 0 ? [...subject.labels] : [...subject.primaryKey];
+    if (intent.order?.by === 'column') {
+      const { ref } = intent.order;
+      orderColumn = ref.column;
+      if (ref.table !== subject.key || !columns.some((column) => column.name === ref.column)) {
+        orderColumn = outputName(`${singular(relationOf(lexicon, ref.table).one)} ${ref.column}`);
+        select.push(`${query.column(ref)} AS ${orderColumn}`);
+      }
+    }
+    distinct = plan.fansOut;
+  }
+
+  // FROM and joins, in plan order.
+  const from = [`FROM ${query.relation(plan.base)}`];
+  for (const step of plan.steps) {
+    const conditions = step.edge.childColumns.map((childColumn, index) => {
+      const parentColumn = step.edge.parentColumns[index] ?? childColumn;
+      return `${query.column({ table: step.edge.child, column: childColumn })} = ${query.column({ table: step.edge.parent, column: parentColumn })}`;
+    });
+    from.push(`JOIN ${query.relation(step.to)} ON ${conditions.join(' AND ')}`);
+  }
+
+  const where = intent.filters.map((filter) => filterSql(query, filter)).filter((sql) => sql.length > 0);
+
+  let having: string | undefined;
+  if (intent.having && metricSql) {
+    const { op, value, high } = intent.having;
+    having =
+      op === 'between'
+        ? `${metricSql} BETWEEN ${literal(value)} AND ${literal(high ?? value)}`
+        : `${metricSql} ${op} ${literal(value)}`;
+  }
+
+  // Ordering: the ranking asked for, then keys so that ties come out the same way every time.
+  const keyOrder = subjectKey.map((ref) => `${query.column(ref)}`);
+  if (metric && group) {
+    if (group.kind === 'time' && intent.order === undefined) {
+      orderBy.push(...keyColumns);
+    } else {
+      const dir = intent.order?.dir ?? 'desc';
+      orderBy.push(`${metricColumn} ${dir.toUpperCase()}`);
+      orderBy.push(...groupBy.filter((sql) => !orderBy.includes(sql)));
+    }
+  } else if (!metric) {
+    if (intent.order?.by === 'column') {
+      const sql = query.column(intent.order.ref);
+      orderBy.push(`${sql} ${intent.order.dir.toUpperCase()}`);
+    }
+    orderBy.push(...keyOrder.filter((sql) => !orderBy.some((entry) => entry.startsWith(sql))));
+    if (orderBy.length === 0) {
+      // No key: order by what names a row, else by the first columns, so that lists are stable.
+      const names =
+        labelColumns.length > 0
+          ? labelColumns
+          : listColumns(subject)
+              .slice(0, 3)
+              .map((column) => column.name);
+      orderBy.push(...names.map((name) => query.column({ table: subject.key, column: name })));
+    }
+  }
+
+  const lines = [`SELECT ${distinct ? 'DISTINCT ' : ''}${select.join(', ')}`, ...from];
+  if (where.length > 0) lines.push(`WHERE ${where.join(' AND ')}`);
+  if (groupBy.length > 0) lines.push(`GROUP BY ${groupBy.join(', ')}`);
+  if (having) lines.push(`HAVING ${having}`);
+  if (orderBy.length > 0) lines.push(`ORDER BY ${orderBy.join(', ')}`);
+  if (!metric || group) lines.push(`LIMIT ${intent.limit ?? LIST_LIMIT}`);
+
+  return {
+    kind: 'sql',
+    rendered: {
+      sql: lines.join('\n'),
+      plan,
+      ...(metricColumn ? { metricColumn } : {}),
+      keyColumns,
+      labelColumns,
+      ...(orderColumn ? { orderColumn } : {}),
+    },
+  };
+};

@@ -1,0 +1,238 @@
+// Step 5 of the builtin pipeline: the items of a question resolved against the relation it is
+// about. A word with several candidates is decided by the relations the question names, then by
+// the subject, then by what the subject can reach by foreign keys; if that still leaves more
+// than one, the engine asks. Dates, money columns and revenue are found the same way.
+
+import {
+  type Analysis,
+  Clarify,
+  columnLabel,
+  type ItemOf,
+  quoted,
+  tablesLabel,
+  type ValueMatch,
+} from './analyse.ts';
+import type { ColumnRef, Measure } from './intent.ts';
+import { sameRef } from './intent.ts';
+import { pathBetween } from './joins.ts';
+import { type ColumnInfo, columnOf, type Lexicon, type RelationInfo, tableName } from './lexicon.ts';
+import { capitalize, joinAnd } from './words.ts';
+
+// ---- resolution against a subject --------------------------------------------------------------
+
+export class Resolver {
+  readonly lexicon: Lexicon;
+  readonly analysis: Analysis;
+  /** Relations the question names (they decide between candidates). */
+  readonly named: Set<string>;
+
+  /** Which tier of `lexicon.revenueTiers` "revenue" means in this reading. */
+  readonly revenueTier: number;
+  /** Set when the reading used revenue: another tier may answer what this one cannot. */
+  usedRevenue = false;
+
+  constructor(lexicon: Lexicon, analysis: Analysis, revenueTier = 0) {
+    this.lexicon = lexicon;
+    this.analysis = analysis;
+    this.revenueTier = revenueTier;
+    this.named = new Set(
+      analysis.items.flatMap((item) =>
+        item.kind === 'entity' && item.tables.length === 1 ? item.tables : [],
+      ),
+    );
+  }
+
+  relation(table: string): RelationInfo {
+    const relation = this.lexicon.relations.get(table);
+    if (!relation) throw new Clarify('That part of the schema is no longer available. Could you ask again?');
+    return relation;
+  }
+
+  column(ref: ColumnRef): ColumnInfo {
+    const column = columnOf(this.lexicon, ref);
+    if (!column) throw new Clarify('That column is no longer available. Could you ask again?');
+    return column;
+  }
+
+  /** One of several candidates: a named relation's, then the subject's, then the only reachable one. */
+  pick<T>(candidates: readonly T[], tableOf: (candidate: T) => string, subject: string | undefined): T[] {
+    if (candidates.length <= 1) return [...candidates];
+    const named = candidates.filter((candidate) => this.named.has(tableOf(candidate)));
+    if (named.length === 1) return named;
+    const pool = named.length > 1 ? named : candidates;
+    if (subject === undefined) return [...pool];
+    const own = pool.filter((candidate) => tableOf(candidate) === subject);
+    if (own.length === 1) return own;
+    const reachable = pool.filter(
+      (candidate) => pathBetween(this.lexicon, subject, tableOf(candidate)).kind === 'path',
+    );
+    return reachable.length > 0 ? reachable : [...pool];
+  }
+
+  entity(tables: readonly string[], text: string, subject?: string): string {
+    const picked = this.pick(tables, (table) => table, subject);
+    if (picked.length === 1) return picked[0]!;
+    throw new Clarify(
+      `${quoted(text)} could mean ${tablesLabel(this.lexicon, picked)}. Which one do you mean?`,
+      picked.map((table) => ({ table: tableName(this.lexicon, table) })),
+    );
+  }
+
+  columnRef(refs: readonly ColumnRef[], text: string, subject: string | undefined): ColumnRef {
+    const picked = this.pick(refs, (ref) => ref.table, subject);
+    if (picked.length === 1) return picked[0]!;
+    throw new Clarify(
+      `${quoted(text)} could be ${joinAnd(
+        picked.map((ref) => columnLabel(this.lexicon, ref)),
+        'or',
+      )}. Which one do you mean?`,
+      picked.map((ref) => ({ table: tableName(this.lexicon, ref.table), column: ref.column })),
+    );
+  }
+
+  /** The column that dates rows of `table` (its own, else its parent's: order_items → orders). */
+  dateOf(table: string, what: string): ColumnRef {
+    const relation = this.relation(table);
+    if (relation.primaryDate) return { table, column: relation.primaryDate.name };
+    if (relation.dates.length > 0) {
+      throw new Clarify(
+        `Which date of ${relation.other} do you mean: ${joinAnd(
+          relation.dates.map((date) => date.display),
+          'or',
+        )}?`,
+        relation.dates.map((date) => ({ table: tableName(this.lexicon, table), column: date.name })),
+      );
+    }
+    const parents = (this.lexicon.edges.get(table) ?? [])
+      .filter((edge) => edge.child === table)
+      .map((edge) => this.relation(edge.parent))
+      .filter((parent) => parent.primaryDate !== undefined);
+    const distinct = [...new Map(parents.map((parent) => [parent.key, parent])).values()];
+    const words = relation.name.toLowerCase();
+    const owner = distinct.filter((parent) => parent.one.split(' ').every((word) => words.includes(word)));
+    const chosen = owner.length === 1 ? owner : distinct;
+    if (chosen.length === 1) return { table: chosen[0]!.key, column: chosen[0]!.primaryDate!.name };
+    if (chosen.length === 0) {
+      throw new Clarify(
+        `${capitalize(relation.other)} have no date I can use for ${quoted(what)}.`,
+        undefined,
+        'no-date',
+      );
+    }
+    throw new Clarify(
+      `Which date do you mean for ${relation.other}: ${joinAnd(
+        chosen.map((parent) => `${parent.one} ${parent.primaryDate!.display}`),
+        'or',
+      )}?`,
+      chosen.map((parent) => ({
+        table: tableName(this.lexicon, parent.key),
+        column: parent.primaryDate!.name,
+      })),
+    );
+  }
+
+  /** Money columns that say what a row is worth, not a side cost of it (an order's shipping cost). */
+  worthOf(table: string): ColumnInfo[] {
+    return this.relation(table).columns.filter(
+      (column) =>
+        column.money &&
+        column.words.some((word) =>
+          /^(price|amount|total|revenue|sales?|value|salary|wage|balance|budget)$/.test(word),
+        ),
+    );
+  }
+
+  /**
+   * The money column of `table` a phrase means ("over $100", "most expensive", "total payments"):
+   * the only price, amount, total or salary, or the only price among several (unit_price over
+   * unit_cost).
+   */
+  moneyOf(table: string, phrase: string): ColumnRef {
+    const relation = this.relation(table);
+    let money = this.worthOf(table);
+    if (money.length > 1) {
+      const prices = money.filter((column) => column.words.includes('price'));
+      if (prices.length === 1) money = prices;
+    }
+    if (money.length === 1) return { table, column: money[0]!.name };
+    if (money.length === 0) {
+      throw new Clarify(
+        `${capitalize(relation.other)} have no price or amount I can use for ${quoted(phrase)}. Which column do you mean?`,
+      );
+    }
+    throw new Clarify(
+      `${quoted(phrase)} could be ${joinAnd(
+        money.map((column) => column.display),
+        'or',
+      )} of ${relation.other}. Which one do you mean?`,
+      money.map((column) => ({ table: tableName(this.lexicon, table), column: column.name })),
+    );
+  }
+
+  revenue(): Measure {
+    this.usedRevenue = true;
+    const tier = this.lexicon.revenueTiers[this.revenueTier] ?? [];
+    if (tier.length === 1) return tier[0]!;
+    if (tier.length === 0) {
+      throw new Clarify(
+        'I could not find a revenue or sales amount in this database. Which column should I add up?',
+      );
+    }
+    const candidates = tier.flatMap((measure) =>
+      measure.kind === 'column' ? [measure.ref] : [measure.left, measure.right],
+    );
+    throw new Clarify(
+      `Revenue could be computed from ${joinAnd(
+        tier.map((measure) =>
+          measure.kind === 'column'
+            ? columnLabel(this.lexicon, measure.ref)
+            : `${columnLabel(this.lexicon, measure.left)} × ${columnLabel(this.lexicon, measure.right)}`,
+        ),
+        'or',
+      )}. Which one do you mean?`,
+      candidates.map((ref) => ({ table: tableName(this.lexicon, ref.table), column: ref.column })),
+    );
+  }
+
+  unitsSold(): ColumnRef {
+    const { unitsSold } = this.lexicon;
+    if (unitsSold.kind === 'one') return unitsSold.value;
+    if (unitsSold.kind === 'none') throw new Clarify('I could not find a quantity sold in this database.');
+    throw new Clarify(
+      `Units sold could be ${joinAnd(
+        unitsSold.values.map((ref) => columnLabel(this.lexicon, ref)),
+        'or',
+      )}. Which one do you mean?`,
+      unitsSold.values.map((ref) => ({ table: tableName(this.lexicon, ref.table), column: ref.column })),
+    );
+  }
+
+  /** Value matches narrowed down: a column named next to it, a named relation, the subject, reachability. */
+  valueMatches(item: ItemOf<'value'>, subject: string | undefined): ValueMatch[] {
+    const { items, used } = this.analysis;
+    const index = items.indexOf(item);
+    for (const neighbour of [index - 1, index + 1]) {
+      const other = items[neighbour];
+      if (other?.kind === 'column' && !used.has(neighbour)) {
+        const fits = item.matches.filter((match) => other.refs.some((ref) => sameRef(ref, match.ref)));
+        if (fits.length > 0) {
+          used.add(neighbour);
+          return fits;
+        }
+      }
+    }
+    const columns = [
+      ...new Map(item.matches.map((match) => [`${match.ref.table}.${match.ref.column}`, match.ref])).values(),
+    ];
+    const picked = this.pick(columns, (ref) => ref.table, subject);
+    if (picked.length === 1) return item.matches.filter((match) => sameRef(match.ref, picked[0]!));
+    throw new Clarify(
+      `${quoted(item.matches[0]?.value ?? item.text)} appears in ${joinAnd(picked.map((ref) => columnLabel(this.lexicon, ref)))}. Which one do you mean?`,
+      picked.map((ref) => ({ table: tableName(this.lexicon, ref.table), column: ref.column })),
+    );
+  }
+}
+
+/** The column whose relation a measure is computed in (the quantity of quantity × price). */
+export const measureColumn = (measure: Measure): ColumnRef =>
+  measure.kind === 'column' ? measure.ref : measure.left;

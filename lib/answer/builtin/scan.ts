@@ -1,0 +1,590 @@
+// Step 3 of the builtin pipeline: tokens become mentions, left to right. At each position the
+// scanner tries, in order: a schema phrase of two words or more, a period, a comparison, a
+// top-N or superlative, an aggregate word, a grouping or sorting word, the small words of
+// follow-ups, a one-word schema phrase; then skips function words and fillers. Whatever is left
+// is reported as not understood, so that the engine never answers a question it half read.
+import type { Entry, Lexicon } from './lexicon.ts';
+import { type Period, periodAt } from './periods.ts';
+import type { Token } from './tokens.ts';
+import { anaphora, fillers, numberWord, phraseKey, stopwords } from './words.ts';
+
+export type CompareOp = '>' | '>=' | '<' | '<=' | '=';
+export type AggregateFn = 'count' | 'sum' | 'avg' | 'min' | 'max';
+export type Hint = 'money' | 'date' | 'units' | 'count';
+
+interface At {
+  /** First token index. */
+  at: number;
+  /** Index after the last token. */
+  end: number;
+}
+
+export type Mention = At &
+  (
+    | { kind: 'schema'; text: string; entries: Entry[] }
+    | { kind: 'quoted'; text: string; entries: Entry[] }
+    | { kind: 'period'; period: Period }
+    | { kind: 'compare'; op: CompareOp | 'between'; value: number; high?: number; money: boolean }
+    | { kind: 'aggregate'; fn: AggregateFn; word: string }
+    | { kind: 'group'; unit?: 'year' | 'quarter' | 'month' | 'day' }
+    | { kind: 'sort'; dir?: 'asc' | 'desc' }
+    | { kind: 'direction'; dir: 'asc' | 'desc' }
+    | { kind: 'top'; n?: number; dir: 'asc' | 'desc'; hint?: Hint; word: string }
+    | { kind: 'superlative'; dir: 'asc' | 'desc'; hint?: Hint; word: string }
+    | { kind: 'list' }
+    | { kind: 'negation' }
+    | { kind: 'anaphora'; word: string }
+    | { kind: 'followup' }
+    | { kind: 'cost' }
+    /** "named", "called": the quoted text after it is a name. */
+    | { kind: 'named' }
+    | { kind: 'number'; value: number; money: boolean }
+    | { kind: 'unknown'; text: string }
+  );
+
+export type MentionOf<K extends Mention['kind']> = Extract<Mention, { kind: K }>;
+
+const wordAt = (tokens: readonly Token[], index: number): string | undefined => {
+  const token = tokens[index];
+  return token?.kind === 'word' ? token.text : undefined;
+};
+
+/** Matches a fixed word sequence at `index`; returns the index after it. */
+const phraseAt = (tokens: readonly Token[], index: number, words: readonly string[]): number | undefined => {
+  for (let offset = 0; offset < words.length; offset += 1) {
+    if (wordAt(tokens, index + offset) !== words[offset]) return undefined;
+  }
+  return index + words.length;
+};
+
+/** The first of `phrases` (space-separated words) found at `index`. */
+const firstPhraseAt = (
+  tokens: readonly Token[],
+  index: number,
+  phrases: readonly string[],
+): { phrase: string; end: number } | undefined => {
+  for (const phrase of phrases) {
+    const end = phraseAt(tokens, index, phrase.split(' '));
+    if (end !== undefined) return { phrase, end };
+  }
+  return undefined;
+};
+
+const numberAt = (tokens: readonly Token[], index: number): { value: number; money: boolean } | undefined => {
+  const token = tokens[index];
+  if (token?.kind === 'number' && !token.percent) return { value: token.value, money: token.money };
+  const word = wordAt(tokens, index);
+  const value = word === undefined ? undefined : numberWord(word);
+  return value === undefined ? undefined : { value, money: false };
+};
+
+// ---- comparisons -------------------------------------------------------------------------------
+
+// Longest first: "no more than" before "more than".
+const comparisonWords: [string, CompareOp][] = [
+  ['no more than', '<='],
+  ['not more than', '<='],
+  ['no less than', '>='],
+  ['not less than', '>='],
+  ['no fewer than', '>='],
+  ['greater than or equal to', '>='],
+  ['less than or equal to', '<='],
+  ['more than', '>'],
+  ['greater than', '>'],
+  ['higher than', '>'],
+  ['larger than', '>'],
+  ['bigger than', '>'],
+  ['over', '>'],
+  ['above', '>'],
+  ['exceeding', '>'],
+  ['at least', '>='],
+  ['minimum of', '>='],
+  ['less than', '<'],
+  ['fewer than', '<'],
+  ['lower than', '<'],
+  ['smaller than', '<'],
+  ['cheaper than', '<'],
+  ['under', '<'],
+  ['below', '<'],
+  ['at most', '<='],
+  ['up to', '<='],
+  ['maximum of', '<='],
+  ['exactly', '='],
+  ['equal to', '='],
+  ['equals', '='],
+];
+const comparisonPhrases = comparisonWords.map(([phrase]) => phrase);
+const comparisonOps = new Map(comparisonWords);
+const symbolOps: Record<string, CompareOp> = {
+  '>': '>',
+  '>=': '>=',
+  '=>': '>=',
+  '<': '<',
+  '<=': '<=',
+  '=': '=',
+};
+
+const comparisonAt = (tokens: readonly Token[], index: number): MentionOf<'compare'> | undefined => {
+  const token = tokens[index];
+  if (wordAt(tokens, index) === 'between') {
+    const low = numberAt(tokens, index + 1);
+    const joiner = wordAt(tokens, index + 2);
+    const high = numberAt(tokens, index + 3);
+    if (low && high && (joiner === 'and' || joiner === 'to')) {
+      return {
+        kind: 'compare',
+        op: 'between',
+        value: Math.min(low.value, high.value),
+        high: Math.max(low.value, high.value),
+        money: low.money || high.money,
+        at: index,
+        end: index + 4,
+      };
+    }
+    return undefined;
+  }
+  let op: CompareOp | undefined;
+  let after = index;
+  if (token?.kind === 'symbol' && symbolOps[token.text]) {
+    op = symbolOps[token.text];
+    after = index + 1;
+  } else {
+    const found = firstPhraseAt(tokens, index, comparisonPhrases);
+    if (found) {
+      op = comparisonOps.get(found.phrase);
+      after = found.end;
+    }
+  }
+  if (op !== undefined) {
+    const number = numberAt(tokens, after);
+    if (!number) return undefined;
+    return { kind: 'compare', op, value: number.value, money: number.money, at: index, end: after + 1 };
+  }
+  // "5 or more", "3 or fewer", "100+"
+  const number = numberAt(tokens, index);
+  if (number && wordAt(tokens, index + 1) === 'or') {
+    const which = wordAt(tokens, index + 2);
+    const trailing: CompareOp | undefined =
+      which === 'more' || which === 'above' || which === 'greater'
+        ? '>='
+        : which === 'less' || which === 'fewer' || which === 'below'
+          ? '<='
+          : undefined;
+    if (trailing)
+      return {
+        kind: 'compare',
+        op: trailing,
+        value: number.value,
+        money: number.money,
+        at: index,
+        end: index + 3,
+      };
+  }
+  const next = tokens[index + 1];
+  if (number && next?.kind === 'symbol' && next.text === '+') {
+    return { kind: 'compare', op: '>=', value: number.value, money: number.money, at: index, end: index + 2 };
+  }
+  return undefined;
+};
+
+// ---- rankings ----------------------------------------------------------------------------------
+
+const superlatives: [string, 'asc' | 'desc', Hint | undefined][] = [
+  ['most expensive', 'desc', 'money'],
+  ['least expensive', 'asc', 'money'],
+  ['most costly', 'desc', 'money'],
+  ['least costly', 'asc', 'money'],
+  ['most recent', 'desc', 'date'],
+  ['most recently', 'desc', 'date'],
+  ['best selling', 'desc', 'units'],
+  ['top selling', 'desc', 'units'],
+  ['best seller', 'desc', 'units'],
+  ['bestselling', 'desc', 'units'],
+  ['bestseller', 'desc', 'units'],
+  ['most sold', 'desc', 'units'],
+  ['most popular', 'desc', 'units'],
+  ['least popular', 'asc', 'units'],
+  ['least sold', 'asc', 'units'],
+  ['worst selling', 'asc', 'units'],
+  ['priciest', 'desc', 'money'],
+  ['costliest', 'desc', 'money'],
+  ['cheapest', 'asc', 'money'],
+  ['newest', 'desc', 'date'],
+  ['latest', 'desc', 'date'],
+  ['oldest', 'asc', 'date'],
+  ['earliest', 'asc', 'date'],
+  ['most', 'desc', undefined],
+  ['fewest', 'asc', undefined],
+  ['least', 'asc', undefined],
+  ['highest', 'desc', undefined],
+  ['largest', 'desc', undefined],
+  ['biggest', 'desc', undefined],
+  ['greatest', 'desc', undefined],
+  ['lowest', 'asc', undefined],
+  ['smallest', 'asc', undefined],
+];
+const superlativePhrases = superlatives.map(([phrase]) => phrase);
+const superlativeOf = new Map(superlatives.map(([phrase, dir, hint]) => [phrase, { dir, hint }]));
+
+const rankingAt = (tokens: readonly Token[], index: number): MentionOf<'top' | 'superlative'> | undefined => {
+  const word = wordAt(tokens, index);
+  // "top 5", "bottom 3", "top"
+  if (word === 'top' || word === 'bottom') {
+    const dir = word === 'top' ? 'desc' : 'asc';
+    const number = numberAt(tokens, index + 1);
+    const n = number && Number.isInteger(number.value) && !number.money ? number.value : undefined;
+    const after = n === undefined ? index + 1 : index + 2;
+    // "top 5 selling products", "top 3 most expensive"
+    const qualifier = firstPhraseAt(tokens, after, superlativePhrases);
+    const described = qualifier ? superlativeOf.get(qualifier.phrase) : undefined;
+    return {
+      kind: 'top',
+      ...(n === undefined ? {} : { n }),
+      dir: described?.dir ?? dir,
+      ...(described?.hint ? { hint: described.hint } : {}),
+      word: qualifier?.phrase ?? word,
+      at: index,
+      end: qualifier?.end ?? after,
+    };
+  }
+  // "5 most expensive", "3 cheapest", "10 largest", "the 5 newest"
+  const number = numberAt(tokens, index);
+  if (number && Number.isInteger(number.value) && !number.money) {
+    const qualifier = firstPhraseAt(tokens, index + 1, superlativePhrases);
+    if (qualifier) {
+      const { dir, hint } = superlativeOf.get(qualifier.phrase)!;
+      return {
+        kind: 'top',
+        n: number.value,
+        dir,
+        ...(hint ? { hint } : {}),
+        word: qualifier.phrase,
+        at: index,
+        end: qualifier.end,
+      };
+    }
+  }
+  // "first 10", "last 5" (a period was tried before: "last 5 days" is not a ranking)
+  if ((word === 'first' || word === 'last') && number === undefined) {
+    const count = numberAt(tokens, index + 1);
+    if (count && Number.isInteger(count.value) && !count.money) {
+      const dir = word === 'first' ? 'asc' : 'desc';
+      return { kind: 'top', n: count.value, dir, hint: 'date', word, at: index, end: index + 2 };
+    }
+  }
+  const found = firstPhraseAt(tokens, index, superlativePhrases);
+  if (found) {
+    const { dir, hint } = superlativeOf.get(found.phrase)!;
+    return {
+      kind: 'superlative',
+      dir,
+      ...(hint ? { hint } : {}),
+      word: found.phrase,
+      at: index,
+      end: found.end,
+    };
+  }
+  return undefined;
+};
+
+// ---- aggregates, grouping, the rest ------------------------------------------------------------
+
+const aggregates: [string, AggregateFn][] = [
+  ['how many', 'count'],
+  ['total number of', 'count'],
+  ['number of', 'count'],
+  ['count of', 'count'],
+  ['count', 'count'],
+  ['how much', 'sum'],
+  ['sum of', 'sum'],
+  ['sum', 'sum'],
+  ['total', 'sum'],
+  ['totals', 'sum'],
+  ['average', 'avg'],
+  ['avg', 'avg'],
+  ['mean', 'avg'],
+  ['maximum', 'max'],
+  ['max', 'max'],
+  ['minimum', 'min'],
+  ['min', 'min'],
+];
+const aggregatePhrases = aggregates.map(([phrase]) => phrase);
+const aggregateOf = new Map(aggregates);
+
+const timeUnits: Record<string, 'year' | 'quarter' | 'month' | 'day'> = {
+  year: 'year',
+  years: 'year',
+  quarter: 'quarter',
+  quarters: 'quarter',
+  month: 'month',
+  months: 'month',
+  day: 'day',
+  days: 'day',
+  date: 'day',
+};
+const adverbUnits: Record<string, 'year' | 'quarter' | 'month' | 'day'> = {
+  yearly: 'year',
+  annually: 'year',
+  quarterly: 'quarter',
+  monthly: 'month',
+  daily: 'day',
+};
+
+/** "placed by", "made by": `by` names who did it, not a grouping. */
+const agentVerbs =
+  /^(placed|made|ordered|bought|purchased|created|handled|processed|managed|sold|paid|issued|served|submitted|owned|written|run)$/;
+
+const groupAt = (tokens: readonly Token[], index: number): MentionOf<'group' | 'sort'> | undefined => {
+  const word = wordAt(tokens, index);
+  if (word === undefined) return undefined;
+  if (word === 'by' && agentVerbs.test(wordAt(tokens, index - 1) ?? '')) return undefined;
+  if (adverbUnits[word]) return { kind: 'group', unit: adverbUnits[word], at: index, end: index + 1 };
+  const sort = firstPhraseAt(tokens, index, ['sorted by', 'ordered by', 'order by', 'sort by', 'ranked by']);
+  if (sort) return { kind: 'sort', at: index, end: sort.end };
+  const marker = firstPhraseAt(tokens, index, [
+    'grouped by',
+    'group by',
+    'broken down by',
+    'broken out by',
+    'split by',
+    'for each',
+    'for every',
+    'in each',
+    'per',
+    'by',
+    'each',
+  ]);
+  if (!marker) return undefined;
+  let end = marker.end;
+  if (wordAt(tokens, end) === 'the' || wordAt(tokens, end) === 'each') end += 1;
+  const unit = timeUnits[wordAt(tokens, end) ?? ''];
+  if (unit) return { kind: 'group', unit, at: index, end: end + 1 };
+  return { kind: 'group', at: index, end: marker.end };
+};
+
+const listPhrases = [
+  'show me',
+  'show',
+  'list',
+  'list all',
+  'give me',
+  'display',
+  'what are',
+  'which are',
+  'who are',
+  'name the',
+  'find',
+  'get',
+  'select',
+  'which',
+  'who',
+];
+const negationPhrases = [
+  'other than',
+  'except for',
+  'not',
+  'non',
+  'excluding',
+  'except',
+  'without',
+  "isn't",
+  "aren't",
+  "wasn't",
+  "weren't",
+  "don't",
+  "doesn't",
+];
+const followupPhrases = [
+  'what about',
+  'how about',
+  'and for',
+  'and in',
+  'and what about',
+  'same for',
+  'same but',
+  'now for',
+  'now only',
+  'only',
+  'just',
+];
+const directionWords: Record<string, 'asc' | 'desc'> = {
+  ascending: 'asc',
+  asc: 'asc',
+  descending: 'desc',
+  desc: 'desc',
+};
+
+// ---- the scanner -------------------------------------------------------------------------------
+
+/** The schema phrase of exactly `words` words at `index`, or undefined. */
+const schemaAt = (
+  lexicon: Lexicon,
+  tokens: readonly Token[],
+  index: number,
+  words: number,
+): MentionOf<'schema'> | undefined => {
+  const parts: string[] = [];
+  for (let offset = 0; offset < words; offset += 1) {
+    const token = tokens[index + offset];
+    if (token?.kind === 'word') parts.push(token.text);
+    else if (token?.kind === 'number' && !token.money && !token.percent) parts.push(token.raw.toLowerCase());
+    else return undefined;
+  }
+  const entries = lexicon.phrases.get(phraseKey(parts));
+  if (!entries) return undefined;
+  return { kind: 'schema', text: parts.join(' '), entries, at: index, end: index + words };
+};
+
+const longestSchemaAt = (
+  lexicon: Lexicon,
+  tokens: readonly Token[],
+  index: number,
+  minWords: number,
+): MentionOf<'schema'> | undefined => {
+  for (let words = lexicon.maxWords; words >= minWords; words -= 1) {
+    const found = schemaAt(lexicon, tokens, index, words);
+    if (found) return found;
+  }
+  return undefined;
+};
+
+/** A quoted literal: the sample values it equals, whatever their column. */
+const quotedEntries = (lexicon: Lexicon, text: string): Entry[] => {
+  const folded = text.toLowerCase();
+  const entries: Entry[] = [];
+  for (const relation of lexicon.relations.values()) {
+    for (const column of relation.columns) {
+      for (const value of column.samples) {
+        if (value.toLowerCase() === folded)
+          entries.push({ kind: 'value', table: relation.key, column: column.name, value });
+      }
+    }
+  }
+  return entries;
+};
+
+const isNumericColumnMention = (lexicon: Lexicon, mention: Mention | undefined): boolean =>
+  mention?.kind === 'schema' &&
+  mention.entries.some(
+    (entry) =>
+      entry.kind === 'column' &&
+      (lexicon.relations.get(entry.table)?.byName.get(entry.column)?.numeric ?? false),
+  );
+
+export const scan = (lexicon: Lexicon, tokens: readonly Token[], now: Date): Mention[] => {
+  const mentions: Mention[] = [];
+  let index = 0;
+  const push = (mention: Mention): void => {
+    mentions.push(mention);
+    index = mention.end;
+  };
+  while (index < tokens.length) {
+    const token = tokens[index]!;
+    if (token.kind === 'break') {
+      index += 1;
+      continue;
+    }
+    if (token.kind === 'quoted') {
+      push({
+        kind: 'quoted',
+        text: token.text,
+        entries: quotedEntries(lexicon, token.text),
+        at: index,
+        end: index + 1,
+      });
+      continue;
+    }
+    const multiword = longestSchemaAt(lexicon, tokens, index, 2);
+    if (multiword) {
+      push(multiword);
+      continue;
+    }
+    // "salary between 2000 and 3000" is a comparison, not a period of years.
+    const previous = mentions[mentions.length - 1];
+    const numericBefore = isNumericColumnMention(lexicon, previous) || previous?.kind === 'cost';
+    const comparison = comparisonAt(tokens, index);
+    if (numericBefore && comparison) {
+      push(comparison);
+      continue;
+    }
+    const period = periodAt(tokens, index, now);
+    if (period) {
+      push({ kind: 'period', period: period.period, at: index, end: period.end });
+      continue;
+    }
+    if (comparison) {
+      push(comparison);
+      continue;
+    }
+    const ranking = rankingAt(tokens, index);
+    if (ranking) {
+      push(ranking);
+      continue;
+    }
+    const aggregate = firstPhraseAt(tokens, index, aggregatePhrases);
+    if (aggregate) {
+      push({
+        kind: 'aggregate',
+        fn: aggregateOf.get(aggregate.phrase)!,
+        word: aggregate.phrase,
+        at: index,
+        end: aggregate.end,
+      });
+      continue;
+    }
+    const grouping = groupAt(tokens, index);
+    if (grouping) {
+      push(grouping);
+      continue;
+    }
+    const followup = firstPhraseAt(tokens, index, followupPhrases);
+    if (followup && (index === 0 || followup.phrase === 'what about' || followup.phrase === 'how about')) {
+      push({ kind: 'followup', at: index, end: followup.end });
+      continue;
+    }
+    const single = longestSchemaAt(lexicon, tokens, index, 1);
+    if (single) {
+      push(single);
+      continue;
+    }
+    const negation = firstPhraseAt(tokens, index, negationPhrases);
+    if (negation) {
+      push({ kind: 'negation', at: index, end: negation.end });
+      continue;
+    }
+    const list = firstPhraseAt(tokens, index, listPhrases);
+    if (list) {
+      push({ kind: 'list', at: index, end: list.end });
+      continue;
+    }
+    if (token.kind === 'number') {
+      push({ kind: 'number', value: token.value, money: token.money, at: index, end: index + 1 });
+      continue;
+    }
+    if (token.kind === 'date') {
+      push({ kind: 'unknown', text: token.iso, at: index, end: index + 1 });
+      continue;
+    }
+    if (token.kind === 'symbol') {
+      // "#42" reads as a number; other symbols are not English.
+      if (token.text !== '#') push({ kind: 'unknown', text: token.text, at: index, end: index + 1 });
+      else index += 1;
+      continue;
+    }
+    const word = token.text;
+    if (directionWords[word]) {
+      push({ kind: 'direction', dir: directionWords[word], at: index, end: index + 1 });
+    } else if (anaphora.has(word)) {
+      push({ kind: 'anaphora', word, at: index, end: index + 1 });
+    } else if (/^(named|called|titled)$/.test(word)) {
+      push({ kind: 'named', at: index, end: index + 1 });
+    } else if (/^(cost|costs|costing|priced|pricing)$/.test(word)) {
+      push({ kind: 'cost', at: index, end: index + 1 });
+    } else if (stopwords.has(word) || fillers.has(word)) {
+      index += 1;
+    } else {
+      push({ kind: 'unknown', text: word, at: index, end: index + 1 });
+    }
+  }
+  return mentions;
+};

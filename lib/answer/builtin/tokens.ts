@@ -1,0 +1,98 @@
+// Step 1 of the builtin pipeline: a question becomes a list of tokens (words, numbers, dates,
+// quoted literals, comparison symbols). Words are lower-cased, spelling-folded and stripped of
+// possessive 's; identifiers typed as such (order_items, orderItems) become their words.
+import { spellings, splitIdentifier } from './words.ts';
+
+export type Token =
+  | { kind: 'word'; text: string }
+  | { kind: 'number'; value: number; money: boolean; percent: boolean; raw: string }
+  | { kind: 'date'; iso: string }
+  | { kind: 'quoted'; text: string }
+  | { kind: 'symbol'; text: string }
+  | { kind: 'break'; text: string };
+
+const pattern = new RegExp(
+  [
+    // 1: a quoted literal ('…' needs a non-letter before it so that apostrophes stay in words)
+    String.raw`"([^"]{1,200})"|“([^”]{1,200})”|‘([^’]{1,200})’|(?<![\p{L}\p{N}])'([^']{1,200})'(?![\p{L}\p{N}])`,
+    // 5: an ISO date
+    String.raw`(\d{4}[-/]\d{1,2}[-/]\d{1,2})(?![\d])`,
+    // 6: a number, maybe with a currency sign, thousands separators, decimals, k/m and %
+    String.raw`([$€£]\s?)?(\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(k|m|bn)?(?![\p{L}\d])(%)?([$€£](?!\s?\d))?`,
+    // 11: a word (letters, digits, underscores, inner apostrophes and hyphens)
+    String.raw`([\p{L}_][\p{L}\p{N}_]*(?:['’][\p{L}]+)*)`,
+    // 12: symbols
+    String.raw`(>=|<=|!=|<>|=>|[<>=*;#+%()/\\|&@\x60{}\[\]])`,
+    // 13: sentence breaks
+    '([,.?!:])',
+  ].join('|'),
+  'gu',
+);
+
+const currencyWords = new Set([
+  'dollar',
+  'dollars',
+  'usd',
+  'eur',
+  'euro',
+  'euros',
+  'gbp',
+  'pound',
+  'pounds',
+  'bucks',
+]);
+
+const wordTokens = (raw: string): Token[] => {
+  let text = raw.replace(/’/g, "'").toLowerCase();
+  // Possessives: customer's → customer, customers' is plain.
+  text = text.replace(/'s$/, '');
+  if (text.includes("'")) {
+    // Contractions (don't, what's) carry no meaning for us beyond the first word.
+    return [{ kind: 'word', text: spellings[text] ?? text }];
+  }
+  const words = text.includes('_') || /[a-z][A-Z]/.test(raw) ? splitIdentifier(raw) : [text];
+  return words.map((word) => ({ kind: 'word', text: spellings[word] ?? word }));
+};
+
+const multipliers: Record<string, number> = { k: 1_000, m: 1_000_000, bn: 1_000_000_000 };
+
+export const tokenize = (question: string): Token[] => {
+  const tokens: Token[] = [];
+  // Hyphens join words ("best-selling", "30-day") and separate ranges ("10-20"): treat as spaces.
+  const text = question
+    .normalize('NFC')
+    .replace(/(?<=\p{L})[-–—](?=[\p{L}\p{N}])|(?<=\p{N})[-–—](?=\p{L})/gu, ' ');
+  for (const match of text.matchAll(pattern)) {
+    const quoted = match[1] ?? match[2] ?? match[3] ?? match[4];
+    if (quoted !== undefined) {
+      tokens.push({ kind: 'quoted', text: quoted.trim() });
+    } else if (match[5] !== undefined) {
+      const [year, month, day] = match[5].split(/[-/]/);
+      tokens.push({ kind: 'date', iso: `${year}-${month!.padStart(2, '0')}-${day!.padStart(2, '0')}` });
+    } else if (match[7] !== undefined) {
+      const base = Number(match[7].replaceAll(',', ''));
+      const multiplier = match[8] ? (multipliers[match[8]] ?? 1) : 1;
+      tokens.push({
+        kind: 'number',
+        value: base * multiplier,
+        money: match[6] !== undefined || match[10] !== undefined,
+        percent: match[9] !== undefined,
+        raw: match[0].trim(),
+      });
+    } else if (match[11] !== undefined) {
+      const words = wordTokens(match[11]);
+      const previous = tokens[tokens.length - 1];
+      // "100 dollars", "50 euros": the number is money and the word is spent.
+      if (words.length === 1 && previous?.kind === 'number' && currencyWords.has(match[11].toLowerCase())) {
+        previous.money = true;
+        continue;
+      }
+      tokens.push(...words);
+    } else if (match[12] !== undefined) {
+      tokens.push({ kind: 'symbol', text: match[12] });
+    } else if (match[13] !== undefined) {
+      tokens.push({ kind: 'break', text: match[13] });
+    }
+  }
+  return tokens;
+};

@@ -1,0 +1,159 @@
+// The contract between the orchestrator and the answering engines (builtin, Bedrock,
+// OpenAI-compatible): an engine reads a question against the indexed catalog and proposes either
+// one SELECT or a message; it never runs anything. The orchestrator passes every proposed query
+// through the SQL guard (lib/sql/), runs what the guard printed and composes the answer
+// (lib/answer/compose.ts). DESIGN.md "Chat answers: one superset shape" and "Tenant filtering
+// and the SQL guard".
+import type { Catalog, Dialect } from '#lib/connectors/types.ts';
+
+/** Mirrors the answer's `query_type`. */
+export type ProposalKind = 'sql' | 'clarification' | 'conversational' | 'refused';
+
+/** One earlier exchange of the same conversation, oldest first in `EngineInput.history`. */
+export interface PriorTurn {
+  /** The user's question. */
+  question: string;
+  /** What the assistant answered with. */
+  kind: ProposalKind;
+  /** The engine that answered (`Engine.name`); an engine reads only the state it wrote. */
+  engine?: string;
+  /**
+   * What that engine saved with its proposal (`SqlProposal.state`), read back from storage.
+   * Untrusted: an engine validates it and ignores a state it cannot read (another version, a
+   * column that is gone after re-indexing).
+   */
+  state?: unknown;
+}
+
+export interface EngineInput {
+  question: string;
+  /**
+   * The indexed schema. The orchestrator should pass only the relations the row policy lets the
+   * guard read, so that an engine never proposes a query the guard must refuse.
+   */
+  catalog: Catalog;
+  dialect: Dialect;
+  /** Earlier turns of this conversation, oldest first (may be empty). */
+  history: readonly PriorTurn[];
+  /** The reference clock for relative periods ("last month"); fixed in tests. */
+  now: Date;
+  /** The personality's instructions (tone, focus); engines without a model may ignore them. */
+  instructions?: string;
+  /**
+   * The policy's tenant column. An engine never selects, groups by or filters on it from the
+   * question's text: the guard adds the tenant filter to every relation.
+   */
+  tenantColumn?: string;
+  /** Cancels a model call when the client goes away. */
+  signal?: AbortSignal;
+}
+
+/**
+ * How the rows of a proposed query should read as an answer: set by engines that know what they
+ * asked for (the builtin does), omitted by those that do not; composition falls back to a generic
+ * summary of the rows. Noun phrases carry their qualifiers ("cancelled orders in 2025").
+ */
+export interface NounPhrase {
+  one: string;
+  other: string;
+}
+
+export type ValueFormat = 'number' | 'money' | 'integer';
+
+export type AnswerShape =
+  /** One row, one count column. */
+  | { kind: 'count'; noun: NounPhrase; column: string }
+  /** One row, one aggregate column: "the total revenue in 2025". */
+  | { kind: 'value'; label: string; noun: NounPhrase; column: string; format: ValueFormat }
+  /** Rows of one entity, in order; `ranking` titles a top-N ("most expensive product"). */
+  | {
+      kind: 'rows';
+      noun: NounPhrase;
+      labelColumns: string[];
+      valueColumn?: string;
+      valueFormat?: ValueFormat;
+      limit: number;
+      ranking?: NounPhrase;
+    }
+  /** One row per group: key columns, then one value column. */
+  | {
+      kind: 'groups';
+      /** "Revenue per category". */
+      label: string;
+      noun: NounPhrase;
+      keyColumns: string[];
+      keyFormat?: 'year' | 'year-quarter' | 'year-month' | 'date';
+      valueColumn: string;
+      valueFormat: ValueFormat;
+      limit: number;
+      /** A top-N of groups: "category with the most products" / "top 5 customers by revenue". */
+      ranking?: NounPhrase;
+    };
+
+export interface SqlProposal {
+  kind: 'sql';
+  /** One SELECT in the requested dialect, with literals and no placeholders. */
+  sql: string;
+  /**
+   * What the engine understood, one sentence in schema terms:
+   * "Counting orders with status 'cancelled' ordered in 2025 (2025-01-01 to 2025-12-31)".
+   */
+  description: string;
+  /** Saved with the assistant message and handed back in `PriorTurn.state` for follow-ups. JSON only. */
+  state?: unknown;
+  shape?: AnswerShape;
+}
+
+/** A table, or a column of it, that a word of the question could mean. */
+export interface Candidate {
+  table: string;
+  column?: string;
+}
+
+export interface ClarificationProposal {
+  kind: 'clarification';
+  /** Says what was understood and what to choose between. */
+  message: string;
+  candidates?: Candidate[];
+}
+
+export interface ConversationalProposal {
+  kind: 'conversational';
+  message: string;
+}
+
+export type RefusalReason = 'write' | 'injection' | 'other_tenant' | 'raw_sql';
+
+export interface RefusedProposal {
+  kind: 'refused';
+  message: string;
+  /** For logs and tests; not shown to the user. */
+  reason?: RefusalReason;
+}
+
+export type Proposal = SqlProposal | ClarificationProposal | ConversationalProposal | RefusedProposal;
+
+/** Rows of the query the guard printed, as the connector returned them (at most the row cap). */
+export interface ResultRows {
+  columns: string[];
+  rows: Record<string, unknown>[];
+  /** More rows existed than were returned. */
+  truncated: boolean;
+}
+
+/** An answer's text, and the same text in the pieces a stream sends: `text === pieces.join('')`. */
+export interface ComposedAnswer {
+  text: string;
+  pieces: string[];
+}
+
+export interface Engine {
+  /** Stable name, stored with each proposal's state (`PriorTurn.engine`). */
+  readonly name: string;
+  propose(input: EngineInput): Promise<Proposal>;
+  /**
+   * Optional: an engine that writes its own answer from the rows (a model summarising them).
+   * Without it the orchestrator uses `composeAnswer` of lib/answer/compose.ts.
+   */
+  compose?(proposal: SqlProposal, result: ResultRows, input: EngineInput): Promise<ComposedAnswer>;
+}

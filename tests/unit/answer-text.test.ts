@@ -1,0 +1,116 @@
+// The builtin engine's first step: words (identifiers split, singular and plural forms, phrase
+// keys) and the tokenizer (numbers, money, dates, quoted literals, possessives, symbols).
+import { describe, expect, it } from 'vitest';
+import { tokenize } from '#lib/answer/builtin/tokens.ts';
+import { joinAnd, phraseKey, plural, singular, splitIdentifier } from '#lib/answer/builtin/words.ts';
+
+describe('splitIdentifier', () => {
+  it('splits snake_case, camelCase, PascalCase, kebab-case and acronyms into lower-case words', () => {
+    expect(splitIdentifier('order_items')).toEqual(['order', 'items']);
+    expect(splitIdentifier('orderItems')).toEqual(['order', 'items']);
+    expect(splitIdentifier('OrderItems')).toEqual(['order', 'items']);
+    expect(splitIdentifier('order-items')).toEqual(['order', 'items']);
+    expect(splitIdentifier('createdAt')).toEqual(['created', 'at']);
+    expect(splitIdentifier('HTTPRequests')).toEqual(['http', 'requests']);
+    expect(splitIdentifier('address2_line')).toEqual(['address2', 'line']);
+  });
+});
+
+describe('singular and plural', () => {
+  it('folds regular and irregular plurals', () => {
+    const pairs: [string, string][] = [
+      ['orders', 'order'],
+      ['categories', 'category'],
+      ['addresses', 'address'],
+      ['boxes', 'box'],
+      ['branches', 'branch'],
+      ['people', 'person'],
+      ['status', 'status'],
+      ['statuses', 'status'],
+      ['analyses', 'analysis'],
+      ['days', 'day'],
+      ['bus', 'bus'],
+    ];
+    for (const [many, one] of pairs) expect(singular(many), many).toBe(one);
+  });
+
+  it('forms plurals for display', () => {
+    expect(plural('category')).toBe('categories');
+    expect(plural('order')).toBe('orders');
+    expect(plural('box')).toBe('boxes');
+    expect(plural('person')).toBe('people');
+    expect(plural('status')).toBe('statuses');
+    expect(plural('day')).toBe('days');
+  });
+
+  it('keys phrases by their singular words, so both forms match', () => {
+    expect(phraseKey(['order', 'items'])).toBe(phraseKey(['orders', 'item']));
+    expect(phraseKey(['Categories'.toLowerCase()])).toBe('category');
+  });
+
+  it('joins lists in English', () => {
+    expect(joinAnd([])).toBe('');
+    expect(joinAnd(['a'])).toBe('a');
+    expect(joinAnd(['a', 'b'])).toBe('a and b');
+    expect(joinAnd(['a', 'b', 'c'], 'or')).toBe('a, b or c');
+  });
+});
+
+describe('tokenize', () => {
+  it('reads words in lower case, without possessives, with spellings folded', () => {
+    expect(tokenize("Customer's canceled Orders")).toEqual([
+      { kind: 'word', text: 'customer' },
+      { kind: 'word', text: 'cancelled' },
+      { kind: 'word', text: 'orders' },
+    ]);
+  });
+
+  it('reads money, thousands separators, decimals, k suffixes and percentages', () => {
+    const [dollars, euros, plain, thousands, percent] = tokenize('$1,250.50 €20 3.5 5k 20%');
+    expect(dollars).toMatchObject({ kind: 'number', value: 1250.5, money: true });
+    expect(euros).toMatchObject({ kind: 'number', value: 20, money: true });
+    expect(plain).toMatchObject({ kind: 'number', value: 3.5, money: false });
+    expect(thousands).toMatchObject({ kind: 'number', value: 5000 });
+    expect(percent).toMatchObject({ kind: 'number', value: 20, percent: true });
+  });
+
+  it('turns a currency word after a number into money and drops it', () => {
+    expect(tokenize('over 100 dollars')).toEqual([
+      { kind: 'word', text: 'over' },
+      { kind: 'number', value: 100, money: true, percent: false, raw: '100' },
+    ]);
+  });
+
+  it('reads ISO dates (also with slashes) and pads them', () => {
+    expect(tokenize('since 2025-3-1')).toContainEqual({ kind: 'date', iso: '2025-03-01' });
+    expect(tokenize('before 2025/12/31')).toContainEqual({ kind: 'date', iso: '2025-12-31' });
+  });
+
+  it('keeps quoted literals whole, but not apostrophes inside words', () => {
+    expect(tokenize(`customers named "Ada Moreno" and 'Victor O'Neil'`)).toContainEqual({
+      kind: 'quoted',
+      text: 'Ada Moreno',
+    });
+    expect(tokenize("don't")).toEqual([{ kind: 'word', text: "don't" }]);
+  });
+
+  it('splits typed identifiers and hyphenated words into words', () => {
+    expect(tokenize('order_items best-selling').map((token) => token.kind === 'word' && token.text)).toEqual([
+      'order',
+      'items',
+      'best',
+      'selling',
+    ]);
+  });
+
+  it('keeps comparison symbols and sentence breaks as their own tokens', () => {
+    expect(tokenize('price >= 10, please?')).toEqual([
+      { kind: 'word', text: 'price' },
+      { kind: 'symbol', text: '>=' },
+      { kind: 'number', value: 10, money: false, percent: false, raw: '10' },
+      { kind: 'break', text: ',' },
+      { kind: 'word', text: 'please' },
+      { kind: 'break', text: '?' },
+    ]);
+  });
+});
