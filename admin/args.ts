@@ -51,6 +51,19 @@ Commands:
       {"id", "allowed": true, "sql", "params", "rows"} (rows with --execute only),
       {"id", "allowed": false, "code", "message"}, or {"id", "allowed": true, ..., "error":
       {"code": "DB_QUERY_FAILED", "detail": "QUERY_TIMEOUT"}} for a query that failed.
+  pattern add --database UUID --question TEXT --sql "SELECT ..."
+      stores a query pattern (a question and the SQL that answers it) that the model engines
+      show to the model as an example. The SQL is checked by the SQL guard against the
+      database's schema index first, with a placeholder tenant; a query the guard refuses is
+      not stored (exit 2, with the guard's code).
+  pattern list --database UUID
+  personality create --org ID --name NAME [--instructions TEXT] [--engine builtin|openai|bedrock]
+      [--model MODEL]
+      an AI personality, named by personality_id in chat messages: instructions for the
+      answering engine (tone, focus), and the engine and model that answer its
+      conversations (--model needs openai or bedrock). Without --engine the organization's
+      or the stage's engine answers.
+  personality list --org ID
 
 Target:
   default        the local stack: .local/stack.json (written by npm start), else
@@ -95,6 +108,9 @@ const optionConfig = {
   'timeout-ms': { type: 'string' },
   sql: { type: 'string' },
   jsonl: { type: 'string' },
+  instructions: { type: 'string' },
+  model: { type: 'string' },
+  question: { type: 'string' },
 } as const satisfies ParseArgsOptionsConfig;
 
 export type OptionName = keyof typeof optionConfig;
@@ -145,6 +161,10 @@ export const commands = {
     required: ['database'],
     optional: ['tenant', 'scope', 'execute', 'timeout-ms', 'sql', 'jsonl'],
   },
+  'pattern add': { required: ['database', 'question', 'sql'], optional: [] },
+  'pattern list': { required: ['database'], optional: [] },
+  'personality create': { required: ['org', 'name'], optional: ['instructions', 'engine', 'model'] },
+  'personality list': { required: ['org'], optional: [] },
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandName = keyof typeof commands;

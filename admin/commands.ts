@@ -44,6 +44,8 @@ import {
   originsOption,
   UsageError,
 } from './args.ts';
+import { patternAdd, patternList } from './patterns.ts';
+import { personalityCreate, personalityList } from './personalities.ts';
 
 export type Connect = () => Promise<void>;
 /** Writes one JSON line to stdout at once (commands that print a line per item, like sql check). */
@@ -528,4 +530,8 @@ export const runners: Record<CommandName, Run> = {
   'database list': databaseList,
   'database index': databaseIndex,
   'sql check': sqlCheck,
+  'personality create': personalityCreate,
+  'personality list': personalityList,
+  'pattern add': patternAdd,
+  'pattern list': patternList,
 };

@@ -93,4 +93,10 @@ const main = async (argv: readonly string[]): Promise<number> => {
   }
 };
 
-process.exit(await main(process.argv.slice(2)));
+// Exit by letting the event loop end, not with process.exit: process.exit right after the
+// guard's parser ran can deadlock Node 24 at shutdown (a V8 background compile job waits for a
+// main-thread GC while the main thread joins it; nodejs/node#54918), leaving the command hung
+// after its output. The unref'd timer still ends a process that some handle keeps alive.
+const exitCode = await main(process.argv.slice(2));
+process.exitCode = exitCode;
+setTimeout(() => process.exit(exitCode), 1_000).unref();

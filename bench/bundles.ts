@@ -3,12 +3,13 @@
 // so their externals (@aws-sdk/*, which the nodejs24.x runtime provides) resolve from
 // node_modules as they would from the runtime.
 import { execFile } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { basename, dirname, join } from 'node:path';
+import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { gzipSync } from 'node:zlib';
+import { parse } from 'yaml';
 import {
   type Figure,
   fixed,
@@ -27,6 +28,19 @@ import {
 const run = promisify(execFile);
 
 const SIZE_TARGET_BYTES = 150_000; // 150 KB minified, non-answering functions
+const WASM_ENTRY = 'libpg-query.wasm';
+
+/**
+ * The functions that answer questions (`custom.answeringFunctions` in serverless.yml): they bundle
+ * the SQL guard's parsers and the PostgreSQL parser's .wasm, so the size budget does not apply to
+ * them; their sizes are reported as measured.
+ */
+export const answeringFunctions = (): Set<string> => {
+  const config = parse(readFileSync(join(root, 'serverless.yml'), 'utf8')) as {
+    custom?: { answeringFunctions?: string[] };
+  };
+  return new Set(config.custom?.answeringFunctions ?? []);
+};
 const IMPORT_TARGET_MS = 100; // median cold import
 const COLD_RUNS = 15;
 
@@ -45,6 +59,12 @@ export interface Bundle {
   environment: Record<string, string>;
   /** Its imports left external (provided by the runtime). */
   externals: string[];
+  /** Answers questions (serverless.yml `custom.answeringFunctions`): no size budget. */
+  answering: boolean;
+  /** Chunks the bundle loads on demand (`<bundle>.chunks/*.mjs`): parsers, drivers, model engines. */
+  chunkBytes: number;
+  /** The PostgreSQL parser's .wasm shipped in the zip (answering functions), 0 when none. */
+  wasmBytes: number;
 }
 
 interface LambdaResource {
@@ -88,6 +108,7 @@ export const packageBundles = async (): Promise<Bundle[]> => {
       (resource) => resource.Type === 'AWS::Lambda::Function',
     );
     rmSync(extractDir, { recursive: true, force: true });
+    const answering = answeringFunctions();
     const bundles: Bundle[] = [];
     for (const zipName of readdirSync(out)
       .filter((name) => name.endsWith('.zip'))
@@ -95,14 +116,20 @@ export const packageBundles = async (): Promise<Bundle[]> => {
       const zip = join(out, zipName);
       const functionName = basename(zipName, '.zip');
       const entries = (await unzip('-Z1', zip)).toString('utf8').split('\n').filter(Boolean);
-      const entry = entries.find((name) => name.endsWith('.mjs'));
+      // The function's own .mjs; chunks it loads on demand sit under `<bundle>.chunks/`.
+      const entry = entries.find((name) => name.endsWith('.mjs') && !name.includes('.chunks/'));
       if (!entry) throw new Error(`${zipName} holds no .mjs bundle (entries: ${entries.join(', ')})`);
-      const code = await unzip('-p', zip, entry);
-      const map = entries.includes(`${entry}.map`) ? await unzip('-p', zip, `${entry}.map`) : undefined;
-      const file = join(extractDir, functionName, entry);
-      mkdirSync(dirname(file), { recursive: true });
-      writeFileSync(file, code);
-      if (map) writeFileSync(`${file}.map`, map);
+      // The whole zip, as Lambda unpacks it: chunks, source maps and the parser's .wasm included.
+      const functionDir = join(extractDir, functionName);
+      mkdirSync(functionDir, { recursive: true });
+      await run('unzip', ['-q', '-o', zip, '-d', functionDir]);
+      const file = join(functionDir, entry);
+      const code = readFileSync(file);
+      const map = entries.includes(`${entry}.map`) ? readFileSync(`${file}.map`) : undefined;
+      const wasmEntry = entries.find((name) => basename(name) === WASM_ENTRY);
+      const chunkBytes = entries
+        .filter((name) => name.endsWith('.mjs') && name !== entry)
+        .reduce((sum, name) => sum + statSync(join(functionDir, name)).size, 0);
       const lambda = lambdas.find((resource) =>
         String(resource.Properties.Code?.S3Key ?? '').endsWith(`/${zipName}`),
       );
@@ -125,6 +152,9 @@ export const packageBundles = async (): Promise<Bundle[]> => {
         mapBytes: map?.length ?? 0,
         environment,
         externals,
+        answering: answering.has(functionName),
+        chunkBytes,
+        wasmBytes: wasmEntry ? statSync(join(functionDir, wasmEntry)).size : 0,
       });
     }
     if (bundles.length === 0) throw new Error('serverless package produced no function zips');
@@ -135,41 +165,59 @@ export const packageBundles = async (): Promise<Bundle[]> => {
 };
 
 export const sizeSection = (bundles: Bundle[]): Section => {
-  const figures: Figure[] = bundles.map((bundle) => ({
-    name: `(b) bundle size: ${bundle.functionName}`,
-    measured: `${kb(bundle.minifiedBytes)} minified, ${kb(bundle.gzipBytes)} gzip (${fixed((bundle.minifiedBytes / SIZE_TARGET_BYTES) * 100, 0)} % of budget)`,
-    target: `≤ ${kb(SIZE_TARGET_BYTES)}`,
-    pass: bundle.minifiedBytes <= SIZE_TARGET_BYTES,
-  }));
+  const figures: Figure[] = bundles.map((bundle) =>
+    bundle.answering
+      ? {
+          name: `(b) bundle size: ${bundle.functionName} (answering)`,
+          measured: `${kb(bundle.minifiedBytes)} minified, ${kb(bundle.gzipBytes)} gzip; + ${kb(bundle.chunkBytes)} chunks, ${kb(bundle.wasmBytes)} .wasm`,
+          target: 'reported',
+        }
+      : {
+          name: `(b) bundle size: ${bundle.functionName}`,
+          measured: `${kb(bundle.minifiedBytes)} minified, ${kb(bundle.gzipBytes)} gzip (${fixed((bundle.minifiedBytes / SIZE_TARGET_BYTES) * 100, 0)} % of budget)`,
+          target: `≤ ${kb(SIZE_TARGET_BYTES)}`,
+          pass: bundle.minifiedBytes <= SIZE_TARGET_BYTES,
+        },
+  );
   for (const figure of figures) printFigure(figure);
+  const answering = bundles.filter((bundle) => bundle.answering).map((bundle) => bundle.functionName);
   const markdown = `## (b) Bundle size per function
 
 ${table(
   [
     'Function',
+    'Kind',
     '.mjs minified',
     'gzip -9',
     'gzip / minified',
     'Share of the 150 KB budget',
-    'Zip artifact (with .map)',
+    'Zip artifact (with .map, .wasm)',
     'Result',
   ],
   bundles.map((bundle, i) => [
     bundle.functionName,
+    bundle.answering
+      ? `answering (+ ${kb(bundle.chunkBytes)} on-demand chunks, ${kb(bundle.wasmBytes)} .wasm)`
+      : 'non-answering',
     `${bundle.minifiedBytes.toLocaleString('en-US')} B (${kb(bundle.minifiedBytes)})`,
     `${bundle.gzipBytes.toLocaleString('en-US')} B (${kb(bundle.gzipBytes)})`,
     `${fixed((bundle.gzipBytes / bundle.minifiedBytes) * 100, 0)} %`,
-    `${fixed((bundle.minifiedBytes / SIZE_TARGET_BYTES) * 100, 0)} %`,
+    bundle.answering ? '— (no budget)' : `${fixed((bundle.minifiedBytes / SIZE_TARGET_BYTES) * 100, 0)} %`,
     `${kb(bundle.zipBytes)} (.map ${kb(bundle.mapBytes)})`,
-    verdict(figures[i]!.pass),
+    bundle.answering ? 'reported' : verdict(figures[i]!.pass),
   ]),
 )}
 
-Target: ≤ 150 KB (150,000 bytes) minified for every function that does not answer questions; all current functions are
-non-answering. Method: \`serverless package --stage prod --package <tmpdir>\` with node_modules/.bin first on the PATH
+Target: ≤ 150 KB (150,000 bytes) minified for every function that does not answer questions. The answering functions
+(${answering.length > 0 ? answering.map((name) => `\`${name}\``).join(', ') : 'none'}; \`custom.answeringFunctions\` in serverless.yml) bundle the answering flow with both SQL
+guards (libpg-query + pgsql-deparser for PostgreSQL, node-sql-parser for MySQL), the PostgreSQL and MySQL drivers and the
+model engines, loaded on demand from chunk files (\`<bundle>.chunks/*.mjs\`, esbuild \`splitting\`), and ship the PostgreSQL
+parser's \`libpg-query.wasm\` beside the chunk that loads it; their sizes are reported as measured, without a budget. The
+.mjs column is what Lambda imports at cold start; the chunks load when a request first needs them.
+Method: \`serverless package --stage prod --package <tmpdir>\` with node_modules/.bin first on the PATH
 (serverless-esbuild: bundled, minified ESM, \`@aws-sdk/*\` external because the nodejs24.x runtime provides it); the
 .mjs of each function zip is read with \`unzip -p\` and gzipped in memory with zlib level 9. The zip also carries the
-linked source map; (c) imports each bundle with that map beside it and \`--enable-source-maps\`, as deployed.
+linked source map; (c) imports each bundle with that map (and the .wasm) beside it and \`--enable-source-maps\`, as deployed.
 `;
   return { figures, markdown };
 };

@@ -9,6 +9,7 @@
 //   (g) the SQL guard: rewrite time over the corpus, parser cold load and bundle, planner check
 //   (h) connectors: execute overhead per engine (real servers when their URLs are set)
 //   (i) the builtin answering engine: time per question on the demo and a 50-table schema
+//   (j) a chat message end to end through the local gateway on the demo database, with its split
 // A figure that misses its target is printed and recorded as FAIL; the run still completes.
 import { writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, release, totalmem, type } from 'node:os';
@@ -16,6 +17,7 @@ import { join } from 'node:path';
 import { measureBuiltin } from './builtin.ts';
 import { coldImportSection, packageBundles, sizeSection } from './bundles.ts';
 import { measureChain } from './chain.ts';
+import { measureChat } from './chat.ts';
 import { type Figure, fixed, root, type Section, table, verdict } from './common.ts';
 import { measureConnectors } from './connectors.ts';
 import { measureConversations } from './conversations.ts';

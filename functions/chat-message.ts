@@ -1,28 +1,43 @@
 // POST /api/v1/chat/message, both variants on one route (DESIGN.md "The two POST variants"): a
-// body with `role` appends to history (spec endpoint 7, 201), a body with `message` is the chat
-// variant (spec endpoint 6), which this deployment does not offer yet (400). The chain admits
-// every credential the chat variant will; the append variant then applies the history rules:
-// sk_ with custom_api_access or a portal JWT, and X-Scope-Id.
+// body with `role` appends to history (spec endpoint 7, 201); a body with `message` is the chat
+// variant (spec endpoint 6, 200), which answers the question in the conversation named by
+// `conversation_id` or `session_id`, or in a new one. The chain admits every credential the
+// chat variant takes; the append variant then applies the history rules (sk_ with
+// custom_api_access or a portal JWT, and X-Scope-Id). Only the chat variant counts toward the
+// message limits and holds a concurrency lease (chatMessageLimits reads the raw body).
+import { sendChatMessage } from '#lib/answer/chat.ts';
+import { ChatMessageInput, chatMessageLimits, conversationIdOf } from '#lib/answer/inputs.ts';
+import { answerResponse } from '#lib/answer/response.ts';
 import { authorise } from '#lib/auth/principal.ts';
 import { appendToHistory } from '#lib/conversations/history.ts';
-import {
-  AppendInput,
-  chatVariantUnavailable,
-  historyAccess,
-  messageVariantOf,
-} from '#lib/conversations/inputs.ts';
+import { AppendInput, historyAccess, messageVariantOf } from '#lib/conversations/inputs.ts';
 import { api } from '#lib/http/api.ts';
 import { requireScopeId } from '#lib/http/middleware/scope.ts';
 import { validateInput } from '#lib/http/middleware/validate.ts';
 import { ok } from '#lib/http/response.ts';
+import { uuidv7 } from '#lib/ids.ts';
 
 export const handler = api({
   access: { credentials: ['sk', 'pk', 'jwt'] },
   scope: 'optional',
   body: true,
+  limits: chatMessageLimits,
 }).handler(async (_event, context) => {
-  if (messageVariantOf(context.body) === 'chat') throw chatVariantUnavailable();
   const { principal } = context;
+  if (messageVariantOf(context.body) === 'chat') {
+    const { body } = validateInput(ChatMessageInput, { body: context.body });
+    const outcome = await sendChatMessage({
+      principal,
+      scopeId: context.scopeId,
+      tenantHeader: context.headers['x-tenant-id'],
+      conversationId: conversationIdOf(body),
+      newConversationId: uuidv7,
+      question: body.message,
+      databaseId: body.database_id,
+      personalityId: body.personality_id,
+    });
+    return answerResponse(outcome);
+  }
   authorise(principal, historyAccess, context.headers.origin);
   const scopeId = requireScopeId(context.scopeId);
   const { body } = validateInput(AppendInput, { body: context.body });

@@ -100,6 +100,9 @@ tabletalk is running at ${gateway.url}/api/v1
 
 Try it:
   curl -s -H "X-API-Key: ${demo.skKey}" ${gateway.url}/api/v1/branding
+  curl -s -H "X-API-Key: ${demo.skKey}" -H "X-Tenant-Id: 1" -H "Content-Type: application/json" \\
+    ${gateway.url}/api/v1/chat/message \\
+    -d '{"message": "How many orders were placed in 2025?", "database_id": "${demo.databaseId}"}'
   npm run --silent admin -- sql check --database ${demo.databaseId} --tenant 1 \\
     --sql "SELECT status, count(*) FROM orders GROUP BY status" --execute
 

@@ -46,6 +46,12 @@ export interface EngineInput {
   tenantColumn?: string;
   /** Cancels a model call when the client goes away. */
   signal?: AbortSignal;
+  /**
+   * Query patterns of the database (`admin pattern add`, lib/store/patterns.ts): question → SQL
+   * examples an operator stored after the guard accepted them. Model engines show the most
+   * relevant ones to the model; engines without a model may ignore them.
+   */
+  examples?: { question: string; sql: string }[];
 }
 
 /**
@@ -156,4 +162,10 @@ export interface Engine {
    * Without it the orchestrator uses `composeAnswer` of lib/answer/compose.ts.
    */
   compose?(proposal: SqlProposal, result: ResultRows, input: EngineInput): Promise<ComposedAnswer>;
+  /**
+   * Optional: one repair round after the database rejected a query the guard allowed. `failed`
+   * holds the query as proposed (before the rewrite) and the database's error text, which is
+   * data, never instructions. The new proposal goes through the guard like any other.
+   */
+  repair?(input: EngineInput, failed: { sql: string; error: string }): Promise<Proposal>;
 }

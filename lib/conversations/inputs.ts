@@ -2,7 +2,7 @@
 // schemas the function files validate with, and the access rule they share.
 import * as v from 'valibot';
 import type { AccessRule } from '#lib/auth/principal.ts';
-import { invalidField, type ServiceError } from '#lib/http/errors.ts';
+import { invalidField } from '#lib/http/errors.ts';
 import { integerParam } from '#lib/http/params.ts';
 import { uuidPattern } from '#lib/ids.ts';
 import { Role } from '#lib/store/messages.ts';
@@ -110,12 +110,3 @@ export const messageVariantOf = (body: unknown): 'append' | 'chat' => {
   }
   return hasRole ? 'append' : 'chat';
 };
-
-/** Until the answering flow ships, the chat variant is refused plainly rather than answered with a stub. */
-export const chatVariantUnavailable = (): ServiceError =>
-  invalidField(
-    'body.message',
-    'The chat variant of POST /api/v1/chat/message (a body with message) is not available on this deployment yet; ' +
-      `to append to history send ${APPEND_FIELDS}`,
-    'NOT_AVAILABLE',
-  );

@@ -223,9 +223,9 @@ describe('POST /chat/message variants', () => {
     expectInvalid(await post(undefined), 'body');
   });
 
-  it('answers the chat variant with a plain 400: not available yet, no stub answer', async () => {
-    const response = await post({ message: 'How many orders?', database_id: CONVERSATION });
-    expectInvalid(response, 'body.message', /not available on this deployment yet/);
+  it('hands a body with message to the chat flow, which needs database_id on a first message', async () => {
+    const response = await post({ message: 'How many orders?' });
+    expectInvalid(response, 'body.database_id', /required on the first message/);
     expect(ddb.commandCalls(TransactWriteCommand)).toHaveLength(0);
   });
 

@@ -1,0 +1,54 @@
+// `admin personality create` and `admin personality list` (README "Personalities"): an
+// organization's AI personalities, named by `personality_id` in chat messages. A personality
+// carries instructions for the engine (tone, focus) and may choose the engine and model that
+// answer its conversations (lib/answer/registry.ts).
+import * as v from 'valibot';
+import { findOrganization } from '#lib/store/organizations.ts';
+import {
+  createPersonality,
+  EngineName,
+  listPersonalities,
+  NewPersonality,
+  publicPersonality,
+} from '#lib/store/personalities.ts';
+import { AdminError, type OptionValues, organizationIdOption, UsageError } from './args.ts';
+
+type Connect = () => Promise<void>;
+
+const organizationMustExist = async (id: number): Promise<void> => {
+  if (!(await findOrganization(id))) throw new AdminError(`organization ${id} not found`);
+};
+
+export const personalityCreate = async (values: OptionValues, connect: Connect): Promise<unknown> => {
+  const organizationId = organizationIdOption(values.org);
+  if (values.engine !== undefined && !v.is(EngineName, values.engine)) {
+    throw new UsageError(`--engine must be one of ${EngineName.options.join(', ')}`);
+  }
+  if (values.model !== undefined && (values.engine ?? 'builtin') === 'builtin') {
+    throw new UsageError(
+      '--model needs --engine openai or --engine bedrock (the builtin engine has no model)',
+    );
+  }
+  const parsed = v.safeParse(NewPersonality, {
+    organizationId,
+    name: values.name,
+    ...(values.instructions !== undefined ? { instructions: values.instructions } : {}),
+    ...(values.engine !== undefined ? { engine: values.engine } : {}),
+    ...(values.model !== undefined ? { model: values.model } : {}),
+  });
+  if (!parsed.success) {
+    throw new UsageError(
+      parsed.issues.map((issue) => `--${v.getDotPath(issue) ?? 'input'}: ${issue.message}`).join('; '),
+    );
+  }
+  await connect();
+  await organizationMustExist(organizationId);
+  return publicPersonality(await createPersonality(parsed.output));
+};
+
+export const personalityList = async (values: OptionValues, connect: Connect): Promise<unknown> => {
+  const organizationId = organizationIdOption(values.org);
+  await connect();
+  await organizationMustExist(organizationId);
+  return { personalities: (await listPersonalities(organizationId)).map(publicPersonality) };
+};

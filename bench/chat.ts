@@ -1,0 +1,266 @@
+// Chat messages end to end through the local gateway on the demo shop (PGlite), client side, with
+// the limiter on: POST /api/v1/chat/message (a question in a new conversation) and follow-ups on
+// POST /api/v1/chat/{conversation_id}/message, with the split of each request's time between
+// loading, the engine, the SQL guard, the database and DynamoDB storage, read from the responses'
+// Server-Timing headers (lib/answer/timing.ts). The server (DynamoDB Local + gateway,
+// bench/chat-child.ts) runs in its own process, so the client does not share its event loop.
+import { randomUUID } from 'node:crypto';
+import type { ChatChildMessage, ChatParentMessage } from './chat-child.ts';
+import {
+  exited,
+  type Figure,
+  fixed,
+  forkBench,
+  median,
+  nextMessage,
+  percentile,
+  printFigure,
+  type Section,
+  table,
+  verdict,
+} from './common.ts';
+
+const WARMUP = 30;
+const QUESTIONS = 300;
+const FOLLOW_UPS = 150;
+const P50_TARGET_MS = 60;
+
+/** Questions the builtin engine answers from the demo shop, rotated over tenants 1 to 3. */
+const questions = [
+  'How many orders were placed in 2025?',
+  'How many customers are there?',
+  'Revenue per category',
+  'Top 5 customers by revenue',
+  'How many orders per status?',
+  'What is the average unit price of products?',
+  'How many cancelled orders were placed last year?',
+  'Hello',
+];
+const followUps = ['and how many of those were cancelled?', 'what about 2024?'];
+
+const PHASES = ['load', 'engine', 'guard', 'db', 'store', 'total'] as const;
+type Phase = (typeof PHASES)[number];
+
+interface Sample {
+  ms: number;
+  queryType: string;
+  phases: Partial<Record<Phase, number>>;
+}
+
+const serverTiming = (header: string | null): Partial<Record<Phase, number>> => {
+  const phases: Partial<Record<Phase, number>> = {};
+  for (const part of (header ?? '').split(',')) {
+    const match = /^\s*(\w+);dur=([\d.]+)\s*$/.exec(part);
+    if (match && (PHASES as readonly string[]).includes(match[1]!))
+      phases[match[1] as Phase] = Number(match[2]);
+  }
+  return phases;
+};
+
+interface Counts {
+  calls: number;
+  limiterCalls: number;
+  requests: number;
+}
+
+export const measureChat = async (): Promise<Section> => {
+  const child = forkBench('chat-child.ts');
+  const ask = async <T extends ChatChildMessage['type']>(
+    message: ChatParentMessage,
+  ): Promise<Extract<ChatChildMessage, { type: T }>> => {
+    const reply = nextMessage<ChatChildMessage>(child);
+    child.send(message);
+    return (await reply) as Extract<ChatChildMessage, { type: T }>;
+  };
+  const settledCounts = async (): Promise<Counts> => {
+    let last = await ask<'count'>({ type: 'count' });
+    for (let i = 0; i < 40; i++) {
+      await new Promise((done) => setTimeout(done, 50));
+      const now = await ask<'count'>({ type: 'count' });
+      if (now.requests === last.requests && now.calls === last.calls) return now;
+      last = now;
+    }
+    return last;
+  };
+  const perRequest = (from: Counts, to: Counts) => {
+    const requests = to.requests - from.requests;
+    const limiter = to.limiterCalls - from.limiterCalls;
+    return { requests, own: (to.calls - from.calls - limiter) / requests, limiter: limiter / requests };
+  };
+  try {
+    const ready = await nextMessage<ChatChildMessage>(child);
+    if (ready.type !== 'ready') throw new Error(`unexpected message ${ready.type}`);
+    const base = `${ready.url}/api/v1/chat`;
+
+    // fetch (undici) keeps the connection alive between these sequential requests.
+    const send = async (path: string, tenant: number, body: unknown): Promise<Sample & { id: string }> => {
+      const started = performance.now();
+      const response = await fetch(`${base}${path}`, {
+        method: 'POST',
+        headers: {
+          'X-API-Key': ready.apiKey,
+          'X-Tenant-Id': String(tenant),
+          'Content-Type': 'application/json',
+        },
+        body: JSON.stringify(body),
+      });
+      const text = await response.text();
+      const ms = performance.now() - started;
+      if (response.status !== 200) throw new Error(`POST ${path} answered ${response.status}: ${text}`);
+      const { data } = JSON.parse(text) as { data: { conversation_id: string; query_type: string } };
+      return {
+        ms,
+        id: data.conversation_id,
+        queryType: data.query_type,
+        phases: serverTiming(response.headers.get('server-timing')),
+      };
+    };
+    const question = (i: number) =>
+      send('/message', 1 + (i % 3), {
+        message: questions[i % questions.length],
+        database_id: ready.databaseId,
+      });
+
+    for (let i = 0; i < WARMUP; i++) await question(i);
+
+    const beforeQuestions = await settledCounts();
+    const asked: Sample[] = [];
+    for (let i = 0; i < QUESTIONS; i++) asked.push(await question(i));
+    const afterQuestions = await settledCounts();
+
+    // Follow-ups: a first question (not timed) then one follow-up in the same conversation.
+    const followed: Sample[] = [];
+    let ownTotal = 0;
+    let limiterTotal = 0;
+    for (let i = 0; i < FOLLOW_UPS; i++) {
+      const id = randomUUID();
+      await send(`/${id}/message`, 1 + (i % 3), { message: questions[0], database_id: ready.databaseId });
+      const before = await ask<'count'>({ type: 'count' });
+      followed.push(await send(`/${id}/message`, 1 + (i % 3), { message: followUps[i % followUps.length] }));
+      const after = await settledCounts();
+      const one = perRequest(before, after);
+      ownTotal += one.own;
+      limiterTotal += one.limiter;
+    }
+    const followCounts = { own: ownTotal / FOLLOW_UPS, limiter: limiterTotal / FOLLOW_UPS };
+    const questionCounts = perRequest(beforeQuestions, afterQuestions);
+
+    const latency = (samples: Sample[]) => {
+      const values = samples.map((s) => s.ms);
+      return { p50: percentile(values, 50), p90: percentile(values, 90), p99: percentile(values, 99) };
+    };
+    const split = (samples: Sample[]) =>
+      Object.fromEntries(
+        PHASES.map((phase) => [phase, median(samples.map((s) => s.phases[phase] ?? 0))]),
+      ) as Record<Phase, number>;
+    const kinds = (samples: Sample[]) => {
+      const counts = new Map<string, number>();
+      for (const sample of samples) counts.set(sample.queryType, (counts.get(sample.queryType) ?? 0) + 1);
+      return [...counts].map(([kind, n]) => `${kind} ${n}`).join(', ');
+    };
+    const q = latency(asked);
+    const f = latency(followed);
+    const qSplit = split(asked);
+    const fSplit = split(followed);
+    const splitText = (s: Record<Phase, number>) =>
+      `load ${fixed(s.load)} / engine ${fixed(s.engine)} / guard ${fixed(s.guard)} / db ${fixed(s.db)} / store ${fixed(s.store)} ms`;
+
+    const figures: Figure[] = [
+      {
+        name: '(i) chat message, new conversation (p50)',
+        measured: `p50 ${fixed(q.p50)} ms, p90 ${fixed(q.p90)} ms, p99 ${fixed(q.p99)} ms`,
+        target: `≤ ${P50_TARGET_MS} ms`,
+        pass: q.p50 <= P50_TARGET_MS,
+      },
+      {
+        name: '(i) chat follow-up, endpoint 5 (p50)',
+        measured: `p50 ${fixed(f.p50)} ms, p90 ${fixed(f.p90)} ms, p99 ${fixed(f.p99)} ms`,
+        target: `≤ ${P50_TARGET_MS} ms`,
+        pass: f.p50 <= P50_TARGET_MS,
+      },
+      { name: '(i) chat split, new conversation (medians)', measured: splitText(qSplit), target: 'reported' },
+      {
+        name: '(i) DynamoDB calls per chat message',
+        measured: `${fixed(questionCounts.own, 2)} + limiter ${fixed(questionCounts.limiter, 2)} (new); ${fixed(followCounts.own, 2)} + ${fixed(followCounts.limiter, 2)} (follow-up)`,
+        target: 'reported',
+      },
+    ];
+    for (const figure of figures) printFigure(figure);
+
+    const row = (label: string, s: Record<Phase, number>, l: { p50: number; p90: number; p99: number }) => [
+      label,
+      fixed(l.p50),
+      fixed(l.p90),
+      fixed(l.p99),
+      fixed(s.load),
+      fixed(s.engine),
+      fixed(s.guard),
+      fixed(s.db),
+      fixed(s.store),
+      fixed(s.total),
+    ];
+    const markdown = `## (i) Chat messages end to end through the local gateway
+
+${table(
+  ['Request', 'p50 (ms)', 'p90 (ms)', 'p99 (ms)', 'load', 'engine', 'guard', 'db', 'store', 'server total'],
+  [
+    row(`\`POST /chat/message\`, new conversation (${QUESTIONS})`, qSplit, q),
+    row(`\`POST /chat/{id}/message\`, follow-up (${FOLLOW_UPS})`, fSplit, f),
+  ],
+)}
+
+${table(
+  ['Figure', 'Value', 'Target', 'Result'],
+  [
+    ['New conversation p50', `${fixed(q.p50)} ms`, `≤ ${P50_TARGET_MS} ms`, verdict(figures[0]!.pass)],
+    ['Follow-up p50', `${fixed(f.p50)} ms`, `≤ ${P50_TARGET_MS} ms`, verdict(figures[1]!.pass)],
+    ['Answers, new conversations', kinds(asked), '—', '—'],
+    ['Answers, follow-ups', kinds(followed), '—', '—'],
+    [
+      'DynamoDB calls / request, new conversation',
+      `${fixed(questionCounts.own, 2)} + ${fixed(questionCounts.limiter, 2)} limiter (${questionCounts.requests} requests)`,
+      '—',
+      '—',
+    ],
+    [
+      'DynamoDB calls / request, follow-up',
+      `${fixed(followCounts.own, 2)} + ${fixed(followCounts.limiter, 2)} limiter`,
+      '—',
+      '—',
+    ],
+  ],
+)}
+
+Method: a child process (bench/chat-child.ts) starts DynamoDB Local in memory, creates its own table, an enterprise
+organization whose own limits are beyond reach (the limiter runs as deployed: counters, message windows and the
+concurrency lease, and refuses nothing), an sk_ key, and the demo shop (PGlite from local/demo/shop.sql, registered and
+indexed), and serves every route through the local gateway. This process is the client: ${WARMUP} warm-up questions, then
+${QUESTIONS} sequential chat-variant requests, each a new conversation, rotating over ${questions.length} questions (${questions
+      .map((text) => `“${text}”`)
+      .join(
+        ', ',
+      )}) and tenants 1 to 3; then ${FOLLOW_UPS} conversations of two messages on endpoint 5, of which only the
+follow-up (${followUps.map((text) => `“${text}”`).join(' or ')}) is timed: it also reads the conversation and its latest
+messages. Latency is client side, from send to the end of the body, over one keep-alive connection. The split is the
+median of each phase of the responses' \`Server-Timing\` header (lib/answer/timing.ts): \`load\` (conversation, database,
+schema index — cached per index version —, personality, engine), \`engine\` (proposal and composition), \`guard\` (the
+SQL guard's parse, rewrite and re-parse), \`db\` (the query in PGlite's worker thread: read-only transaction, EXPLAIN
+cost check, query), \`store\` (the two message appends, each one DynamoDB transaction; the question's append overlaps
+the engine), \`server total\` (the handler, without the chain's authentication and limiter). DynamoDB calls are counted
+as in (d); the limiter's are the two UpdateItems of the answering lease (take, give back). Everything shares this
+machine; the figures show the code path's cost and its round trips, not deployed Lambda latency.
+`;
+    return { figures, markdown };
+  } finally {
+    if (child.connected) child.send({ type: 'stop' } satisfies ChatParentMessage);
+    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+    await exited(child);
+    clearTimeout(timer);
+  }
+};
+
+// Run alone: node bench/chat.ts
+if (import.meta.main) {
+  const section = await measureChat();
+  console.log(section.markdown);
+}

@@ -1,0 +1,30 @@
+// POST /api/v1/chat/{conversation_id}/message: answers a question in a given conversation (spec
+// endpoint 5). The conversation id may be new: it is then created in the caller's scope, which
+// needs database_id (DESIGN.md "Unknown ids"). Counts toward the message limits (30 per minute,
+// 200 per hour) and holds a concurrency lease while it answers.
+import { sendChatMessage } from '#lib/answer/chat.ts';
+import { ConversationMessageInput } from '#lib/answer/inputs.ts';
+import { answerResponse } from '#lib/answer/response.ts';
+import { api } from '#lib/http/api.ts';
+import { uuidv7 } from '#lib/ids.ts';
+
+export const handler = api({
+  access: { credentials: ['sk', 'pk', 'jwt'] },
+  scope: 'optional',
+  body: true,
+  input: ConversationMessageInput,
+  limits: 'answering',
+}).handler(async (_event, context) => {
+  const { path, body } = context.input;
+  const outcome = await sendChatMessage({
+    principal: context.principal,
+    scopeId: context.scopeId,
+    tenantHeader: context.headers['x-tenant-id'],
+    conversationId: path.conversation_id,
+    newConversationId: uuidv7,
+    question: body.message,
+    databaseId: body.database_id,
+    personalityId: body.personality_id,
+  });
+  return answerResponse(outcome);
+});

@@ -1,0 +1,79 @@
+// The schema index of a database as the answering flow uses it, kept per warm container: the
+// full catalog (what the guard checks against) and the engine's view of it, filtered to the
+// relations the row policy lets the guard read (relationAccess ≠ refused), so an engine never
+// proposes a query the guard must refuse (lib/answer/engine.ts `EngineInput.catalog`).
+// An index version never changes once written (lib/store/schema-index.ts), so the cache key is
+// the database id, the version and the policy; a re-index or a policy change is a new key.
+import type { Catalog } from '#lib/connectors/types.ts';
+import { type EffectivePolicy, effectivePolicy, relationAccess } from '#lib/sql/policy.ts';
+import type { DatabaseRecord } from '#lib/store/databases.ts';
+import { readSchemaIndex } from '#lib/store/schema-index.ts';
+
+export interface AnswerCatalog {
+  /** The whole index: the guard resolves every name against it. */
+  full: Catalog;
+  /** What the engine is shown: only relations the guard may read for this policy. */
+  visible: Catalog;
+  policy: EffectivePolicy;
+}
+
+/** Catalogs are immutable per version; a few databases per container is the common case. */
+const MAX_ENTRIES = 16;
+const cache = new Map<string, Promise<AnswerCatalog | undefined>>();
+
+/** The engine's view: relations the policy leaves readable (filtered, shared or open). */
+export const visibleCatalog = (catalog: Catalog, policy: EffectivePolicy): Catalog => ({
+  ...catalog,
+  relations: catalog.relations.filter(
+    (relation) => relationAccess(catalog, policy, relation.schema, relation.name).kind !== 'refused',
+  ),
+});
+
+const keyOf = (database: DatabaseRecord): string | undefined =>
+  database.schemaIndex
+    ? `${database.id}#${database.schemaIndex.version}#${JSON.stringify(effectivePolicy(database))}`
+    : undefined;
+
+/**
+ * The database's catalog for answering; undefined when it has no (readable) schema index.
+ * Reads the index from DynamoDB once per version and container.
+ */
+export const answerCatalogOf = (
+  database: DatabaseRecord,
+  read: typeof readSchemaIndex = readSchemaIndex,
+): Promise<AnswerCatalog | undefined> => {
+  const key = keyOf(database);
+  if (key === undefined) return Promise.resolve(undefined);
+  const cached = cache.get(key);
+  if (cached) {
+    // Most recently used last, so the oldest entry is the first to go.
+    cache.delete(key);
+    cache.set(key, cached);
+    return cached;
+  }
+  const loading = (async () => {
+    const full = await read(database);
+    if (!full) return undefined;
+    const policy = effectivePolicy(database);
+    return { full, visible: visibleCatalog(full, policy), policy };
+  })();
+  cache.set(key, loading);
+  // Neither a failed read nor a missing index is kept: the next request reads again.
+  loading.then(
+    (catalog) => {
+      if (!catalog && cache.get(key) === loading) cache.delete(key);
+    },
+    () => {
+      if (cache.get(key) === loading) cache.delete(key);
+    },
+  );
+  while (cache.size > MAX_ENTRIES) {
+    const oldest = cache.keys().next().value;
+    if (oldest === undefined) break;
+    cache.delete(oldest);
+  }
+  return loading;
+};
+
+/** Tests: forget cached catalogs. */
+export const clearAnswerCatalogs = (): void => cache.clear();

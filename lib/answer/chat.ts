@@ -1,0 +1,204 @@
+// Sending a chat message (spec endpoints 5 and 6): everything the answering flow needs loaded and
+// checked before it runs (lib/answer/orchestrator.ts): the conversation (if it exists) with its
+// latest messages, the database (from the body, or the conversation's), its schema index, the
+// tenant and scope values for it, the personality and the engine. The checks, so that each error
+// means one thing:
+//   1. a pk_ key naming another database → 403 before any lookup (nothing about it is revealed);
+//   2. the conversation: it keeps the database and personality of its first message (DESIGN.md
+//      "Chat answers"); naming another one later is a 400 on that field; an id that does not
+//      exist yet is created in the caller's scope when database_id is given, else 404
+//      (DESIGN.md "Unknown ids"); no id and no database_id is a 400 on body.database_id;
+//   3. the database and the personality (loaded together): unknown or another organization's →
+//      404 DATABASE_NOT_FOUND / NOT_FOUND_PERSONALITY; a disabled database → 403; one without a
+//      schema index → 422 (nothing to answer from);
+//   4. X-Tenant-Id and X-Scope-Id against the database (403 INVALID_TENANT_ID, …), which is why
+//      the database is loaded first, by this code rather than by a middleware;
+//   5. the engine (lib/answer/registry.ts) and, for model engines, the database's query
+//      patterns (lib/store/patterns.ts).
+// Lookups that do not depend on each other run at once.
+import type { Principal } from '#lib/auth/principal.ts';
+import { invalidField, ServiceError } from '#lib/http/errors.ts';
+import { resolveTenant } from '#lib/http/middleware/tenant.ts';
+import { logger } from '#lib/log.ts';
+import { type ConversationRecord, findOwnedConversation } from '#lib/store/conversations.ts';
+import { type DatabaseRecord, findDatabase } from '#lib/store/databases.ts';
+import { conversationMessagePage, type MessageRecord } from '#lib/store/messages.ts';
+import { listPatterns } from '#lib/store/patterns.ts';
+import { findPersonality } from '#lib/store/personalities.ts';
+import { answerCatalogOf } from './catalog.ts';
+import { type AnswerDependencies, type AnswerOutcome, answerQuestion } from './orchestrator.ts';
+import { chooseEngine, engineFor } from './registry.ts';
+import { Timings } from './timing.ts';
+import { HISTORY_MESSAGES } from './turns.ts';
+
+export interface ChatRequest {
+  principal: Principal;
+  scopeId: string | undefined;
+  /** The raw X-Tenant-Id header. */
+  tenantHeader: string | undefined;
+  /** The conversation named by the request; undefined starts a new one under `newConversationId`. */
+  conversationId: string | undefined;
+  newConversationId: () => string;
+  question: string;
+  databaseId: string | undefined;
+  personalityId: string | undefined;
+  now?: Date;
+}
+
+const forbiddenDatabase = () =>
+  new ServiceError('FORBIDDEN', { message: 'This database key cannot be used with another database' });
+
+const databaseRequired = () =>
+  invalidField(
+    'body.database_id',
+    'database_id is required on the first message of a conversation',
+    'REQUIRED',
+  );
+
+const checkKeyDatabase = (principal: Principal, databaseId: string | undefined): void => {
+  if (principal.credential === 'pk' && databaseId !== undefined && databaseId !== principal.databaseId)
+    throw forbiddenDatabase();
+};
+
+/** The conversation if it is the caller's, with its latest messages oldest first. */
+const loadConversation = async (
+  organizationId: number,
+  scopeId: string | undefined,
+  id: string,
+): Promise<{ conversation: ConversationRecord | undefined; history: MessageRecord[] }> => {
+  const [conversation, page] = await Promise.all([
+    findOwnedConversation(organizationId, scopeId, id),
+    conversationMessagePage(organizationId, scopeId, id, { limit: HISTORY_MESSAGES, order: 'desc' }),
+  ]);
+  return { conversation, history: conversation ? [...page.items].reverse() : [] };
+};
+
+const loadDatabase = async (organizationId: number, id: string): Promise<DatabaseRecord> => {
+  const database = await findDatabase(organizationId, id);
+  if (!database) throw new ServiceError('DATABASE_NOT_FOUND', { message: `Database ${id} not found` });
+  return database;
+};
+
+const personalityNotFound = (id: string): never => {
+  throw new ServiceError('PERSONALITY_NOT_FOUND', { message: `Personality ${id} not found` });
+};
+
+/** What the conversation (when it exists) fixes, checked against what the body names. */
+const settle = (
+  request: ChatRequest,
+  conversation: ConversationRecord | undefined,
+): { databaseId: string; personalityId: string | undefined } => {
+  if (!conversation) {
+    if (request.databaseId === undefined) {
+      // DESIGN.md "Unknown ids": an id that does not exist yet needs database_id to be created.
+      if (request.conversationId !== undefined) throw new ServiceError('CONVERSATION_NOT_FOUND');
+      throw databaseRequired();
+    }
+    return { databaseId: request.databaseId, personalityId: request.personalityId };
+  }
+  const databaseId = conversation.databaseId ?? request.databaseId;
+  // A conversation made by history appends has no database until its first chat message.
+  if (databaseId === undefined) throw databaseRequired();
+  if (request.databaseId !== undefined && request.databaseId !== databaseId) {
+    throw invalidField(
+      'body.database_id',
+      `This conversation is about database ${databaseId}: a conversation keeps the database of its first message. ` +
+        'Omit database_id, or start a new conversation for another database',
+      'CONVERSATION_DATABASE_MISMATCH',
+    );
+  }
+  const stored = conversation.personalityId;
+  if (stored !== undefined && request.personalityId !== undefined && request.personalityId !== stored) {
+    throw invalidField(
+      'body.personality_id',
+      `This conversation uses personality ${stored}: a conversation keeps the personality of its first message. ` +
+        'Omit personality_id, or start a new conversation for another personality',
+      'CONVERSATION_PERSONALITY_MISMATCH',
+    );
+  }
+  return { databaseId, personalityId: stored ?? request.personalityId };
+};
+
+/** Loads and checks everything (see the top of this file), then answers. */
+export const sendChatMessage = async (
+  request: ChatRequest,
+  deps: AnswerDependencies = {},
+): Promise<AnswerOutcome> => {
+  const timings = new Timings();
+  const { principal, scopeId } = request;
+  const { organizationId } = principal;
+  checkKeyDatabase(principal, request.databaseId);
+
+  const prepared = await timings.measure('load', async () => {
+    // The conversation, the body's database and the body's personality do not depend on each other.
+    const [known, bodyDatabase, bodyPersonality] = await Promise.all([
+      request.conversationId === undefined
+        ? { conversation: undefined, history: [] }
+        : loadConversation(organizationId, scopeId, request.conversationId),
+      request.databaseId === undefined ? undefined : findDatabase(organizationId, request.databaseId),
+      request.personalityId === undefined
+        ? undefined
+        : findPersonality(organizationId, request.personalityId),
+    ]);
+    const settled = settle(request, known.conversation);
+    checkKeyDatabase(principal, settled.databaseId);
+    const [database, personality] = await Promise.all([
+      bodyDatabase?.id === settled.databaseId
+        ? bodyDatabase
+        : loadDatabase(organizationId, settled.databaseId),
+      settled.personalityId === undefined
+        ? undefined
+        : settled.personalityId === request.personalityId
+          ? (bodyPersonality ?? personalityNotFound(settled.personalityId))
+          : findPersonality(organizationId, settled.personalityId),
+    ]);
+    if (settled.personalityId !== undefined && !personality) {
+      // Only the conversation's own personality can be missing here (one the body names was
+      // checked): it was removed after the conversation began, which goes on without it.
+      logger.warn('the conversation’s personality no longer exists', {
+        personalityId: settled.personalityId,
+      });
+    }
+    if (database.status !== 'active') {
+      throw new ServiceError('FORBIDDEN', { message: 'This database connection is disabled' });
+    }
+    const choice = chooseEngine(organizationId, personality);
+    // The schema index (cached per version), the engine and, for model engines, the database's
+    // query patterns are read at once; a client's mistake (the tenant header) is still reported
+    // before a server's (an engine that is not configured).
+    const engine = engineFor(choice);
+    const patterns = choice.engine === 'builtin' ? Promise.resolve([]) : listPatterns(database.id);
+    for (const pending of [engine, patterns]) pending.catch(() => undefined);
+    const catalog = await answerCatalogOf(database);
+    if (!catalog) {
+      const message = 'The database has not been indexed yet, so there is nothing to answer from';
+      throw new ServiceError('CONNECTION_TEST_FAILED', {
+        message,
+        detail: 'SCHEMA_NOT_INDEXED',
+        issues: [{ field: 'database_id', message, code: 'SCHEMA_NOT_INDEXED' }],
+      });
+    }
+    const tenant = resolveTenant(database, catalog.full, request.tenantHeader, scopeId);
+    const examples = (await patterns).map((pattern) => ({ question: pattern.question, sql: pattern.sql }));
+    return { known, database, catalog, tenant, personality, engine: await engine, choice, examples };
+  });
+
+  return answerQuestion(
+    {
+      caller: { organizationId, scopeId, userId: principal.userId },
+      conversationId: request.conversationId ?? request.newConversationId(),
+      question: request.question,
+      database: prepared.database,
+      catalog: prepared.catalog,
+      tenant: prepared.tenant,
+      history: prepared.known.history,
+      personality: prepared.personality,
+      engine: prepared.engine,
+      model: prepared.choice.model,
+      examples: prepared.examples,
+      timings,
+      ...(request.now ? { now: request.now } : {}),
+    },
+    deps,
+  );
+};

@@ -1,0 +1,130 @@
+// What the model engines (openai.ts, bedrock.ts) share: the prompt → reply → proposal round,
+// one retry when the reply is not in the format, one repair round on a database error, a bound
+// on the time a proposal may take, and the mapping of every provider failure onto the one error
+// catalogue: ServiceError('LLM_FAILED') (500 EXTERNAL_LLM_ERROR) whose details name the provider
+// (DESIGN.md "Errors"). An adapter only sends a ChatPrompt and returns the reply's text.
+import { ServiceError } from '#lib/http/errors.ts';
+import { logger } from '#lib/log.ts';
+import type { Engine, EngineInput, Proposal } from '../engine.ts';
+import { extractProposal } from './extract.ts';
+import {
+  buildPrompt,
+  buildRepairPrompt,
+  type ChatPrompt,
+  defaultPromptOptions,
+  FORMAT_REMINDER,
+  MAX_QUESTION_LENGTH,
+  type PromptOptions,
+} from './prompt.ts';
+
+/** `details[0].code` of an LLM_FAILED error. */
+export type LlmFailureCode = 'AUTH_FAILED' | 'TIMEOUT' | 'BAD_RESPONSE' | 'UNAVAILABLE';
+
+/** The default bound on one proposal (both attempts together), in milliseconds. */
+export const DEFAULT_TIMEOUT_MS = 20_000;
+/** Longer replies are cut before parsing; a proposal is a few hundred characters. */
+const MAX_REPLY_LENGTH = 100_000;
+
+/** The catalogue's LLM_FAILED, naming the provider: details [{field: 'provider', message: provider, code}]. */
+export const llmFailure = (
+  provider: string,
+  code: LlmFailureCode,
+  reason: string,
+  cause?: unknown,
+): ServiceError =>
+  new ServiceError('LLM_FAILED', {
+    message: `The language model provider failed (${provider}: ${reason})`,
+    detail: code,
+    issues: [{ field: 'provider', message: provider, code }],
+    ...(cause !== undefined ? { cause } : {}),
+  });
+
+/** Sends one prompt and returns the reply's text; throws llmFailure for answers it understands. */
+export type ModelCall = (prompt: ChatPrompt, signal: AbortSignal) => Promise<string>;
+
+export interface ModelEngineOptions {
+  /** `Engine.name`, stored with each proposal's state. */
+  name: string;
+  /** Named in errors' details (`provider`). */
+  provider: string;
+  timeoutMs?: number;
+  call: ModelCall;
+  prompt?: Partial<PromptOptions>;
+}
+
+/** Settles with `work`, or rejects with the signal's reason as soon as it aborts, whatever `work` does. */
+const bounded = <T>(work: Promise<T>, signal: AbortSignal): Promise<T> =>
+  new Promise<T>((resolve, reject) => {
+    const onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
+
+const shortQuestion = (question: string): Proposal | undefined => {
+  const trimmed = question.trim();
+  if (trimmed === '') {
+    return {
+      kind: 'clarification',
+      message: 'Ask me a question about your data, for example “How many orders were placed last month?”.',
+    };
+  }
+  if (trimmed.length > MAX_QUESTION_LENGTH) {
+    return {
+      kind: 'clarification',
+      message: 'That question is too long for me. Could you ask one thing at a time, in a sentence or two?',
+    };
+  }
+  return undefined;
+};
+
+export const createModelEngine = (options: ModelEngineOptions): Engine & Required<Pick<Engine, 'repair'>> => {
+  const { name, provider, call } = options;
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+  const promptOptions: PromptOptions = { ...defaultPromptOptions, ...options.prompt };
+
+  /** Any failure of a round as the error the caller gets. */
+  const failure = (error: unknown, deadline: AbortSignal, input: EngineInput): unknown => {
+    // The client went away: the orchestrator sees its own reason, not a provider failure.
+    if (input.signal?.aborted) return input.signal.reason;
+    if (deadline.aborted) {
+      return llmFailure(provider, 'TIMEOUT', `no answer within ${timeoutMs} ms`, error);
+    }
+    if (error instanceof ServiceError) return error;
+    return llmFailure(provider, 'UNAVAILABLE', 'the provider could not be reached', error);
+  };
+
+  const ask = async (prompt: ChatPrompt, input: EngineInput): Promise<Proposal> => {
+    const deadline = AbortSignal.timeout(timeoutMs);
+    const signal = input.signal ? AbortSignal.any([deadline, input.signal]) : deadline;
+    const send = async (request: ChatPrompt) =>
+      (await bounded(call(request, signal), signal)).slice(0, MAX_REPLY_LENGTH);
+    try {
+      const reply = await send(prompt);
+      const proposal = extractProposal(reply);
+      if (proposal) return proposal;
+      logger.warn('model reply not in the requested format; asking once more', { engine: name });
+      const retry = await send({
+        system: prompt.system,
+        messages: [
+          ...prompt.messages,
+          { role: 'assistant', content: reply.trim() || '(empty reply)' },
+          { role: 'user', content: FORMAT_REMINDER },
+        ],
+      });
+      const retried = extractProposal(retry);
+      if (retried) return retried;
+    } catch (error) {
+      throw failure(error, deadline, input);
+    }
+    throw llmFailure(provider, 'BAD_RESPONSE', 'the reply was not in the requested format, twice');
+  };
+
+  return {
+    name,
+    propose: async (input) =>
+      shortQuestion(input.question) ?? ask(buildPrompt(input, name, promptOptions), input),
+    repair: async (input, failed) =>
+      shortQuestion(input.question) ?? ask(buildRepairPrompt(input, name, failed, promptOptions), input),
+  };
+};

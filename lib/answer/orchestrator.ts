@@ -1,0 +1,395 @@
+// The answering flow (issue 5; DESIGN.md "Chat answers: one superset shape", "Tenant filtering and
+// the SQL guard"). For one question in one conversation:
+//   1. the user message is stored (it creates the conversation, with the database, personality
+//      and title) while the engine reads the question against the catalog the row policy leaves
+//      readable, with the conversation's prior turns;
+//   2. a proposed query passes the SQL guard of the database's dialect (PostgreSQL grammar for
+//      postgres and pglite, MySQL for mysql), which rewrites it for the tenant and scope and caps
+//      it at RESULT_ROW_CAP + 1 rows; a refusal becomes a plain `refused` answer, never an error;
+//   3. the printed query runs through the database's connector, read-only and within limits; when
+//      the database rejects it and the engine can repair (`Engine.repair`), one repair round,
+//      whose query goes through the guard again;
+//   4. the rows become the answer's text (the engine's own `compose`, else composeAnswer);
+//   5. the assistant message is stored with what a follow-up needs (lib/answer/turns.ts).
+// No data lost: the question is stored before anything runs. When answering fails after that
+// (the engine, the database, a bug), an assistant message recording the failure (metadata.error)
+// is stored too, so the history shows what was asked and what became of it, and the error then
+// goes out as its envelope (DB_QUERY_FAILED / DB_CONNECTION_FAILED / EXTERNAL_LLM_ERROR, 500).
+// The orchestrator knows nothing of HTTP: lib/answer/chat.ts loads what it needs.
+import { connectorFor, defaultLimits } from '#lib/connectors/index.ts';
+import type { Connector, Dialect, ExecuteLimits } from '#lib/connectors/types.ts';
+import type { Caller } from '#lib/conversations/history.ts';
+import { titleOf } from '#lib/conversations/title.ts';
+import { errorCatalogue, ServiceError, toServiceError } from '#lib/http/errors.ts';
+import type { TenantValues } from '#lib/http/middleware/tenant.ts';
+import { logger } from '#lib/log.ts';
+import type { Guard } from '#lib/sql/types.ts';
+import type { DatabaseRecord } from '#lib/store/databases.ts';
+import { appendMessage, type MessageRecord } from '#lib/store/messages.ts';
+import type { Personality } from '#lib/store/personalities.ts';
+import type { AnswerCatalog } from './catalog.ts';
+import { composeAnswer } from './compose.ts';
+import type { Engine, EngineInput, Proposal, ProposalKind, ResultRows, SqlProposal } from './engine.ts';
+import { Timings } from './timing.ts';
+import { type AssistantMetadata, priorTurns } from './turns.ts';
+
+/** Rows an answer carries at most in `results`; the guard asks the database for one more. */
+export const RESULT_ROW_CAP = 100;
+
+export const GUARD_REFUSED_MESSAGE =
+  'I can’t answer that safely: the query it needs would read data outside what this service may query. ' +
+  'Try asking about the data in another way.';
+
+/** DESIGN.md "Chat answers: one superset shape". */
+export interface ChatAnswer {
+  message: string;
+  conversation_id: string;
+  /** A session is a conversation: always equal to conversation_id. */
+  session_id: string;
+  /** ["database"] when rows came from the database, [] otherwise. */
+  sources: string[];
+  query_type: ProposalKind;
+  execution_time_ms: number;
+  results: Record<string, unknown>[];
+  row_count: number;
+  results_truncated: boolean;
+  /** The query as generated, before the tenant rewrite (also when the guard refused it); null when the engine proposed none. */
+  sql: string | null;
+}
+
+export interface AnswerRequest {
+  caller: Caller;
+  conversationId: string;
+  question: string;
+  database: DatabaseRecord;
+  catalog: AnswerCatalog;
+  /** The validated X-Tenant-Id and scope values (lib/http/middleware/tenant.ts). */
+  tenant: TenantValues;
+  /** The conversation's latest messages, oldest first (lib/answer/turns.ts HISTORY_MESSAGES). */
+  history: readonly MessageRecord[];
+  personality?: Personality | undefined;
+  engine: Engine;
+  /** The model the engine was created with, recorded with the answer. */
+  model?: string | undefined;
+  /** Query patterns of the database (lib/store/patterns.ts), for engines that show examples. */
+  examples?: { question: string; sql: string }[] | undefined;
+  timings?: Timings;
+  /** The reference clock for relative periods; now when absent. */
+  now?: Date;
+  signal?: AbortSignal;
+}
+
+/** What the flow runs on, replaceable in tests. */
+export interface AnswerDependencies {
+  guardFor?: (dialect: Dialect) => Promise<Guard>;
+  connectorFor?: (database: DatabaseRecord) => Promise<Connector>;
+  limits?: ExecuteLimits;
+}
+
+export interface AnswerOutcome {
+  answer: ChatAnswer;
+  userMessageId: string;
+  assistantMessageId: string;
+  timings: Timings;
+}
+
+/** The guard of a dialect, loaded on first use: each parser is heavy, and a function needs one. */
+export const guardFor = async (dialect: Dialect): Promise<Guard> =>
+  dialect === 'mysql'
+    ? (await import('#lib/sql/mysql.ts')).guardMysql
+    : (await import('#lib/sql/postgres.ts')).guardPostgres;
+
+/** What one proposal became, before it is stored and returned. */
+interface Produced {
+  kind: ProposalKind;
+  text: string;
+  /** The query that ran (or was refused): the engine's, or its repair. */
+  query?: SqlProposal;
+  results: Record<string, unknown>[];
+  truncated: boolean;
+  fromDatabase: boolean;
+  refusal?: string;
+  repaired?: boolean;
+}
+
+const BUILTIN = 'builtin';
+
+/** A model engine's unexpected failure is the provider's (EXTERNAL_LLM_ERROR); the builtin's is ours. */
+const engineCall = async <T>(engine: Engine, call: () => Promise<T>): Promise<T> => {
+  try {
+    return await call();
+  } catch (error) {
+    if (error instanceof ServiceError || engine.name === BUILTIN) throw error;
+    throw new ServiceError('LLM_FAILED', {
+      detail: 'PROVIDER_ERROR',
+      issues: [{ field: 'provider', message: engine.name, code: 'PROVIDER_ERROR' }],
+      cause: error,
+    });
+  }
+};
+
+const messageOf = (proposal: Exclude<Proposal, SqlProposal>): string =>
+  proposal.message.trim() ||
+  (proposal.kind === 'refused'
+    ? 'I can’t help with that request.'
+    : 'Could you rephrase the question? I am not sure what you are asking for.');
+
+const fromMessage = (proposal: Exclude<Proposal, SqlProposal>): Produced => ({
+  kind: proposal.kind,
+  text: messageOf(proposal),
+  results: [],
+  truncated: false,
+  fromDatabase: false,
+  ...(proposal.kind === 'refused' && proposal.reason ? { refusal: proposal.reason } : {}),
+});
+
+const composeRows = async (
+  engine: Engine,
+  proposal: SqlProposal,
+  rows: ResultRows,
+  input: EngineInput,
+): Promise<string> => {
+  if (engine.compose) {
+    try {
+      const composed = await engine.compose(proposal, rows, input);
+      if (composed.text.trim()) return composed.text;
+    } catch (error) {
+      // The rows are there: a model that cannot summarise them should not cost the answer.
+      logger.warn('engine compose failed; answering with the generic composition', {
+        engine: engine.name,
+        error: error instanceof Error ? error.message : String(error),
+      });
+    }
+  }
+  return composeAnswer(proposal, rows).text;
+};
+
+/** A database error an engine may be able to fix by rewriting its query (not a time or cost limit). */
+const repairable = (error: unknown): error is ServiceError =>
+  error instanceof ServiceError &&
+  error.kind === 'DB_QUERY_FAILED' &&
+  error.detail !== 'QUERY_TIMEOUT' &&
+  error.detail !== 'QUERY_TOO_EXPENSIVE';
+
+type Ran =
+  | { kind: 'refused'; code: string }
+  | { kind: 'rows'; result: Awaited<ReturnType<Connector['execute']>> };
+
+/** Guard, then run: what one proposed query comes to. */
+const guardAndRun = async (
+  request: AnswerRequest,
+  proposal: SqlProposal,
+  timings: Timings,
+  deps: AnswerDependencies,
+): Promise<Ran> => {
+  const { catalog, tenant } = request;
+  const guard = await (deps.guardFor ?? guardFor)(catalog.full.dialect);
+  let outcome: Awaited<ReturnType<Guard>>;
+  try {
+    outcome = await timings.measure('guard', () =>
+      guard({
+        sql: proposal.sql,
+        catalog: catalog.full,
+        policy: catalog.policy,
+        ...(tenant.tenant !== undefined ? { tenant: tenant.tenant } : {}),
+        ...(tenant.scope !== undefined ? { scope: tenant.scope } : {}),
+        rowCap: RESULT_ROW_CAP,
+      }),
+    );
+  } catch (error) {
+    // Fail closed: a guard that cannot decide has refused.
+    logger.error('SQL guard failed; the query is refused', { error: error as Error });
+    outcome = { allowed: false, code: 'UNSUPPORTED_SYNTAX', message: 'The guard could not check the query' };
+  }
+  if (!outcome.allowed) {
+    logger.warn('generated SQL refused by the guard', {
+      code: outcome.code,
+      reason: outcome.message,
+      engine: request.engine.name,
+      databaseId: request.database.id,
+    });
+    return { kind: 'refused', code: outcome.code };
+  }
+  const allowed = outcome;
+  const result = await timings.measure('db', async () => {
+    const connector = await (deps.connectorFor ?? connectorFor)(request.database);
+    return connector.execute(allowed.sql, allowed.params, deps.limits ?? defaultLimits());
+  });
+  return { kind: 'rows', result };
+};
+
+/**
+ * Steps 2 to 4 for a proposed query. When the database rejects a query the guard allowed (a
+ * wrong column, a type mismatch) and the engine can repair (`Engine.repair`), it gets one
+ * round with the error text; the repair goes through the guard like any proposal.
+ */
+const runProposal = async (
+  request: AnswerRequest,
+  proposal: SqlProposal,
+  input: EngineInput,
+  timings: Timings,
+  deps: AnswerDependencies,
+): Promise<Produced> => {
+  const { engine } = request;
+  let query = proposal;
+  let repaired = false;
+  let ran: Ran;
+  try {
+    ran = await guardAndRun(request, query, timings, deps);
+  } catch (error) {
+    const repair = engine.repair?.bind(engine);
+    if (!repair || !repairable(error)) throw error;
+    logger.info('the database rejected the query; asking the engine to repair it', {
+      engine: engine.name,
+      detail: error.detail,
+    });
+    const next = await timings.measure('engine', () =>
+      engineCall(engine, () => repair(input, { sql: query.sql, error: error.message })),
+    );
+    if (next.kind !== 'sql') return { ...fromMessage(next), repaired: true };
+    query = next;
+    repaired = true;
+    ran = await guardAndRun(request, query, timings, deps);
+  }
+  const flags = repaired ? { repaired } : {};
+  if (ran.kind === 'refused') {
+    return {
+      kind: 'refused',
+      text: GUARD_REFUSED_MESSAGE,
+      query,
+      results: [],
+      truncated: false,
+      fromDatabase: false,
+      refusal: ran.code,
+      ...flags,
+    };
+  }
+  const { result } = ran;
+  const results = result.rows.slice(0, RESULT_ROW_CAP);
+  const truncated = result.rows.length > RESULT_ROW_CAP;
+  const text = await timings.measure('engine', () =>
+    composeRows(engine, query, { columns: result.columns, rows: results, truncated }, input),
+  );
+  return { kind: 'sql', text, query, results, truncated, fromDatabase: true, ...flags };
+};
+
+/** The assistant message's content when answering failed: the envelope's message, never internals. */
+const failureText = (error: ServiceError): string => {
+  const message = error.kind === 'INTERNAL' ? errorCatalogue.INTERNAL.message : error.message;
+  const detail = error.detail && !message.includes(error.detail) ? ` (${error.detail})` : '';
+  return `I could not answer this question: ${message.replace(/\.$/, '')}${detail}.`;
+};
+
+/** Answers one question and stores both messages; see the top of this file. */
+export const answerQuestion = async (
+  request: AnswerRequest,
+  deps: AnswerDependencies = {},
+): Promise<AnswerOutcome> => {
+  const timings = request.timings ?? new Timings();
+  const { caller, conversationId, question, database, catalog, engine, personality } = request;
+  const input: EngineInput = {
+    question,
+    catalog: catalog.visible,
+    dialect: catalog.full.dialect,
+    history: priorTurns(request.history),
+    now: request.now ?? new Date(),
+    ...(personality?.instructions ? { instructions: personality.instructions } : {}),
+    ...(catalog.policy.tenantColumn ? { tenantColumn: catalog.policy.tenantColumn } : {}),
+    ...(request.signal ? { signal: request.signal } : {}),
+    ...(request.examples?.length ? { examples: request.examples } : {}),
+  };
+  const conversation = {
+    userId: caller.userId ?? '',
+    databaseId: database.id,
+    personalityId: personality?.id,
+  };
+  const append = (role: 'user' | 'assistant', content: string, metadata?: AssistantMetadata) =>
+    timings.measure('store', () =>
+      appendMessage({
+        conversationId,
+        organizationId: caller.organizationId,
+        scopeId: caller.scopeId,
+        role,
+        content,
+        ...(metadata ? { metadata: { ...metadata } } : {}),
+        conversation: role === 'user' ? { ...conversation, title: titleOf(question) } : conversation,
+      }),
+    );
+
+  // 1. The question is stored while the engine reads it; nothing runs before both are done.
+  const [stored, proposed] = await Promise.allSettled([
+    append('user', question),
+    timings.measure('engine', () => engineCall(engine, () => engine.propose(input))),
+  ]);
+  if (stored.status === 'rejected') throw stored.reason;
+  const userMessage = stored.value;
+  const common = {
+    engine: engine.name,
+    ...(request.model ? { model: request.model } : {}),
+    reply_to: userMessage.id,
+    ...(personality ? { personality_id: personality.id } : {}),
+  };
+
+  let proposal: Proposal | undefined;
+  let produced: Produced;
+  try {
+    if (proposed.status === 'rejected') throw proposed.reason;
+    proposal = proposed.value;
+    produced =
+      proposal.kind === 'sql'
+        ? await runProposal(request, proposal, input, timings, deps)
+        : fromMessage(proposal);
+  } catch (thrown) {
+    const error = toServiceError(thrown);
+    const entry = errorCatalogue[error.kind];
+    try {
+      await append('assistant', failureText(error), {
+        query_type: proposal?.kind ?? 'error',
+        execution_time_ms: Math.round(timings.elapsed()),
+        ...(proposal?.kind === 'sql' ? { sql: proposal.sql, state: proposal.state } : {}),
+        row_count: 0,
+        sources: [],
+        ...common,
+        error: { code: entry.errorCode, ...(error.detail ? { detail: error.detail } : {}) },
+      });
+    } catch (storeError) {
+      logger.error('the failure of an answer could not be stored', { error: storeError as Error });
+    }
+    throw error;
+  }
+
+  // 5. The answer is stored, then returned.
+  const executionMs = Math.round(timings.elapsed());
+  const { query } = produced;
+  const assistant = await append('assistant', produced.text, {
+    query_type: produced.kind,
+    execution_time_ms: executionMs,
+    ...(query ? { sql: query.sql } : {}),
+    row_count: produced.results.length,
+    ...(produced.truncated ? { results_truncated: true } : {}),
+    sources: produced.fromDatabase ? ['database'] : [],
+    ...common,
+    ...(query?.state !== undefined && produced.kind === 'sql' ? { state: query.state } : {}),
+    ...(query?.description ? { description: query.description } : {}),
+    ...(produced.refusal ? { refusal: produced.refusal } : {}),
+    ...(produced.repaired ? { repaired: true } : {}),
+  });
+
+  return {
+    answer: {
+      message: produced.text,
+      conversation_id: conversationId,
+      session_id: conversationId,
+      sources: produced.fromDatabase ? ['database'] : [],
+      query_type: produced.kind,
+      execution_time_ms: executionMs,
+      results: produced.results,
+      row_count: produced.results.length,
+      results_truncated: produced.truncated,
+      sql: query?.sql ?? null,
+    },
+    userMessageId: userMessage.id,
+    assistantMessageId: assistant.id,
+    timings,
+  };
+};

@@ -1,0 +1,171 @@
+// Which engine answers a question (README "Asking questions"), most specific first:
+//   1. the personality's `engine` (and `model`), set with `admin personality create`;
+//   2. the organization's override in ANSWER_ENGINE_ORGS (`7=openai:gpt-4o-mini,12=bedrock`);
+//   3. the stage's default ANSWER_ENGINE (`builtin` when unset).
+// A setting is `<engine>[:<model>]`; only the first colon separates them, so Bedrock model ids
+// (`anthropic.claude-3-5-haiku-20241022-v1:0`) pass whole. Without a model the engine's own
+// default applies: OPENAI_MODEL, BEDROCK_MODEL. The OpenAI-compatible engine also reads
+// OPENAI_BASE_URL (default https://api.openai.com/v1) and OPENAI_API_KEY; Bedrock uses the
+// function's role and region.
+// The builtin engine is part of every bundle and constructed directly. The model engines are
+// loaded with a dynamic import only when selected, so a deployment without one of them (or
+// without its credentials) fails only for the requests configured to use it, with
+// EXTERNAL_LLM_ERROR naming the provider; everything else keeps answering.
+import { ServiceError } from '#lib/http/errors.ts';
+import { logger } from '#lib/log.ts';
+import type { EngineName } from '#lib/store/personalities.ts';
+import { builtinEngine } from './builtin/index.ts';
+import type { Engine } from './engine.ts';
+
+export const ENGINE_NAMES: readonly EngineName[] = ['builtin', 'openai', 'bedrock'];
+
+export interface EngineChoice {
+  engine: EngineName;
+  model?: string;
+  /** Where the choice came from, for logs and the Server-Timing description. */
+  source: 'personality' | 'organization' | 'stage';
+}
+
+const isEngineName = (name: string): name is EngineName => (ENGINE_NAMES as readonly string[]).includes(name);
+
+/** `openai:gpt-4o-mini` → {engine, model}; undefined for anything else. */
+export const parseEngineSetting = (raw: string | undefined): Omit<EngineChoice, 'source'> | undefined => {
+  const text = raw?.trim();
+  if (!text) return undefined;
+  const colon = text.indexOf(':');
+  const name = (colon < 0 ? text : text.slice(0, colon)).trim().toLowerCase();
+  const model = colon < 0 ? '' : text.slice(colon + 1).trim();
+  if (!isEngineName(name)) return undefined;
+  return model ? { engine: name, model } : { engine: name };
+};
+
+/** ANSWER_ENGINE_ORGS: `<organization id>=<engine>[:<model>]`, comma-separated. */
+export const parseOrganizationSettings = (
+  raw: string | undefined,
+): Map<number, Omit<EngineChoice, 'source'>> => {
+  const settings = new Map<number, Omit<EngineChoice, 'source'>>();
+  for (const entry of (raw ?? '').split(',')) {
+    const match = /^\s*([1-9][0-9]{0,14})\s*=\s*(.+?)\s*$/.exec(entry);
+    const setting = match ? parseEngineSetting(match[2]) : undefined;
+    if (match && setting) settings.set(Number(match[1]), setting);
+    else if (entry.trim())
+      logger.warn('ANSWER_ENGINE_ORGS entry ignored', { entry: entry.trim().slice(0, 100) });
+  }
+  return settings;
+};
+
+let organizationCache:
+  | { raw: string | undefined; settings: Map<number, Omit<EngineChoice, 'source'>> }
+  | undefined;
+
+const organizationSetting = (organizationId: number) => {
+  const raw = process.env.ANSWER_ENGINE_ORGS;
+  if (organizationCache === undefined || organizationCache.raw !== raw) {
+    organizationCache = { raw, settings: parseOrganizationSettings(raw) };
+  }
+  return organizationCache.settings.get(organizationId);
+};
+
+const stageSetting = (): Omit<EngineChoice, 'source'> =>
+  parseEngineSetting(process.env.ANSWER_ENGINE) ?? { engine: 'builtin' };
+
+/** The engine for one request: personality, then organization, then stage. */
+export const chooseEngine = (
+  organizationId: number,
+  personality?: { engine?: EngineName | undefined; model?: string | undefined },
+): EngineChoice => {
+  if (personality?.engine) {
+    return {
+      engine: personality.engine,
+      ...(personality.model ? { model: personality.model } : {}),
+      source: 'personality',
+    };
+  }
+  const organization = organizationSetting(organizationId);
+  const base = organization
+    ? { ...organization, source: 'organization' as const }
+    : { ...stageSetting(), source: 'stage' as const };
+  // A personality may name a model for the engine chosen elsewhere.
+  return personality?.model && base.engine !== 'builtin' ? { ...base, model: personality.model } : base;
+};
+
+type Factory = (options: Record<string, unknown>) => Engine | Promise<Engine>;
+
+const setting = (name: string): string | undefined => process.env[name]?.trim() || undefined;
+
+/** What each factory is given: the model, and the provider's settings from the environment. */
+const factoryOptions = (name: Exclude<EngineName, 'builtin'>, model: string | undefined) => {
+  const defined = (options: Record<string, string | undefined>) =>
+    Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+  return name === 'openai'
+    ? defined({
+        baseUrl: setting('OPENAI_BASE_URL') ?? 'https://api.openai.com/v1',
+        model: model ?? setting('OPENAI_MODEL'),
+        apiKey: setting('OPENAI_API_KEY'),
+      })
+    : defined({ model: model ?? setting('BEDROCK_MODEL') });
+};
+
+const factoryNames: Record<Exclude<EngineName, 'builtin'>, string> = {
+  openai: 'createOpenAiEngine',
+  bedrock: 'createBedrockEngine',
+};
+
+const unavailable = (engine: string, reason: string, cause?: unknown) =>
+  new ServiceError('LLM_FAILED', {
+    message: `The answering engine ${engine} is not available: ${reason}`,
+    detail: 'ENGINE_UNAVAILABLE',
+    issues: [{ field: 'provider', message: engine, code: 'ENGINE_UNAVAILABLE' }],
+    ...(cause === undefined ? {} : { cause }),
+  });
+
+/**
+ * Loads lib/answer/engines/<name>.ts. The specifier is a template so that neither TypeScript nor
+ * esbuild requires the module to exist; esbuild still bundles every file of lib/answer/engines/
+ * that exists at build time (a glob import), so deployed functions load it like any other code.
+ */
+const loadModule = (name: string): Promise<Record<string, unknown>> => import(`./engines/${name}.ts`);
+
+const engines = new Map<string, Promise<Engine>>();
+
+const createModelEngine = async (name: Exclude<EngineName, 'builtin'>, model?: string): Promise<Engine> => {
+  let module: Record<string, unknown>;
+  try {
+    module = await loadModule(name);
+  } catch (error) {
+    throw unavailable(name, 'its module is not part of this deployment', error);
+  }
+  const factory = module[factoryNames[name]];
+  if (typeof factory !== 'function') throw unavailable(name, `its module exports no ${factoryNames[name]}`);
+  try {
+    return await (factory as Factory)(factoryOptions(name, model));
+  } catch (error) {
+    if (error instanceof ServiceError) throw error;
+    throw unavailable(
+      name,
+      error instanceof Error ? error.message.slice(0, 200) : 'it could not be created',
+      error,
+    );
+  }
+};
+
+/** The engine of a choice, created once per container (a failed creation is retried next time). */
+export const engineFor = (choice: Pick<EngineChoice, 'engine' | 'model'>): Promise<Engine> => {
+  if (choice.engine === 'builtin') return Promise.resolve(builtinEngine);
+  const key = `${choice.engine}:${choice.model ?? ''}`;
+  let engine = engines.get(key);
+  if (!engine) {
+    engine = createModelEngine(choice.engine, choice.model);
+    engines.set(key, engine);
+    engine.catch(() => {
+      if (engines.get(key) === engine) engines.delete(key);
+    });
+  }
+  return engine;
+};
+
+/** Tests: forget created engines. */
+export const clearEngines = (): void => {
+  engines.clear();
+  organizationCache = undefined;
+};

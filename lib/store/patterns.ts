@@ -1,0 +1,92 @@
+// Query patterns of a connected database: question → SQL examples an operator adds with
+// `admin pattern add` after the SQL guard accepted the SQL for the database's catalog. The model
+// engines show the most relevant ones to the model (EngineInput.examples, lib/answer/engines/).
+// Item: PK DB#<database id>, SK PATTERN#<uuidv7>, in the database's own partition beside its
+// locator and schema index (lib/store/databases.ts, schema-index.ts), so one Query of a bounded
+// set lists them oldest first.
+import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import { uuidv7 } from '#lib/ids.ts';
+import { documents, queryAll, tableName } from './client.ts';
+
+const PREFIX = 'PATTERN#';
+
+export const patternKey = (databaseId: string, id: string) => ({
+  PK: `DB#${databaseId}`,
+  SK: `${PREFIX}${id}`,
+});
+
+/** Patterns a database keeps at most: every request that uses a model engine reads them all. */
+export const MAX_PATTERNS = 100;
+export const MAX_PATTERN_QUESTION_LENGTH = 1_000;
+/** As long as the guard accepts (lib/sql/postgres.ts MAX_SQL_LENGTH). */
+export const MAX_PATTERN_SQL_LENGTH = 20_000;
+
+/** What an operator gives `admin pattern add`; the SQL is checked by the guard before this is stored. */
+export const NewPattern = v.object({
+  question: v.pipe(
+    v.string(),
+    v.trim(),
+    v.minLength(1, 'the question must not be empty'),
+    v.maxLength(
+      MAX_PATTERN_QUESTION_LENGTH,
+      `the question must be at most ${MAX_PATTERN_QUESTION_LENGTH} characters`,
+    ),
+  ),
+  sql: v.pipe(
+    v.string(),
+    v.trim(),
+    v.minLength(1, 'the SQL must not be empty'),
+    v.maxLength(MAX_PATTERN_SQL_LENGTH, `the SQL must be at most ${MAX_PATTERN_SQL_LENGTH} characters`),
+  ),
+});
+export type NewPattern = v.InferOutput<typeof NewPattern>;
+
+export const QueryPattern = v.object({
+  id: v.string(),
+  databaseId: v.string(),
+  question: v.string(),
+  sql: v.string(),
+  createdAt: v.string(),
+});
+export type QueryPattern = v.InferOutput<typeof QueryPattern>;
+
+export const addPattern = async (
+  databaseId: string,
+  input: NewPattern,
+  now = new Date(),
+): Promise<QueryPattern> => {
+  const pattern: QueryPattern = {
+    id: uuidv7(now.getTime()),
+    databaseId,
+    question: input.question,
+    sql: input.sql,
+    createdAt: now.toISOString(),
+  };
+  await documents.send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: { ...patternKey(databaseId, pattern.id), type: 'queryPattern', ...pattern },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    }),
+  );
+  return pattern;
+};
+
+/** A database's patterns, oldest first (ids sort by time). */
+export const listPatterns = async (databaseId: string): Promise<QueryPattern[]> => {
+  const items = await queryAll({
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :prefix)',
+    ExpressionAttributeValues: { ':pk': `DB#${databaseId}`, ':prefix': PREFIX },
+  });
+  return items.map((item) => v.parse(QueryPattern, item));
+};
+
+/** What the admin command shows of a pattern. */
+export const publicPattern = (pattern: QueryPattern) => ({
+  id: pattern.id,
+  database_id: pattern.databaseId,
+  question: pattern.question,
+  sql: pattern.sql,
+  created_at: pattern.createdAt,
+});

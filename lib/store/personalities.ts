@@ -1,0 +1,120 @@
+// AI personalities of an organization (spec endpoint 6 `personality_id`): a name, optional
+// instructions for the answering engine (tone, focus) and an optional engine and model that
+// override the stage's and organization's choice (lib/answer/registry.ts).
+// Item: PK ORG#<org>, SK PERSONALITY#<uuid>, so one Query lists an organization's personalities
+// and a GetItem reads one; another organization's id is simply not found.
+import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import * as v from 'valibot';
+import { uuidv7 } from '#lib/ids.ts';
+import { documents, queryAll, tableName } from './client.ts';
+
+const PREFIX = 'PERSONALITY#';
+
+export const personalityKey = (organizationId: number, id: string) => ({
+  PK: `ORG#${organizationId}`,
+  SK: `${PREFIX}${id}`,
+});
+
+/** The engines an answer can come from (lib/answer/registry.ts loads them). */
+export const EngineName = v.picklist(['builtin', 'openai', 'bedrock']);
+export type EngineName = v.InferOutput<typeof EngineName>;
+
+export const MAX_INSTRUCTIONS_LENGTH = 4_000;
+
+/** What an operator gives `admin personality create`. */
+export const NewPersonality = v.object({
+  organizationId: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  name: v.pipe(v.string(), v.trim(), v.minLength(1, 'name must not be empty'), v.maxLength(200)),
+  instructions: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.minLength(1, 'instructions must not be empty'),
+      v.maxLength(
+        MAX_INSTRUCTIONS_LENGTH,
+        `instructions must be at most ${MAX_INSTRUCTIONS_LENGTH} characters`,
+      ),
+    ),
+  ),
+  engine: v.optional(EngineName),
+  model: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.regex(
+        /^[\w.:/@-]{1,200}$/,
+        'model must be a model id such as gpt-4o-mini or anthropic.claude-3-5-haiku',
+      ),
+    ),
+  ),
+});
+export type NewPersonality = v.InferInput<typeof NewPersonality>;
+
+export const Personality = v.object({
+  id: v.string(),
+  organizationId: v.number(),
+  name: v.string(),
+  instructions: v.optional(v.string()),
+  engine: v.optional(EngineName),
+  model: v.optional(v.string()),
+  createdAt: v.string(),
+});
+export type Personality = v.InferOutput<typeof Personality>;
+
+const toPersonality = (item: Record<string, unknown>): Personality => v.parse(Personality, item);
+
+export const createPersonality = async (input: NewPersonality, now = new Date()): Promise<Personality> => {
+  const parsed = v.parse(NewPersonality, input);
+  const personality: Personality = {
+    id: uuidv7(now.getTime()),
+    organizationId: parsed.organizationId,
+    name: parsed.name,
+    ...(parsed.instructions !== undefined ? { instructions: parsed.instructions } : {}),
+    ...(parsed.engine !== undefined ? { engine: parsed.engine } : {}),
+    ...(parsed.model !== undefined ? { model: parsed.model } : {}),
+    createdAt: now.toISOString(),
+  };
+  await documents.send(
+    new PutCommand({
+      TableName: tableName(),
+      Item: {
+        ...personalityKey(personality.organizationId, personality.id),
+        type: 'personality',
+        ...personality,
+      },
+      ConditionExpression: 'attribute_not_exists(PK)',
+    }),
+  );
+  return personality;
+};
+
+/** One personality of the organization; undefined when unknown or another organization's. */
+export const findPersonality = async (
+  organizationId: number,
+  id: string,
+): Promise<Personality | undefined> => {
+  const { Item } = await documents.send(
+    new GetCommand({ TableName: tableName(), Key: personalityKey(organizationId, id) }),
+  );
+  return Item ? toPersonality(Item) : undefined;
+};
+
+/** The organization's personalities, oldest first (ids are UUIDv7). */
+export const listPersonalities = async (organizationId: number): Promise<Personality[]> => {
+  const items = await queryAll({
+    KeyConditionExpression: 'PK = :org AND begins_with(SK, :prefix)',
+    ExpressionAttributeValues: { ':org': `ORG#${organizationId}`, ':prefix': PREFIX },
+  });
+  return items.map(toPersonality);
+};
+
+/** What the admin command prints. */
+export const publicPersonality = (personality: Personality) => ({
+  id: personality.id,
+  organization_id: personality.organizationId,
+  name: personality.name,
+  instructions: personality.instructions ?? null,
+  engine: personality.engine ?? null,
+  model: personality.model ?? null,
+  created_at: personality.createdAt,
+});
