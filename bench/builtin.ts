@@ -115,14 +115,14 @@ export const measureBuiltin = async (): Promise<Section> => {
     measure('generated 50-table schema', wideCatalog, wideQuestions()),
   ];
   const figures: Figure[] = results.map((result) => ({
-    name: `(f) builtin engine p50, ${result.name}`,
+    name: `(i) builtin engine p50, ${result.name}`,
     measured: `${fixed(result.p50, 3)} ms (p99 ${fixed(result.p99, 3)} ms)`,
     target: `≤ ${TARGET_MS} ms`,
     pass: result.p50 <= TARGET_MS,
   }));
   for (const figure of figures) printFigure(figure);
 
-  const markdown = `## (f) Builtin engine: time per question
+  const markdown = `## (i) Builtin engine: time per question
 
 ${table(
   ['Schema', 'Relations', 'Questions', 'Lexicon build', 'p50', 'p99', 'max', 'sql / clarification / other'],

@@ -167,20 +167,20 @@ export const measureChat = async (): Promise<Section> => {
 
     const figures: Figure[] = [
       {
-        name: '(i) chat message, new conversation (p50)',
+        name: '(j) chat message, new conversation (p50)',
         measured: `p50 ${fixed(q.p50)} ms, p90 ${fixed(q.p90)} ms, p99 ${fixed(q.p99)} ms`,
         target: `≤ ${P50_TARGET_MS} ms`,
         pass: q.p50 <= P50_TARGET_MS,
       },
       {
-        name: '(i) chat follow-up, endpoint 5 (p50)',
+        name: '(j) chat follow-up, endpoint 5 (p50)',
         measured: `p50 ${fixed(f.p50)} ms, p90 ${fixed(f.p90)} ms, p99 ${fixed(f.p99)} ms`,
         target: `≤ ${P50_TARGET_MS} ms`,
         pass: f.p50 <= P50_TARGET_MS,
       },
-      { name: '(i) chat split, new conversation (medians)', measured: splitText(qSplit), target: 'reported' },
+      { name: '(j) chat split, new conversation (medians)', measured: splitText(qSplit), target: 'reported' },
       {
-        name: '(i) DynamoDB calls per chat message',
+        name: '(j) DynamoDB calls per chat message',
         measured: `${fixed(questionCounts.own, 2)} + limiter ${fixed(questionCounts.limiter, 2)} (new); ${fixed(followCounts.own, 2)} + ${fixed(followCounts.limiter, 2)} (follow-up)`,
         target: 'reported',
       },
@@ -199,7 +199,7 @@ export const measureChat = async (): Promise<Section> => {
       fixed(s.store),
       fixed(s.total),
     ];
-    const markdown = `## (i) Chat messages end to end through the local gateway
+    const markdown = `## (j) Chat messages end to end through the local gateway
 
 ${table(
   ['Request', 'p50 (ms)', 'p90 (ms)', 'p99 (ms)', 'load', 'engine', 'guard', 'db', 'store', 'server total'],

@@ -112,7 +112,7 @@ export const measureConnectors = async (): Promise<Section> => {
     printFigure(figure);
   }
 
-  const markdown = `## Connectors
+  const markdown = `## (h) Connectors
 
 Each connector's \`execute\` (read-only transaction, pinned session, bound parameters; PGlite through
 its worker thread) against the same small query sent bare through the driver, ${ROUNDS} runs after

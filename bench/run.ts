@@ -76,6 +76,7 @@ sections.push(await step('(h) connectors: execute overhead per engine…', measu
 sections.push(
   await step('(i) builtin engine: time per question, demo and 50-table schemas…', measureBuiltin),
 );
+sections.push(await step('(j) chat message end to end through the local gateway…', measureChat));
 
 const figures: Figure[] = sections.flatMap((section) => section.figures);
 const checked = figures.filter((figure) => figure.pass !== undefined);

@@ -391,7 +391,7 @@ export const measureSqlGuard = async (): Promise<Section> => {
     target: '—',
   });
 
-  const markdown = `## SQL guard (PostgreSQL)
+  const markdown = `## (g) SQL guard (PostgreSQL)
 
 Guard + rewrite (parse, check, rewrite, print, re-parse and compare) of the ${warm.queries} queries of
 tests/corpus/queries.jsonl for one tenant and scope, ${WARM_PASSES} warm passes (${warm.samples} calls):
