@@ -21,6 +21,7 @@ import { measureChat } from './chat.ts';
 import { type Figure, fixed, root, type Section, table, verdict } from './common.ts';
 import { measureConnectors } from './connectors.ts';
 import { measureConversations } from './conversations.ts';
+import { evalBlock, withEvalBlock } from './eval-block.ts';
 import { measureGateway } from './gateway.ts';
 import { measureLimits } from './limits.ts';
 import { measureSqlGuard } from './sql.ts';
@@ -100,7 +101,7 @@ ${table(
 
 ${sections.map((section) => section.markdown).join('\n')}`;
 
-writeFileSync(join(root, 'BENCHMARKS.md'), report);
+writeFileSync(join(root, 'BENCHMARKS.md'), withEvalBlock(report, evalBlock(root)));
 console.log(
   `${checked.length - failed.length}/${checked.length} checked figures within target${failed.length ? ` — FAIL: ${failed.map((f) => f.name).join('; ')}` : ''}.`,
 );
