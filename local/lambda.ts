@@ -140,9 +140,13 @@ export const isStreamingHandler = (fn: unknown): boolean =>
  * does; `ResponseStreamSink` below parses them back into a status and headers.
  */
 export const installAwsLambdaGlobal = (): void => {
-  const global = globalThis as { awslambda?: unknown };
-  if (global.awslambda) return;
-  global.awslambda = {
+  const global = globalThis as { awslambda?: Record<string, unknown> };
+  // Other libraries may have created the global first (@aws/lambda-invoke-store adds its
+  // InvokeStore to it): the streaming members are added beside theirs.
+  if (global.awslambda?.streamifyResponse) return;
+  // Added to the existing object, not a copy: InvokeStore may be attached to it later.
+  global.awslambda ??= {};
+  Object.assign(global.awslambda, {
     streamifyResponse: (fn: (...args: unknown[]) => unknown) => {
       Object.defineProperty(fn, streamingMark, { value: true });
       return fn;
@@ -153,7 +157,7 @@ export const installAwsLambdaGlobal = (): void => {
         return stream;
       },
     },
-  };
+  });
 };
 
 /**

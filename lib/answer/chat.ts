@@ -26,7 +26,12 @@ import { conversationMessagePage, type MessageRecord } from '#lib/store/messages
 import { listPatterns } from '#lib/store/patterns.ts';
 import { findPersonality } from '#lib/store/personalities.ts';
 import { answerCatalogOf } from './catalog.ts';
-import { type AnswerDependencies, type AnswerOutcome, answerQuestion } from './orchestrator.ts';
+import {
+  type AnswerDependencies,
+  type AnswerOutcome,
+  type AnswerRequest,
+  answerQuestion,
+} from './orchestrator.ts';
 import { chooseEngine, engineFor } from './registry.ts';
 import { Timings } from './timing.ts';
 import { HISTORY_MESSAGES } from './turns.ts';
@@ -119,11 +124,12 @@ const settle = (
   return { databaseId, personalityId: stored ?? request.personalityId };
 };
 
-/** Loads and checks everything (see the top of this file), then answers. */
-export const sendChatMessage = async (
-  request: ChatRequest,
-  deps: AnswerDependencies = {},
-): Promise<AnswerOutcome> => {
+/**
+ * Loads and checks everything (see the top of this file): what answerQuestion runs on. Every
+ * error of a request is thrown here, before anything is stored (the streaming endpoint relies on
+ * it: these go out as plain error responses, before the stream starts).
+ */
+export const prepareChatAnswer = async (request: ChatRequest): Promise<AnswerRequest> => {
   const timings = new Timings();
   const { principal, scopeId } = request;
   const { organizationId } = principal;
@@ -183,22 +189,25 @@ export const sendChatMessage = async (
     return { known, database, catalog, tenant, personality, engine: await engine, choice, examples };
   });
 
-  return answerQuestion(
-    {
-      caller: { organizationId, scopeId, userId: principal.userId },
-      conversationId: request.conversationId ?? request.newConversationId(),
-      question: request.question,
-      database: prepared.database,
-      catalog: prepared.catalog,
-      tenant: prepared.tenant,
-      history: prepared.known.history,
-      personality: prepared.personality,
-      engine: prepared.engine,
-      model: prepared.choice.model,
-      examples: prepared.examples,
-      timings,
-      ...(request.now ? { now: request.now } : {}),
-    },
-    deps,
-  );
+  return {
+    caller: { organizationId, scopeId, userId: principal.userId },
+    conversationId: request.conversationId ?? request.newConversationId(),
+    question: request.question,
+    database: prepared.database,
+    catalog: prepared.catalog,
+    tenant: prepared.tenant,
+    history: prepared.known.history,
+    personality: prepared.personality,
+    engine: prepared.engine,
+    model: prepared.choice.model,
+    examples: prepared.examples,
+    timings,
+    ...(request.now ? { now: request.now } : {}),
+  };
 };
+
+/** Loads and checks everything (see the top of this file), then answers. */
+export const sendChatMessage = async (
+  request: ChatRequest,
+  deps: AnswerDependencies = {},
+): Promise<AnswerOutcome> => answerQuestion(await prepareChatAnswer(request), deps);

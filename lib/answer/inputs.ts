@@ -47,6 +47,12 @@ export const ConversationMessageInput = v.object({
   }),
 });
 
+/** Spec endpoint 8: GET /api/v1/chat/{conversation_id}/stream?message=… (the query, URL-decoded). */
+export const StreamMessageInput = v.object({
+  path: ConversationMessageInput.entries.path,
+  query: v.object({ message: question }),
+});
+
 /** Spec endpoint 6, the chat variant of POST /api/v1/chat/message. */
 export const ChatMessageInput = v.object({
   body: v.object({

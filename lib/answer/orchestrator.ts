@@ -11,6 +11,10 @@
 //      whose query goes through the guard again;
 //   4. the rows become the answer's text (the engine's own `compose`, else composeAnswer);
 //   5. the assistant message is stored with what a follow-up needs (lib/answer/turns.ts).
+// A streaming caller (functions/stream.ts) passes `onPiece`: the answer's text is handed over in
+// the pieces it was composed in (ComposedAnswer.pieces) before the assistant message is stored;
+// when `signal` aborts meanwhile (the client went away), the pieces stop and the message is
+// stored with what was handed over, marked `metadata.incomplete: true`.
 // No data lost: the question is stored before anything runs. When answering fails after that
 // (the engine, the database, a bug), an assistant message recording the failure (metadata.error)
 // is stored too, so the history shows what was asked and what became of it, and the error then
@@ -29,7 +33,15 @@ import { appendMessage, type MessageRecord } from '#lib/store/messages.ts';
 import type { Personality } from '#lib/store/personalities.ts';
 import type { AnswerCatalog } from './catalog.ts';
 import { composeAnswer } from './compose.ts';
-import type { Engine, EngineInput, Proposal, ProposalKind, ResultRows, SqlProposal } from './engine.ts';
+import type {
+  ComposedAnswer,
+  Engine,
+  EngineInput,
+  Proposal,
+  ProposalKind,
+  ResultRows,
+  SqlProposal,
+} from './engine.ts';
 import { Timings } from './timing.ts';
 import { type AssistantMetadata, priorTurns } from './turns.ts';
 
@@ -77,6 +89,11 @@ export interface AnswerRequest {
   /** The reference clock for relative periods; now when absent. */
   now?: Date;
   signal?: AbortSignal;
+  /**
+   * Streaming: receives the answer's text piece by piece (their concatenation is the stored
+   * message); awaited, so that a caller can pace the pieces to its reader.
+   */
+  onPiece?: (piece: string) => void | Promise<void>;
 }
 
 /** What the flow runs on, replaceable in tests. */
@@ -103,6 +120,8 @@ export const guardFor = async (dialect: Dialect): Promise<Guard> =>
 interface Produced {
   kind: ProposalKind;
   text: string;
+  /** `text` in the pieces a stream sends: `text === pieces.join('')`. */
+  pieces: string[];
   /** The query that ran (or was refused): the engine's, or its repair. */
   query?: SqlProposal;
   results: Record<string, unknown>[];
@@ -137,6 +156,7 @@ const messageOf = (proposal: Exclude<Proposal, SqlProposal>): string =>
 const fromMessage = (proposal: Exclude<Proposal, SqlProposal>): Produced => ({
   kind: proposal.kind,
   text: messageOf(proposal),
+  pieces: [messageOf(proposal)],
   results: [],
   truncated: false,
   fromDatabase: false,
@@ -148,11 +168,15 @@ const composeRows = async (
   proposal: SqlProposal,
   rows: ResultRows,
   input: EngineInput,
-): Promise<string> => {
+): Promise<ComposedAnswer> => {
   if (engine.compose) {
     try {
       const composed = await engine.compose(proposal, rows, input);
-      if (composed.text.trim()) return composed.text;
+      if (composed.text.trim()) {
+        return composed.pieces.join('') === composed.text
+          ? composed
+          : { text: composed.text, pieces: [composed.text] };
+      }
     } catch (error) {
       // The rows are there: a model that cannot summarise them should not cost the answer.
       logger.warn('engine compose failed; answering with the generic composition', {
@@ -161,7 +185,7 @@ const composeRows = async (
       });
     }
   }
-  return composeAnswer(proposal, rows).text;
+  return composeAnswer(proposal, rows);
 };
 
 /** A database error an engine may be able to fix by rewriting its query (not a time or cost limit). */
@@ -256,6 +280,7 @@ const runProposal = async (
     return {
       kind: 'refused',
       text: GUARD_REFUSED_MESSAGE,
+      pieces: [GUARD_REFUSED_MESSAGE],
       query,
       results: [],
       truncated: false,
@@ -267,10 +292,10 @@ const runProposal = async (
   const { result } = ran;
   const results = result.rows.slice(0, RESULT_ROW_CAP);
   const truncated = result.rows.length > RESULT_ROW_CAP;
-  const text = await timings.measure('engine', () =>
+  const { text, pieces } = await timings.measure('engine', () =>
     composeRows(engine, query, { columns: result.columns, rows: results, truncated }, input),
   );
-  return { kind: 'sql', text, query, results, truncated, fromDatabase: true, ...flags };
+  return { kind: 'sql', text, pieces, query, results, truncated, fromDatabase: true, ...flags };
 };
 
 /** The assistant message's content when answering failed: the envelope's message, never internals. */
@@ -358,10 +383,24 @@ export const answerQuestion = async (
     throw error;
   }
 
+  // A streaming caller gets the text piece by piece, until its reader goes away.
+  let text = produced.text;
+  let incomplete = false;
+  if (request.onPiece) {
+    const handed: string[] = [];
+    for (const piece of produced.pieces) {
+      if (request.signal?.aborted) break;
+      await request.onPiece(piece);
+      handed.push(piece);
+    }
+    incomplete = handed.length < produced.pieces.length;
+    if (incomplete) text = handed.join('');
+  }
+
   // 5. The answer is stored, then returned.
   const executionMs = Math.round(timings.elapsed());
   const { query } = produced;
-  const assistant = await append('assistant', produced.text, {
+  const assistant = await append('assistant', text, {
     query_type: produced.kind,
     execution_time_ms: executionMs,
     ...(query ? { sql: query.sql } : {}),
@@ -373,11 +412,12 @@ export const answerQuestion = async (
     ...(query?.description ? { description: query.description } : {}),
     ...(produced.refusal ? { refusal: produced.refusal } : {}),
     ...(produced.repaired ? { repaired: true } : {}),
+    ...(incomplete ? { incomplete: true } : {}),
   });
 
   return {
     answer: {
-      message: produced.text,
+      message: text,
       conversation_id: conversationId,
       session_id: conversationId,
       sources: produced.fromDatabase ? ['database'] : [],

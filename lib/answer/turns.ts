@@ -35,6 +35,8 @@ export interface AssistantMetadata {
   repaired?: boolean;
   /** Set when answering failed after the question was stored: the error's code and detail. */
   error?: { code: string; detail?: string };
+  /** A streamed answer whose reader went away: the content is what was sent before that. */
+  incomplete?: boolean;
 }
 
 const kinds = ['sql', 'clarification', 'conversational', 'refused'] as const;

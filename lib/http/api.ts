@@ -5,6 +5,7 @@
 // A function file is `api({...}).handler(...)`: the chain plus one call into lib/.
 import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
+import { executionModeStreamifyResponse } from '@middy/core/StreamifyResponse';
 import type * as v from 'valibot';
 import type { AccessRule } from '#lib/auth/principal.ts';
 import { config } from '#lib/config.ts';
@@ -35,10 +36,18 @@ export interface RouteOptions<S extends InputSchema> {
    * lease; fails closed). A function chooses per request, for a route with both kinds of variant.
    */
   limits?: LimitSelector;
+  /**
+   * A response-streaming function (Lambda response streaming behind a REST API method with
+   * `transferMode: STREAM`): the handler may return a Readable body, written as it is read.
+   * Errors the chain turns into envelopes still go out as ordinary responses with their status.
+   */
+  stream?: boolean;
 }
 
 export const api = <S extends InputSchema = InputSchema>(options: RouteOptions<S>) => {
-  const chain = middy<ApiEvent, ApiResult, Error, ApiContext & { input: v.InferOutput<S> }>()
+  const chain = middy<ApiEvent, ApiResult, Error, ApiContext & { input: v.InferOutput<S> }>(
+    options.stream ? { executionMode: executionModeStreamifyResponse } : {},
+  )
     .use(requestId())
     .use(injectLambdaContext(logger));
   if (config.limitsEnabled) chain.use(rateLimitHeaders());

@@ -274,6 +274,36 @@ describe('serverless package --stage prod', () => {
     expect(routes).toHaveLength(declared.length);
   });
 
+  it('streams GET /chat/{conversation_id}/stream: ResponseTransferMode STREAM on the response-streaming URI', () => {
+    // Arrange
+    const target = functionLogicalId(prod.template, 'prod', 'stream');
+    const methods = resourcesOfType(prod.template, 'AWS::ApiGateway::Method').filter(([, method]) => {
+      const properties = method.Properties as { HttpMethod: string; ResourceId: { Ref: string } };
+      return (
+        properties.HttpMethod === 'GET' &&
+        resourcePath(prod.template, properties.ResourceId.Ref) === 'api/v1/chat/{conversation_id}/stream'
+      );
+    });
+
+    // Assert
+    expect(methods).toHaveLength(1);
+    const integration = (
+      methods[0]![1].Properties as { Integration: { ResponseTransferMode?: string; Uri: unknown } }
+    ).Integration;
+    expect(integration.ResponseTransferMode).toBe('STREAM');
+    const uri = JSON.stringify(integration.Uri);
+    expect(uri).toContain('/2021-11-15/functions/');
+    expect(uri).toContain(`"Fn::GetAtt":["${target}","Arn"]`);
+    expect(uri).toContain('/response-streaming-invocations');
+    // Every other route stays buffered.
+    const streamed = resourcesOfType(prod.template, 'AWS::ApiGateway::Method').filter(
+      ([, method]) =>
+        (method.Properties as { Integration?: { ResponseTransferMode?: string } }).Integration
+          ?.ResponseTransferMode === 'STREAM',
+    );
+    expect(streamed).toHaveLength(1);
+  });
+
   it('answers wrong methods and unknown routes with the routeFallback function', () => {
     const fallback = functionLogicalId(prod.template, 'prod', 'routeFallback');
     const anyRoutes = templateRoutes(prod.template).filter((route) => route.method === 'ANY');

@@ -9,7 +9,7 @@
 //    the response exists (a success, the 429, or any later error) and add X-RateLimit-* to it.
 // Failure policy: when the counters cannot be read or written, answering routes fail closed
 // (503 with Retry-After); every other route fails open: it is served, uncounted, with a warning.
-import { Readable } from 'node:stream';
+import { pipeline, Readable, Transform } from 'node:stream';
 import type { MiddlewareObj, Request } from '@middy/core';
 import { ServiceError } from '#lib/http/errors.ts';
 import { type Admission, admit, LEASE_MARGIN_MS, type LimitClass, release } from '#lib/limits/limiter.ts';
@@ -41,18 +41,26 @@ const leaseMsOf = (context: ApiContext): number | undefined => {
 
 const isReadable = (body: unknown): body is Readable => body instanceof Readable;
 
-/** A streamed body that gives the lease back once the stream has ended, failed or been dropped. */
-const releasedWhenDone = (body: Readable, done: () => Promise<void>): Readable =>
-  Readable.from(
-    (async function* () {
-      try {
-        yield* body;
-      } finally {
-        await done();
-      }
-    })(),
-    { objectMode: body.readableObjectMode },
-  );
+/**
+ * A streamed body that gives the lease back once the stream has ended (before its reader sees
+ * the end), failed or been dropped. A pass-through rather than a generator, so that a reader that
+ * goes away destroys the body at once (a generator would only notice at its next chunk).
+ */
+const releasedWhenDone = (body: Readable, done: () => Promise<void>): Readable => {
+  const objectMode = body.readableObjectMode;
+  const out = new Transform({
+    readableObjectMode: objectMode,
+    writableObjectMode: objectMode,
+    transform: (chunk, _encoding, callback) => callback(null, chunk),
+    flush: (callback) => {
+      done().then(() => callback(), callback);
+    },
+  });
+  pipeline(body, out, (error) => {
+    if (error) void done();
+  });
+  return out;
+};
 
 export const rateLimit = (
   options: RateLimitOptions,

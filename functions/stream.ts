@@ -1,0 +1,86 @@
+// GET /api/v1/chat/{conversation_id}/stream?message=…: answers a question in an existing
+// conversation as server-sent events (spec endpoint 8; DESIGN.md "Streaming"), from a
+// response-streaming Lambda. The chain is the chat endpoints' (authentication, scope, message
+// limits and a concurrency lease held until the stream ends); everything that can be refused is
+// refused before the first byte, as an ordinary JSON error envelope with its status: an unknown
+// conversation (404; it supplies the database), a missing or empty `message` (400), the tenant.
+// Then `data: {"content": …}` for each piece of the answer as it is produced, and `event: done`
+// with {conversation_id, sources, query_type, execution_time_ms, row_count}; a failure after
+// that point is `event: error` with the envelope. A client that goes away stops the answer,
+// which is stored as far as it went with `metadata.incomplete: true`.
+import type { Readable } from 'node:stream';
+import { prepareChatAnswer } from '#lib/answer/chat.ts';
+import { StreamMessageInput } from '#lib/answer/inputs.ts';
+import { answerQuestion } from '#lib/answer/orchestrator.ts';
+import { api } from '#lib/http/api.ts';
+import { errorEnvelope, ServiceError, toServiceError } from '#lib/http/errors.ts';
+import type { ApiResult } from '#lib/http/types.ts';
+import { logger } from '#lib/log.ts';
+import { SSE_HEADERS, sseData, sseDone, sseError, sseStream } from '#lib/stream/sse.ts';
+
+/** Test seam: a pause after each piece, to make a slow stream of the builtin engine's instant answer. */
+export const pacing = { pieceDelayMs: 0 };
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export const handler = api({
+  access: { credentials: ['sk', 'pk', 'jwt'] },
+  scope: 'optional',
+  input: StreamMessageInput,
+  limits: 'answering',
+  stream: true,
+}).handler(async (_event, context) => {
+  const { path, query } = context.input;
+  const request = await prepareChatAnswer({
+    principal: context.principal,
+    scopeId: context.scopeId,
+    tenantHeader: context.headers['x-tenant-id'],
+    conversationId: path.conversation_id,
+    // The stream answers in an existing conversation only (prepareChatAnswer 404s without a database_id).
+    newConversationId: () => {
+      throw new ServiceError('CONVERSATION_NOT_FOUND');
+    },
+    question: query.message,
+    databaseId: undefined,
+    personalityId: undefined,
+  });
+  const body = sseStream(
+    async ({ send, signal }) => {
+      const outcome = await answerQuestion({
+        ...request,
+        signal,
+        onPiece: async (piece) => {
+          await send(sseData({ content: piece }));
+          if (pacing.pieceDelayMs > 0) await sleep(pacing.pieceDelayMs);
+        },
+      });
+      const { answer } = outcome;
+      return sseDone({
+        conversation_id: answer.conversation_id,
+        sources: answer.sources,
+        query_type: answer.query_type,
+        execution_time_ms: answer.execution_time_ms,
+        row_count: answer.row_count,
+      });
+    },
+    (thrown) => {
+      const error = toServiceError(thrown);
+      // The headers are out: the error goes down the stream, as the envelope a response would carry.
+      if (error.status >= 500)
+        logger.error('stream failed', {
+          code: error.kind,
+          error: (error.cause as Error | undefined) ?? error,
+        });
+      else logger.info('stream ended with an error', { code: error.kind, message: error.message });
+      return sseError(errorEnvelope(error, context.traceId));
+    },
+  );
+  const response: Omit<ApiResult, 'body'> & { body: Readable } = {
+    statusCode: 200,
+    headers: { ...SSE_HEADERS },
+    body,
+  };
+  // The chain's result type has a string body; a streaming function's may be a Readable (middy's
+  // executionModeStreamifyResponse pipes it to the response stream).
+  return response as unknown as ApiResult;
+});
