@@ -224,8 +224,13 @@ linked source map; (c) imports each bundle with that map (and the .wasm) beside 
 
 // ---- Cold import ---------------------------------------------------------------------------
 
-/** Runs in each fresh process: optionally preload some modules, then time one import. */
+/**
+ * Runs in each fresh process: optionally preload some modules, then time one import. The Lambda
+ * runtime defines the \`awslambda\` global that response-streaming bundles call at import; the
+ * probe defines the two members they use, as the runtime does before loading a function.
+ */
 const importProbe = `
+globalThis.awslambda ??= { streamifyResponse: (handler) => handler, HttpResponseStream: { from: (stream) => stream } };
 const [target, preloadJson] = process.argv.slice(1);
 for (const name of JSON.parse(preloadJson)) await import(name);
 const started = performance.now();

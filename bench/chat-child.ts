@@ -6,11 +6,10 @@
 // reports `ready`, answers `count` with the DynamoDB calls (all, and the limiter's alone) and
 // finished requests so far, and shuts down on `stop` or when the parent goes away. It never
 // touches .local/demo.json or the developer's DynamoDB data.
-import { localClient, type RunningDynamoDb, startDynamoDb } from '../local/dynamodb.ts';
+import type { RunningDynamoDb } from '../local/dynamodb.ts';
 import type { RunningGateway } from '../local/gateway.ts';
-import { environmentOf, loadServerlessConfig, routesOf } from '../local/serverless-config.ts';
-import { applyLocalEnvironment, LOCAL_STAGE, root } from '../local/stack.ts';
-import { ensureTable } from '../local/table.ts';
+import { startScratchStack } from '../local/scratch.ts';
+import { LOCAL_STAGE, root } from '../local/stack.ts';
 
 export type ChatChildMessage =
   | { type: 'ready'; url: string; apiKey: string; databaseId: string }
@@ -35,14 +34,9 @@ const shutdown = async (code: number): Promise<void> => {
 process.on('disconnect', () => void shutdown(0));
 
 try {
-  dynamodb = await startDynamoDb();
-  const client = localClient(dynamodb.endpoint);
-  await ensureTable(client, TABLE);
-  client.destroy();
-
-  const config = await loadServerlessConfig(root, LOCAL_STAGE);
   // Before any lib/ import: lib/config.ts reads the environment once.
-  applyLocalEnvironment(environmentOf(config), { dynamodbEndpoint: dynamodb.endpoint, tableName: TABLE });
+  const stack = await startScratchStack(TABLE);
+  dynamodb = stack.dynamodb;
 
   const { documents } = await import('#lib/store/client.ts');
   const { createOrganization, setOrganizationLimits } = await import('#lib/store/organizations.ts');
@@ -111,7 +105,7 @@ try {
   let requests = 0;
   gateway = await startGateway({
     root,
-    routes: routesOf(config),
+    routes: stack.routes,
     stage: LOCAL_STAGE,
     onRequest: () => {
       requests++;

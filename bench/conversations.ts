@@ -232,20 +232,12 @@ export async function benchConversations(opts: ConversationsBenchOptions): Promi
 // ---- On its own: node bench/conversations.ts ------------------------------------------------
 
 const runAlone = async (): Promise<void> => {
-  const { localClient, startDynamoDb } = await import('../local/dynamodb.ts');
-  const { ensureTable } = await import('../local/table.ts');
-  const { environmentOf, loadServerlessConfig, routesOf } = await import('../local/serverless-config.ts');
-  const { applyLocalEnvironment, LOCAL_STAGE, root } = await import('../local/stack.ts');
-  const dynamodb = await startDynamoDb();
+  const { startScratchStack } = await import('../local/scratch.ts');
+  const { LOCAL_STAGE, root } = await import('../local/stack.ts');
+  // Before any lib/ import: lib/config.ts reads the environment once.
+  const { dynamodb, routes } = await startScratchStack('tabletalk-bench-conversations');
   let gateway: { url: string; close(): Promise<void> } | undefined;
   try {
-    const table = 'tabletalk-bench-conversations';
-    const client = localClient(dynamodb.endpoint);
-    await ensureTable(client, table);
-    client.destroy();
-    const config = await loadServerlessConfig(root, LOCAL_STAGE);
-    // Before any lib/ import: lib/config.ts reads the environment once.
-    applyLocalEnvironment(environmentOf(config), { dynamodbEndpoint: dynamodb.endpoint, tableName: table });
     process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
     const { documents } = await import('#lib/store/client.ts');
     const { createOrganization, setOrganizationLimits } = await import('#lib/store/organizations.ts');
@@ -274,7 +266,7 @@ const runAlone = async (): Promise<void> => {
       },
       { step: 'initialize', name: 'conversationsBenchCounter' },
     );
-    gateway = await startGateway({ root, routes: routesOf(config), stage: LOCAL_STAGE });
+    gateway = await startGateway({ root, routes, stage: LOCAL_STAGE });
     const figures = await benchConversations({
       baseUrl: gateway.url,
       skKey: sk.key,

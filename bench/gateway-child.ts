@@ -8,11 +8,10 @@
 // developer's DynamoDB data. Over IPC it reports `ready`, answers `count` with the DynamoDB
 // calls (all, and the limiter's alone) and finished requests so far, and shuts down on `stop`
 // or when the parent goes away.
-import { localClient, type RunningDynamoDb, startDynamoDb } from '../local/dynamodb.ts';
+import type { RunningDynamoDb } from '../local/dynamodb.ts';
 import type { RunningGateway } from '../local/gateway.ts';
-import { environmentOf, loadServerlessConfig, routesOf } from '../local/serverless-config.ts';
-import { applyLocalEnvironment, LOCAL_STAGE, root } from '../local/stack.ts';
-import { ensureTable } from '../local/table.ts';
+import { startScratchStack } from '../local/scratch.ts';
+import { LOCAL_STAGE, root } from '../local/stack.ts';
 
 export type GatewayChildMessage =
   | { type: 'ready'; url: string; apiKey: string; organizationId: number; tightApiKey: string }
@@ -35,14 +34,9 @@ const shutdown = async (code: number): Promise<void> => {
 process.on('disconnect', () => void shutdown(0));
 
 try {
-  dynamodb = await startDynamoDb();
-  const client = localClient(dynamodb.endpoint);
-  await ensureTable(client, TABLE);
-  client.destroy();
-
-  const config = await loadServerlessConfig(root, LOCAL_STAGE);
   // Before any lib/ import: lib/config.ts reads the environment once.
-  applyLocalEnvironment(environmentOf(config), { dynamodbEndpoint: dynamodb.endpoint, tableName: TABLE });
+  const stack = await startScratchStack(TABLE);
+  dynamodb = stack.dynamodb;
 
   const { documents } = await import('#lib/store/client.ts');
   const { createOrganization, setOrganizationLimits } = await import('#lib/store/organizations.ts');
@@ -90,7 +84,7 @@ try {
   gateway = await startGateway({
     root,
     routes: [
-      ...routesOf(config),
+      ...stack.routes,
       {
         functionName: 'benchAnswering',
         handler: 'bench/answering-route.handler',

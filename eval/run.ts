@@ -11,11 +11,10 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { evalBlock, withEvalBlock } from '../bench/eval-block.ts';
-import { localClient, type RunningDynamoDb, startDynamoDb } from '../local/dynamodb.ts';
+import type { RunningDynamoDb } from '../local/dynamodb.ts';
 import type { RunningGateway } from '../local/gateway.ts';
-import { environmentOf, loadServerlessConfig, routesOf } from '../local/serverless-config.ts';
-import { applyLocalEnvironment, LOCAL_STAGE, root } from '../local/stack.ts';
-import { ensureTable } from '../local/table.ts';
+import { startScratchStack } from '../local/scratch.ts';
+import { LOCAL_STAGE, root } from '../local/stack.ts';
 
 /** `conversational` (greetings, help) extends the three kinds: correct when the engine chats. */
 type Expect = 'answer' | 'clarify' | 'refuse' | 'conversational';
@@ -129,13 +128,9 @@ const heldoutPolicy = {
 const started = performance.now();
 try {
   process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
-  dynamodb = await startDynamoDb();
-  const client = localClient(dynamodb.endpoint);
-  await ensureTable(client, TABLE);
-  client.destroy();
-  const config = await loadServerlessConfig(root, LOCAL_STAGE);
   // Before any lib/ import: lib/config.ts reads the environment once.
-  applyLocalEnvironment(environmentOf(config), { dynamodbEndpoint: dynamodb.endpoint, tableName: TABLE });
+  const stack = await startScratchStack(TABLE);
+  dynamodb = stack.dynamodb;
   process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
   // A professional organization's message limit (30 answering requests a minute) would make the
   // run wait; the limiter is not what is measured here.
@@ -157,7 +152,7 @@ try {
     policy: heldoutPolicy,
     tenantFilterColumn: 'clinic_id',
   });
-  gateway = await startGateway({ root, routes: routesOf(config), stage: LOCAL_STAGE });
+  gateway = await startGateway({ root, routes: stack.routes, stage: LOCAL_STAGE });
   const url = gateway.url;
 
   const ask = async (
