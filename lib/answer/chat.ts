@@ -20,7 +20,11 @@ import type { Principal } from '#lib/auth/principal.ts';
 import { invalidField, ServiceError } from '#lib/http/errors.ts';
 import { resolveTenant } from '#lib/http/middleware/tenant.ts';
 import { logger } from '#lib/log.ts';
-import { type ConversationRecord, findOwnedConversation } from '#lib/store/conversations.ts';
+import {
+  type ConversationRecord,
+  conversationKeeps,
+  findOwnedConversation,
+} from '#lib/store/conversations.ts';
 import { type DatabaseRecord, findDatabase } from '#lib/store/databases.ts';
 import { conversationMessagePage, type MessageRecord } from '#lib/store/messages.ts';
 import { listPatterns } from '#lib/store/patterns.ts';
@@ -105,21 +109,11 @@ const settle = (
   // A conversation made by history appends has no database until its first chat message.
   if (databaseId === undefined) throw databaseRequired();
   if (request.databaseId !== undefined && request.databaseId !== databaseId) {
-    throw invalidField(
-      'body.database_id',
-      `This conversation is about database ${databaseId}: a conversation keeps the database of its first message. ` +
-        'Omit database_id, or start a new conversation for another database',
-      'CONVERSATION_DATABASE_MISMATCH',
-    );
+    throw conversationKeeps('databaseId', databaseId);
   }
   const stored = conversation.personalityId;
   if (stored !== undefined && request.personalityId !== undefined && request.personalityId !== stored) {
-    throw invalidField(
-      'body.personality_id',
-      `This conversation uses personality ${stored}: a conversation keeps the personality of its first message. ` +
-        'Omit personality_id, or start a new conversation for another personality',
-      'CONVERSATION_PERSONALITY_MISMATCH',
-    );
+    throw conversationKeeps('personalityId', stored);
   }
   return { databaseId, personalityId: stored ?? request.personalityId };
 };

@@ -8,6 +8,7 @@
 // Its counter and last activity change only in the transaction that appends a message.
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
+import { invalidField, type ServiceError } from '#lib/http/errors.ts';
 import { documents, isConditionFailure, tableName } from './client.ts';
 import { readPage } from './pages.ts';
 import { scopeKey, scopePartition } from './scopes.ts';
@@ -88,6 +89,25 @@ export interface ConversationTouch {
 }
 
 /**
+ * The 400 for a message naming another database or personality than the conversation keeps from
+ * its first message (DESIGN.md "Chat answers"), found before the append or by its condition.
+ */
+export const conversationKeeps = (field: 'databaseId' | 'personalityId', kept: string): ServiceError =>
+  field === 'databaseId'
+    ? invalidField(
+        'body.database_id',
+        `This conversation is about database ${kept}: a conversation keeps the database of its first message. ` +
+          'Omit database_id, or start a new conversation for another database',
+        'CONVERSATION_DATABASE_MISMATCH',
+      )
+    : invalidField(
+        'body.personality_id',
+        `This conversation uses personality ${kept}: a conversation keeps the personality of its first message. ` +
+          'Omit personality_id, or start a new conversation for another personality',
+        'CONVERSATION_PERSONALITY_MISMATCH',
+      );
+
+/**
  * The Update of a TransactWriteItems that appends a message. Two forms, because DynamoDB has no
  * max(): lastMessageAt (and with it the list position GSI1SK) must never move backwards when
  * appends commit in another order than their times.
@@ -125,8 +145,13 @@ export const conversationTouchUpdate = (touch: ConversationTouch, form: 'latest'
   values[':scopeKey'] = scopeKey(touch.scopeId);
   values[':at'] = touch.at;
   values[':one'] = 1;
-  const owned =
-    '#organizationId = :organizationId AND #scopeKey = :scopeKey AND attribute_not_exists(#deletingAt)';
+  // A conversation keeps the database and personality of its first message: an append naming
+  // others (two first messages racing with different databases) fails here, not afterwards.
+  const keeps = (['databaseId', 'personalityId'] as const)
+    .filter((attribute) => touch[attribute] !== undefined)
+    .map((attribute) => ` AND (attribute_not_exists(#${attribute}) OR #${attribute} = :${attribute})`)
+    .join('');
+  const owned = `#organizationId = :organizationId AND #scopeKey = :scopeKey AND attribute_not_exists(#deletingAt)${keeps}`;
   if (form === 'latest') {
     set('type', 'conversation');
     set('id', touch.id);

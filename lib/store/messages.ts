@@ -15,6 +15,7 @@ import {
   CONVERSATION_SK,
   type ConversationRecord,
   type ConversationTouch,
+  conversationKeeps,
   conversationKey,
   conversationTouchUpdate,
   isOwnedBy,
@@ -100,14 +101,14 @@ type Refusal =
   | { kind: 'conflict' }
   | { kind: 'not-found' }
   | { kind: 'reshape'; form: 'latest' | 'earlier' }
-  | { kind: 'id-taken' };
+  | { kind: 'id-taken' }
+  | { kind: 'mismatch'; field: 'databaseId' | 'personalityId'; kept: string };
 
 const refusalOf = (
   reasons: CancellationReason[],
-  organizationId: number,
-  scopeId: string | undefined,
-  at: string,
+  touch: Pick<ConversationTouch, 'organizationId' | 'scopeId' | 'at' | 'databaseId' | 'personalityId'>,
 ): Refusal | undefined => {
+  const { organizationId, scopeId, at } = touch;
   const [messageReason, conversationReason] = reasons;
   if (conversationReason?.Code === 'ConditionalCheckFailed') {
     const old = conversationReason.Item;
@@ -118,6 +119,11 @@ const refusalOf = (
       old.scopeKey?.S === scopeKey(scopeId) &&
       old.deletingAt === undefined;
     if (!owned) return { kind: 'not-found' };
+    for (const field of ['databaseId', 'personalityId'] as const) {
+      const kept = old[field]?.S;
+      if (touch[field] !== undefined && kept !== undefined && kept !== touch[field])
+        return { kind: 'mismatch', field, kept };
+    }
     const lastMessageAt = old.lastMessageAt?.S ?? '';
     return { kind: 'reshape', form: lastMessageAt > at ? 'earlier' : 'latest' };
   }
@@ -192,9 +198,10 @@ export const appendMessage = async (
       return message;
     } catch (error) {
       const reasons = cancellationReasons(error);
-      const refusal = reasons && refusalOf(reasons, input.organizationId, input.scopeId, message.createdAt);
+      const refusal = reasons && refusalOf(reasons, touch);
       if (!refusal) throw error;
       if (refusal.kind === 'not-found') throw conversationNotFound();
+      if (refusal.kind === 'mismatch') throw conversationKeeps(refusal.field, refusal.kept);
       if (refusal.kind === 'reshape') form = refusal.form;
       if (refusal.kind === 'id-taken') message = newMessage(input, now());
       if (refusal.kind === 'conflict') {

@@ -26,7 +26,7 @@ import {
   conversationTouchUpdate,
   markConversationDeleting,
 } from '#lib/store/conversations.ts';
-import { type MessageRecord, messageItem, messageKey } from '#lib/store/messages.ts';
+import { appendMessage, type MessageRecord, messageItem, messageKey } from '#lib/store/messages.ts';
 import { createOrganization } from '#lib/store/organizations.ts';
 
 const iso = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
@@ -187,6 +187,41 @@ describe('append', () => {
       .sort()
       .at(-1);
     expect(conversations[0]?.lastMessageAt).toBe(latest);
+  });
+
+  it('keeps the database of whichever first message lands first when two race with different databases', async () => {
+    const organizationId = await newOrganization();
+    const id = randomUUID();
+    const first = (databaseId: string) =>
+      appendMessage({
+        conversationId: id,
+        organizationId,
+        scopeId: 'racer',
+        role: 'user',
+        content: `about ${databaseId}`,
+        conversation: { userId: '', databaseId, title: `about ${databaseId}` },
+      });
+    const settled = await Promise.allSettled([first('db-one'), first('db-two')]);
+    const landed = settled.filter((result) => result.status === 'fulfilled');
+    const refused = settled.filter((result) => result.status === 'rejected');
+    expect(landed).toHaveLength(1);
+    expect(refused).toHaveLength(1);
+    const error = (refused[0] as PromiseRejectedResult).reason as ServiceError;
+    expect(error.kind).toBe('VALIDATION');
+    expect(error.issues).toEqual([
+      expect.objectContaining({ field: 'body.database_id', code: 'CONVERSATION_DATABASE_MISMATCH' }),
+    ]);
+
+    const stored = await documents.send(new GetCommand({ TableName: tableName(), Key: conversationKey(id) }));
+    const kept = stored.Item?.databaseId as string;
+    expect((landed[0] as PromiseFulfilledResult<MessageRecord>).value.content).toBe(`about ${kept}`);
+    // Only the landed message is stored, and the count agrees.
+    expect(stored.Item?.messageCount).toBe(1);
+    const messages = await readMessages(
+      { organizationId, scopeId: 'racer' },
+      { conversationId: id, limit: 10, order: 'asc' },
+    );
+    expect(messages.messages.map((message) => message.content)).toEqual([`about ${kept}`]);
   });
 
   it('never moves last activity backwards: an older message is counted and leaves it where it is', async () => {
