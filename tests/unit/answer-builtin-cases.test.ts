@@ -4,7 +4,19 @@
 // placeholders, never the tenant column). Clock: 2026-03-15 (tests/fixtures/catalogs/shop.ts).
 import nodeSqlParser from 'node-sql-parser';
 import { describe, expect, it } from 'vitest';
-import { askSql, column, during, eq, intentOf, not, ref, revenue, table } from '../fixtures/catalogs/ask.ts';
+import {
+  ask,
+  askSql,
+  column,
+  during,
+  eq,
+  intentOf,
+  not,
+  ref,
+  revenue,
+  table,
+} from '../fixtures/catalogs/ask.ts';
+import { catalogOf, col } from '../fixtures/catalogs/define.ts';
 
 const { Parser } = nodeSqlParser;
 
@@ -478,5 +490,171 @@ describe('builtin engine: the shape of every query', () => {
       }
       expect(proposal.description.length).toBeGreaterThan(10);
     }
+  });
+});
+
+// A small haulage schema of its own: a status column whose samples miss a value, a yes/no column
+// that shares its word with another relation's status value, a later-step date beside the row's
+// own one, one amount per charge, names that are not sampled.
+const haulage = catalogOf([
+  { name: 'organizations', columns: [col('id', 'integer', 'integer'), col('name', 'text', 'text')] },
+  {
+    name: 'depots',
+    columns: [
+      col('id', 'integer', 'integer'),
+      col('org_id', 'integer', 'integer', { references: 'organizations' }),
+      col('name', 'text', 'text'),
+      col('opened_on', 'date', 'date'),
+    ],
+  },
+  {
+    name: 'drivers',
+    columns: [
+      col('id', 'integer', 'integer'),
+      col('org_id', 'integer', 'integer', { references: 'organizations' }),
+      col('depot_id', 'integer', 'integer', { references: 'depots' }),
+      col('full_name', 'text', 'text'),
+      col('hourly_wage', 'decimal', 'numeric(10,2)'),
+      col('active', 'boolean', 'boolean'),
+    ],
+  },
+  {
+    name: 'shipments',
+    columns: [
+      col('id', 'integer', 'integer'),
+      col('org_id', 'integer', 'integer', { references: 'organizations' }),
+      col('driver_id', 'integer', 'integer', { references: 'drivers' }),
+      col('picked_up_at', 'timestamp', 'timestamp'),
+      col('due_on', 'date', 'date'),
+      col('delivered_on', 'date', 'date', { nullable: true }),
+      col('status', 'text', 'text', { samples: ['active', 'delayed', 'delivered'] }),
+      col('weight_kg', 'decimal', 'numeric(10,2)'),
+    ],
+  },
+  {
+    name: 'charges',
+    columns: [
+      col('id', 'integer', 'integer'),
+      col('org_id', 'integer', 'integer', { references: 'organizations' }),
+      col('shipment_id', 'integer', 'integer', { references: 'shipments' }),
+      col('amount', 'decimal', 'numeric(10,2)'),
+      col('issued_on', 'date', 'date'),
+      col('paid', 'boolean', 'boolean'),
+    ],
+  },
+]);
+const haul = (question: string) => askSql(question, { catalog: haulage });
+const haulIntent = (question: string) => intentOf(haul(question));
+const max = (relation: string, name: string) => ({ fn: 'max', measure: column(relation, name) });
+const min = (relation: string, name: string) => ({ fn: 'min', measure: column(relation, name) });
+
+describe('builtin engine: superlatives of a named measure', () => {
+  it('reads "the highest <column> of <relation>" as the largest value, not as rows', () => {
+    expect(intentOf(askSql('What is the highest salary of employees?'))).toMatchObject({
+      subject: table('employees'),
+      metric: max('employees', 'salary'),
+    });
+    expect(haulIntent('What is the highest hourly wage of drivers?')).toMatchObject({
+      metric: max('drivers', 'hourly_wage'),
+    });
+  });
+
+  it('reads "the cheapest <relation> <column>" and "the lowest <relation> <column>" as the smallest value', () => {
+    expect(intentOf(askSql('What is the cheapest product price?'))).toMatchObject({
+      subject: table('products'),
+      metric: min('products', 'price'),
+    });
+    expect(haulIntent('What is the lowest charge amount?')).toMatchObject({
+      metric: min('charges', 'amount'),
+    });
+  });
+
+  it('still ranks rows when the relation comes first', () => {
+    const intent = haulIntent('Which driver has the highest hourly wage?');
+    expect(intent.metric).toBeUndefined();
+    expect(intent).toMatchObject({
+      order: { by: 'column', ref: ref('drivers', 'hourly_wage'), dir: 'desc' },
+      limit: 1,
+    });
+  });
+
+  it('reads "the maximum number of <numeric column>" as that column, not a count', () => {
+    expect(haulIntent('What is the maximum number of weight kg of shipments?')).toMatchObject({
+      metric: max('shipments', 'weight_kg'),
+    });
+  });
+});
+
+describe('builtin engine: rankings without a named key', () => {
+  it('ranks "largest" rows by their one amount', () => {
+    expect(haulIntent('Top 5 largest charges')).toMatchObject({
+      subject: table('charges'),
+      order: { by: 'column', ref: ref('charges', 'amount'), dir: 'desc' },
+      limit: 5,
+    });
+  });
+
+  it('asks when the only money column is not the size of the row', () => {
+    expect(ask('the largest drivers', { catalog: haulage }).kind).toBe('clarification');
+  });
+
+  it('takes the number of "which 3 <rows> ... the most" as the ranking\'s size', () => {
+    expect(haulIntent('Which 3 drivers have the most shipments?')).toMatchObject({
+      subject: table('shipments'),
+      metric: { fn: 'count' },
+      group: { kind: 'entity', table: table('drivers') },
+      order: { by: 'metric', dir: 'desc' },
+      limit: 3,
+    });
+  });
+});
+
+describe('builtin engine: values and flags', () => {
+  it("prefers the named relation's yes/no column over another relation's status value", () => {
+    expect(haulIntent('How many drivers are active?')).toMatchObject({
+      subject: table('drivers'),
+      filters: [eq('drivers', 'active', true)],
+    });
+    expect(haulIntent('How many active shipments?')).toMatchObject({
+      filters: [eq('shipments', 'status', 'active')],
+    });
+  });
+
+  it('reads un-/in- before a yes/no column as its negation', () => {
+    expect(haulIntent('Total amount of unpaid charges')).toMatchObject({
+      metric: { fn: 'sum', measure: column('charges', 'amount') },
+      filters: [eq('charges', 'paid', false)],
+    });
+    expect(haulIntent('list inactive drivers').filters).toEqual([eq('drivers', 'active', false)]);
+  });
+
+  it('reads a participle next to a relation as a value of its status column, unsampled or not', () => {
+    expect(haulIntent('List the returned shipments').filters).toEqual([
+      eq('shipments', 'status', 'returned'),
+    ]);
+    expect(haulIntent('how many shipments are pending').filters).toEqual([
+      eq('shipments', 'status', 'pending'),
+    ]);
+    expect(ask('list the heavy shipments', { catalog: haulage }).kind).toBe('clarification');
+  });
+
+  it('reads capitalized unknown words before a relation as the name of one of its rows', () => {
+    expect(haulIntent('How many drivers does the North Depot have?').filters).toEqual([
+      eq('depots', 'name', 'North Depot'),
+    ]);
+    expect(haulIntent('How many drivers work at the Harbor depot?').filters).toEqual([
+      eq('depots', 'name', 'Harbor', 'Harbor depot', 'Harbor Depot'),
+    ]);
+  });
+});
+
+describe('builtin engine: the date of a row', () => {
+  it('dates a row by its own event, not by a deadline or a later step', () => {
+    expect(haulIntent('How many shipments in 2025?').filters).toMatchObject([
+      during('shipments', 'picked_up_at', '2025-01-01', '2026-01-01'),
+    ]);
+    expect(haulIntent('How many shipments were delivered in 2025?').filters).toMatchObject([
+      during('shipments', 'delivered_on', '2025-01-01', '2026-01-01'),
+    ]);
   });
 });

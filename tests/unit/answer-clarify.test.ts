@@ -62,6 +62,8 @@ describe('questions it cannot map', () => {
     ['how many widgets', /not sure what “widgets” means/],
     ['how many orders were returned by angry customers', /“angry”/],
     ['top 5 products', /^Top 5 products by what\? For example by price or revenue\.$/],
+    ['What is the total?', /^The total of what\? Name what to add up/],
+    ['what is the sum for 2025', /^The sum of what\?/],
     ['orders over 100', /of what\? Name the column/],
     ['average order value', /“value”/],
     ['sum of customer names', /not numbers I can add up/],

@@ -78,6 +78,20 @@ describe('conversational', () => {
     expect(ask('bye')).toMatchObject({ kind: 'conversational', message: expect.stringContaining('Goodbye') });
   });
 
+  it('answers thanks with a word after it, and "that\'s all"', () => {
+    expect(ask("Thanks, that's all")).toMatchObject({ kind: 'conversational' });
+    expect(ask('That’s all, thank you')).toMatchObject({ kind: 'conversational' });
+  });
+
+  it('answers "what can you help me with?" like "what can you do?"', () => {
+    for (const question of ['What can you help me with?', 'How can you help?', 'what could you help with']) {
+      expect(ask(question)).toMatchObject({
+        kind: 'conversational',
+        message: expect.stringContaining('I can answer questions about'),
+      });
+    }
+  });
+
   it('reads past a greeting or a "please" to the question', () => {
     expect(ask('Hi, how many customers are there?').kind).toBe('sql');
     expect(ask('please list gold customers, thanks').kind).toBe('sql');

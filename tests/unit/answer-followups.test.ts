@@ -10,6 +10,26 @@ const sql = (proposal: Proposal | undefined) => {
 };
 
 describe('follow-ups', () => {
+  it('narrows a grouping to a named row of a related relation: "only for the North region"', () => {
+    const [, narrowed] = converse(['How many stores per city?', 'only for the North region']);
+    expect(intentOf(sql(narrowed))).toMatchObject({
+      subject: table('stores'),
+      metric: { fn: 'count' },
+      group: { kind: 'column', ref: { table: table('stores'), column: 'city' } },
+      filters: [eq('regions', 'name', 'North')],
+    });
+  });
+
+  it('switches the value of a filter: "and delivered?"', () => {
+    const [, switched, again] = converse([
+      'How many orders are pending?',
+      'and delivered?',
+      'what about returned?',
+    ]);
+    expect(intentOf(sql(switched)).filters).toEqual([eq('orders', 'status', 'delivered')]);
+    expect(intentOf(sql(again)).filters).toEqual([eq('orders', 'status', 'returned')]);
+  });
+
   it('adds a filter to the previous count: "and how many of those were cancelled?"', () => {
     const [, narrowed] = converse(['How many orders in 2025?', 'and how many of those were cancelled?']);
     expect(intentOf(sql(narrowed))).toEqual({

@@ -89,6 +89,73 @@ describe('column phrases', () => {
     expect(shop.relations.get('public.customers')!.primaryDate?.name).toBe('created_at');
     expect(shop.relations.get('public.order_items')!.primaryDate).toBeUndefined();
   });
+
+  it('dates a row by its own event before a deadline or a later step', () => {
+    const rentals = buildLexicon(
+      catalogOf([
+        {
+          name: 'rentals',
+          columns: [
+            col('id', 'integer', 'integer'),
+            col('due_on', 'date', 'date'),
+            col('returned_on', 'date', 'date', { nullable: true }),
+            col('started_at', 'timestamp', 'timestamp'),
+            col('updated_at', 'timestamp', 'timestamp'),
+          ],
+        },
+      ]),
+    );
+    const relation = rentals.relations.get('public.rentals')!;
+    expect(relation.primaryDate?.name).toBe('started_at');
+    expect(relation.dates.map((date) => date.name)).toEqual([
+      'started_at',
+      'due_on',
+      'returned_on',
+      'updated_at',
+    ]);
+  });
+});
+
+describe('head words of columns', () => {
+  const lexicon = buildLexicon(
+    catalogOf([
+      {
+        name: 'tickets',
+        columns: [
+          col('id', 'integer', 'integer'),
+          col('base_fare', 'decimal', 'numeric(10,2)'),
+          col('unit_cost', 'decimal', 'numeric(10,2)'),
+          col('status_code', 'text', 'text'),
+        ],
+      },
+      {
+        name: 'routes',
+        columns: [
+          col('id', 'integer', 'integer'),
+          col('name', 'text', 'text'),
+          col('peak_fare', 'decimal', 'numeric(10,2)'),
+        ],
+      },
+    ]),
+  );
+
+  it('knows a multi-word column by its last word too, at the lowest rank, one entry per column', () => {
+    expect(lexicon.phrases.get('fare')).toEqual([
+      { kind: 'column', table: 'public.tickets', column: 'base_fare', rank: 1 },
+      { kind: 'column', table: 'public.routes', column: 'peak_fare', rank: 1 },
+    ]);
+    expect(lexicon.phrases.get('ticket fare')).toEqual([
+      { kind: 'column', table: 'public.tickets', column: 'base_fare', rank: 3, qualified: true },
+    ]);
+  });
+
+  it('leaves alone words the scanner reads otherwise and words that already name something', () => {
+    expect(lexicon.phrases.get('cost')).toBeUndefined();
+    expect(lexicon.phrases.get('code')).toBeUndefined();
+    expect(lexicon.phrases.get('name')).toEqual([
+      expect.objectContaining({ kind: 'column', table: 'public.routes', column: 'name' }),
+    ]);
+  });
 });
 
 describe('sample values', () => {

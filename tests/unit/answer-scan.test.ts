@@ -2,7 +2,7 @@
 // comparisons, rankings, aggregates, groupings), and whatever is left is reported.
 import { describe, expect, it } from 'vitest';
 import { buildLexicon } from '#lib/answer/builtin/lexicon.ts';
-import { type Mention, scan } from '#lib/answer/builtin/scan.ts';
+import { type Mention, negatedFlag, scan } from '#lib/answer/builtin/scan.ts';
 import { tokenize } from '#lib/answer/builtin/tokens.ts';
 import { SHOP_NOW, shopCatalog } from '../fixtures/catalogs/shop.ts';
 
@@ -96,6 +96,32 @@ describe('scan', () => {
       expect.objectContaining({ kind: 'unknown', text: 'widgets' }),
     );
     expect(mentions('orders * 2')).toContainEqual(expect.objectContaining({ kind: 'unknown', text: '*' }));
+  });
+
+  it('reads un-/in- before a yes/no column as a negation of it, and nothing else', () => {
+    expect(mentions('inactive employees').slice(0, 2)).toMatchObject([
+      { kind: 'negation' },
+      { kind: 'schema', text: 'active', entries: [{ kind: 'column', column: 'active' }] },
+    ]);
+    expect(negatedFlag(lexicon, 'unknown')).toBeUndefined();
+    expect(negatedFlag(lexicon, 'invoices')).toBeUndefined();
+  });
+
+  it('reads capitalized unknown words before a relation as a name of one of its rows', () => {
+    expect(mentions('stores of the Harbor Region')[1]).toMatchObject({
+      kind: 'schema',
+      entries: [{ kind: 'value', table: 'public.regions', column: 'name', value: 'Harbor Region' }],
+    });
+    expect(mentions('stores of the Harbor region')[1]).toMatchObject({
+      entries: [
+        { kind: 'value', value: 'Harbor' },
+        { kind: 'value', value: 'Harbor region' },
+        { kind: 'value', value: 'Harbor Region' },
+      ],
+    });
+    expect(mentions('stores of the harbor region')).toContainEqual(
+      expect.objectContaining({ kind: 'unknown', text: 'harbor' }),
+    );
   });
 
   it('keeps quoted literals with the sample values they equal', () => {

@@ -59,9 +59,17 @@ describe('singular and plural', () => {
 describe('tokenize', () => {
   it('reads words in lower case, without possessives, with spellings folded', () => {
     expect(tokenize("Customer's canceled Orders")).toEqual([
-      { kind: 'word', text: 'customer' },
+      { kind: 'word', text: 'customer', cased: 'Customer' },
       { kind: 'word', text: 'cancelled' },
-      { kind: 'word', text: 'orders' },
+      { kind: 'word', text: 'orders', cased: 'Orders' },
+    ]);
+  });
+
+  it('keeps a capitalized word as written, a hint of a name', () => {
+    expect(tokenize('the Harbor Depot')).toEqual([
+      { kind: 'word', text: 'the' },
+      { kind: 'word', text: 'harbor', cased: 'Harbor' },
+      { kind: 'word', text: 'depot', cased: 'Depot' },
     ]);
   });
 

@@ -69,8 +69,9 @@ const classify = (
   lexicon: Lexicon,
   mention: MentionOf<'schema' | 'quoted'>,
   next: Mention | undefined,
+  named: ReadonlySet<string>,
 ): Item[] => {
-  const item = classifyOne(lexicon, mention, next);
+  const item = classifyOne(lexicon, mention, next, named);
   if (item.kind !== 'column') return [item];
   // "customer country", "order date": the phrase names its relation as well.
   const qualified = mention.entries.filter(
@@ -97,6 +98,7 @@ const classifyOne = (
   lexicon: Lexicon,
   mention: MentionOf<'schema' | 'quoted'>,
   next: Mention | undefined,
+  named: ReadonlySet<string>,
 ): Item => {
   const span = { at: mention.at, end: mention.end };
   const { entries } = mention;
@@ -135,6 +137,14 @@ const classifyOne = (
   const temporal = best<Extract<Entry, { kind: 'column' }>>(entries, 'column').filter(
     (entry) => columnOf(lexicon, entry)?.temporal,
   );
+  // "members who are active": a yes/no column of the relation the question names, rather than a
+  // value of another relation's column (loans.status 'active').
+  const flags = best<Extract<Entry, { kind: 'column' }>>(entries, 'column').filter(
+    (entry) => columnOf(lexicon, entry)?.kind === 'boolean' && named.has(entry.table),
+  );
+  if (values.length > 0 && flags.length > 0 && !values.some((entry) => named.has(entry.table))) {
+    return asColumn(flags);
+  }
   if (values.length > 0 && !(temporal.length > 0 && next?.kind === 'period')) return asValue();
   // "revenue" means the revenue measure even where some relation has a column of that name (a
   // view's), so that every question computes it the same way.
@@ -178,7 +188,8 @@ export interface Ranking {
 
 /** What a ranking orders by. */
 export type RankKey =
-  | { kind: 'column'; refs: ColumnRef[]; text: string }
+  /** `index`: where the column is named ("the highest hourly rate of employees"). */
+  | { kind: 'column'; refs: ColumnRef[]; text: string; index?: number }
   | { kind: 'measure'; text: string }
   | { kind: 'count'; tables: string[]; index: number }
   | { kind: 'hint'; hint: Hint };
@@ -214,7 +225,51 @@ export interface Analysis {
   followup: boolean;
 }
 
-export const analyse = (lexicon: Lexicon, mentions: readonly Mention[]): Analysis => {
+/**
+ * "the pending orders", "orders that are pending": a participle next to a relation whose one
+ * status column has sample values (all in one letter case) reads as a value of that column, even
+ * when the samples do not include it (values used by a single tenant are never sampled). The
+ * description says which column and value it filtered on.
+ */
+const statusWord = (
+  lexicon: Lexicon,
+  mentions: readonly Mention[],
+  index: number,
+): MentionOf<'schema'> | undefined => {
+  const mention = mentions[index];
+  if (mention?.kind !== 'unknown' || !/^[a-z]{3,}(?:ed|ing)$/.test(mention.text)) return undefined;
+  const tables = [mentions[index - 1], mentions[index + 1]].flatMap((other) =>
+    other?.kind === 'schema'
+      ? other.entries.flatMap((entry) => (entry.kind === 'relation' && entry.rank === 3 ? [entry.table] : []))
+      : [],
+  );
+  if (tables.length !== 1) return undefined;
+  const relation = lexicon.relations.get(tables[0]!);
+  const statuses = (relation?.columns ?? []).filter(
+    (column) =>
+      column.kind === 'text' &&
+      /^(status|state|stage)$/.test(column.words.join(' ')) &&
+      column.samples.length > 1,
+  );
+  const status = statuses.length === 1 ? statuses[0]! : undefined;
+  if (!relation || !status) return undefined;
+  const casing = status.samples.every((value) => value === value.toLowerCase())
+    ? mention.text
+    : status.samples.every((value) => value === value.toUpperCase())
+      ? mention.text.toUpperCase()
+      : undefined;
+  if (casing === undefined || !status.samples.every((value) => /^[A-Za-z_]+$/.test(value))) return undefined;
+  return {
+    kind: 'schema',
+    text: mention.text,
+    entries: [{ kind: 'value', table: relation.key, column: status.name, value: casing }],
+    at: mention.at,
+    end: mention.end,
+  };
+};
+
+export const analyse = (lexicon: Lexicon, given: readonly Mention[]): Analysis => {
+  const mentions = given.map((mention, index) => statusWord(lexicon, given, index) ?? mention);
   // Words it could not place come first: nothing else is read from a half-understood question.
   const unknown = [
     ...new Set(mentions.flatMap((mention) => (mention.kind === 'unknown' ? [quoted(mention.text)] : []))),
@@ -224,9 +279,19 @@ export const analyse = (lexicon: Lexicon, mentions: readonly Mention[]): Analysi
       `I'm not sure what ${joinAnd(unknown)} ${unknown.length === 1 ? 'means' : 'mean'} here. I can answer questions about ${mainTables(lexicon)}: could you rephrase with those names?`,
     );
   }
+  // Relations the question names by their own name.
+  const named = new Set(
+    mentions.flatMap((mention) =>
+      mention.kind === 'schema'
+        ? mention.entries.flatMap((entry) =>
+            entry.kind === 'relation' && entry.rank >= 2 ? [entry.table] : [],
+          )
+        : [],
+    ),
+  );
   const items: Item[] = mentions.flatMap((mention, index) =>
     mention.kind === 'schema' || mention.kind === 'quoted'
-      ? classify(lexicon, mention, mentions[index + 1])
+      ? classify(lexicon, mention, mentions[index + 1], named)
       : [mention],
   );
   const used = new Set<number>();
@@ -245,6 +310,7 @@ export const analyse = (lexicon: Lexicon, mentions: readonly Mention[]): Analysi
     followup: false,
   };
   const at = (index: number): Item | undefined => items[index];
+  let rankingN: number | undefined;
   const isNumericColumn = (item: Item | undefined): item is ItemOf<'column'> =>
     item?.kind === 'column' && item.refs.some((ref) => columnOf(lexicon, ref)?.numeric);
   const isTemporalColumn = (item: Item | undefined): item is ItemOf<'column'> =>
@@ -384,6 +450,19 @@ export const analyse = (lexicon: Lexicon, mentions: readonly Mention[]): Analysi
           );
         }
         analysis.values.push(item);
+        {
+          // "the Mystery genre", "the Tents category": the relation after a value only names
+          // whose value it is.
+          const next = at(index + 1);
+          if (
+            next?.kind === 'entity' &&
+            !next.plural &&
+            next.tables.length === 1 &&
+            item.matches.every((match) => match.ref.table === next.tables[0])
+          ) {
+            used.add(index + 1);
+          }
+        }
         break;
       case 'literal': {
         if (!isPrintableValue(item.text)) {
@@ -411,8 +490,24 @@ export const analyse = (lexicon: Lexicon, mentions: readonly Mention[]): Analysi
       case 'number': {
         // "order 42", "customer #7": a row by its key.
         const previous = at(index - 1);
+        const next = at(index + 1);
         if (previous?.kind === 'entity' && Number.isInteger(item.value) && !item.money) {
           analysis.keys.push({ tables: previous.tables, value: item.value });
+        } else if (
+          // "which 3 customers placed the most orders": how many rows the ranking after it keeps.
+          Number.isInteger(item.value) &&
+          item.value > 0 &&
+          !item.money &&
+          next?.kind === 'entity' &&
+          next.plural &&
+          (previous === undefined || previous.kind === 'list') &&
+          rankingN === undefined &&
+          items.some(
+            (other, position) =>
+              position > index && other.kind === 'superlative' && !/^(top|bottom)$/.test(other.word),
+          )
+        ) {
+          rankingN = item.value;
         } else {
           throw new Clarify(
             `I'm not sure what the number ${item.value} refers to. Could you name the column, for example “price over ${item.value}”?`,
@@ -425,6 +520,10 @@ export const analyse = (lexicon: Lexicon, mentions: readonly Mention[]): Analysi
     }
   }
 
+  if (rankingN !== undefined && analysis.ranking && analysis.ranking.n === undefined) {
+    analysis.ranking.n = rankingN;
+  }
+
   // The aggregate's argument: the next entity, column or measure.
   const aggregate = analysis.aggregate;
   if (aggregate) {
@@ -433,6 +532,11 @@ export const analyse = (lexicon: Lexicon, mentions: readonly Mention[]): Analysi
       if (used.has(index)) continue;
       // "sum of customer names": the column, not the relation its phrase names.
       if (item.kind === 'entity' && item.implied && items[index + 1]?.kind === 'column') continue;
+      // "the maximum number of pages": the pages column itself, not a count.
+      if (item.kind === 'aggregate' && item.fn === 'count' && aggregate.fn !== 'count') {
+        if (isNumericColumn(items[index + 1])) continue;
+        break;
+      }
       if (item.kind === 'entity' || item.kind === 'measure' || item.kind === 'column') {
         if (item.kind === 'column' && aggregate.fn === 'count' && !isNumericColumn(item)) continue;
         aggregate.target = index;
@@ -446,19 +550,27 @@ export const analyse = (lexicon: Lexicon, mentions: readonly Mention[]): Analysi
   // entity after "most" ("the most orders"), or its hint ("most expensive" → money).
   const ranking = analysis.ranking;
   if (ranking) {
-    const next = at(ranking.index + 1);
+    // "the cheapest product price": the column of a qualified phrase, past the relation it names.
+    const implied = at(ranking.index + 1);
+    const keyIndex =
+      implied?.kind === 'entity' && implied.implied && at(ranking.index + 2)?.kind === 'column'
+        ? ranking.index + 2
+        : ranking.index + 1;
+    const next = at(keyIndex);
     const byGroup = analysis.groups.find((group) => {
       const target = group.target === undefined ? undefined : at(group.target);
       return target?.kind === 'measure' || isNumericColumn(target);
     });
-    if (ranking.hint) {
+    // A column right after the ranking word is its key, even after a word with a hint of its
+    // own ("the cheapest unit price", "the most recent order date").
+    if (next?.kind === 'column' && (isNumericColumn(next) || isTemporalColumn(next))) {
+      used.add(keyIndex);
+      analysis.rankKey = { kind: 'column', refs: next.refs, text: next.text, index: keyIndex };
+    } else if (ranking.hint) {
       analysis.rankKey = { kind: 'hint', hint: ranking.hint };
-    } else if (next && (next.kind === 'measure' || isNumericColumn(next) || isTemporalColumn(next))) {
-      used.add(ranking.index + 1);
-      analysis.rankKey =
-        next.kind === 'measure'
-          ? { kind: 'measure', text: next.text }
-          : { kind: 'column', refs: next.refs, text: next.text };
+    } else if (next && next.kind === 'measure') {
+      used.add(keyIndex);
+      analysis.rankKey = { kind: 'measure', text: next.text };
     } else if (byGroup && byGroup.target !== undefined) {
       const target = at(byGroup.target)!;
       analysis.groups = analysis.groups.filter((group) => group !== byGroup);

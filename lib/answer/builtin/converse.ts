@@ -86,10 +86,10 @@ export const refusal = (question: string, lexicon: Lexicon): RefusedProposal | u
 const greeting =
   /^(?:hi|hello|hey|hiya|howdy|yo|good (?:morning|afternoon|evening|day)|greetings)\b[\s!.,]*(?:there|all|everyone)?[\s!.,]*$/i;
 const thanks =
-  /^(?:thanks?(?: you)?|thx|ty|cheers|great|perfect|awesome|ok(?:ay)?|cool|nice|got it)\b[\s\w!.,]{0,20}$/i;
-const goodbye = /^(?:bye|goodbye|see you|that'?s all)\b[\s!.,]*$/i;
+  /^(?:thanks?(?: you)?|thx|ty|cheers|great|perfect|awesome|ok(?:ay)?|cool|nice|got it)\b[\s\w!.,'’]{0,20}$/i;
+const goodbye = /^(?:bye|goodbye|see you|that['’]?s all|that is all)\b[\s\w!.,'’]{0,20}$/i;
 const capabilities =
-  /^(?:help|\?|what (?:can|do) (?:you|i) (?:do|ask|know)|what can i ask(?: you)?|how (?:do|does) (?:this|it|you) work|who are you|what are you|what (?:data|tables|information|info)(?: do you have| is there| are there| is available| can you see| can i ask about)?|(?:which|what) tables?(?: are there| do you have| exist)?|show (?:me )?(?:the )?(?:tables|schema|data you have)|list (?:the )?tables|describe (?:the )?(?:data|database|schema))\b[\s\w?!.,]*$/i;
+  /^(?:help|\?|what (?:can|do) (?:you|i) (?:do|ask|know)|(?:what|how) (?:can|could) you help(?: me)?(?: with)?|what (?:can|could) i (?:use you for|ask about)|what can i ask(?: you)?|how (?:do|does) (?:this|it|you) work|who are you|what are you|what (?:data|tables|information|info)(?: do you have| is there| are there| is available| can you see| can i ask about)?|(?:which|what) tables?(?: are there| do you have| exist)?|show (?:me )?(?:the )?(?:tables|schema|data you have)|list (?:the )?tables|describe (?:the )?(?:data|database|schema))\b[\s\w?!.,]*$/i;
 
 /** Example questions built from the catalog itself. */
 const examples = (lexicon: Lexicon): string[] => {

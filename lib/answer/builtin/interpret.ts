@@ -19,7 +19,7 @@ import {
 } from './analyse.ts';
 import type { ColumnRef, Filter, Group, Having, Intent, Measure, Metric, Order } from './intent.ts';
 import { pathBetween, planJoins } from './joins.ts';
-import { columnOf, type Lexicon, tableName } from './lexicon.ts';
+import { columnOf, type Lexicon, mainRelations, tableName } from './lexicon.ts';
 import { measureColumn, Resolver } from './resolve.ts';
 import type { Mention } from './scan.ts';
 import { capitalize, joinAnd } from './words.ts';
@@ -64,6 +64,30 @@ const numericLeftover = (lexicon: Lexicon, analysis: Analysis): number | undefin
       item.refs.some((ref) => columnOf(lexicon, ref)?.numeric),
   );
   return index >= 0 ? index : undefined;
+};
+
+/**
+ * What "largest" / "smallest" rank rows by when nothing is named: the relation's only money
+ * column that measures the row itself (an amount, total, value or balance), never a price or a
+ * cost, which are not the size of the row ("the largest orders" with only a shipping cost asks).
+ */
+const sizeOf = (lexicon: Lexicon, table: string, word: string): ColumnRef | undefined => {
+  if (!/^(largest|biggest|smallest|highest|lowest)$/.test(word)) return undefined;
+  const relation = lexicon.relations.get(table);
+  if (!relation) return undefined;
+  const money = relation.columns.filter((column) => column.money && !column.key);
+  const only = money.length === 1 ? money[0] : undefined;
+  if (!only?.words.some((w) => /^(amount|total|value|balance|sum)$/.test(w))) return undefined;
+  return { table, column: only.name };
+};
+
+/** A money column to name in an example ("amount of payments"). */
+const exampleMeasure = (lexicon: Lexicon): string => {
+  for (const relation of mainRelations(lexicon, 20)) {
+    const money = relation.columns.find((column) => column.money && !column.key);
+    if (money) return `${money.display} of ${relation.other}`;
+  }
+  return 'amount';
 };
 
 const rankingLimit = (ranking: Ranking, plural: boolean): number =>
@@ -200,7 +224,19 @@ const readStatement = (c: Reading): void => {
         const ref = resolver.columnRef(rankKey.refs, rankKey.text, focusEntity);
         const column = resolver.column(ref);
         const label = rankingLabel(ranking, column.display);
-        if (focusEntity === ref.table) rankOf(ref, label);
+        // "the highest hourly rate of employees", "the cheapest product price": the relation named
+        // after the column (or in its phrase) says whose value; a superlative then asks for it.
+        const wantsValue =
+          focus?.kind === 'entity' &&
+          ranking.n === undefined &&
+          ranking.word !== 'top' &&
+          ranking.word !== 'bottom' &&
+          (focus.implied === true ||
+            (c.focusIndex !== undefined && rankKey.index !== undefined && c.focusIndex > rankKey.index));
+        if (focusEntity === ref.table && wantsValue) {
+          c.subject = ref.table;
+          parts.metric = { fn: ranking.dir === 'desc' ? 'max' : 'min', measure: { kind: 'column', ref } };
+        } else if (focusEntity === ref.table) rankOf(ref, label);
         else if (!focus) {
           // "what is the highest price": the value itself.
           c.subject = ref.table;
@@ -255,6 +291,15 @@ const readStatement = (c: Reading): void => {
       prior.ranking && prior.order.dir === ranking.dir
         ? prior.ranking
         : rankingLabel({ ...ranking, word: 'top' }, key);
+  } else if (ranking && !rankKey && focusEntity && sizeOf(lexicon, focusEntity, ranking.word)) {
+    // "the 5 largest payments": rows ranked by the one amount that measures them.
+    const ref = sizeOf(lexicon, focusEntity, ranking.word)!;
+    c.subject = focusEntity;
+    parts.metric = 'rows';
+    parts.order = { by: 'column', ref, dir: ranking.dir };
+    if (resolver.column(ref).nullable) parts.filters.push({ kind: 'present', ref });
+    parts.limit = rankingLimit(ranking, focus?.kind === 'entity' ? focus.plural : false);
+    parts.ranking = rankingLabel(ranking, resolver.column(ref).display);
   } else if (ranking && !rankKey) {
     const what = focus?.kind === 'entity' ? resolver.relation(focusEntity!).other : 'rows';
     const candidates = focusEntity
@@ -277,6 +322,19 @@ const readStatement = (c: Reading): void => {
       const target = aggregateTarget;
       let measure: Measure | undefined;
       let name: string | undefined;
+      const named = items.some(
+        (item) =>
+          item.kind === 'entity' ||
+          item.kind === 'column' ||
+          item.kind === 'measure' ||
+          item.kind === 'value',
+      );
+      if (target === undefined && aggregate.word !== 'how much' && !named && !prior) {
+        // "what is the total?": nothing says of what; revenue would be a guess.
+        throw new Clarify(
+          `The ${aggregate.word} of what? Name what to add up, for example ${lexicon.revenue.kind === 'one' ? '“total revenue” or ' : ''}“total ${exampleMeasure(lexicon)}”.`,
+        );
+      }
       if (aggregate.word === 'how much' || target?.kind === 'measure' || target === undefined) {
         if (target?.kind === 'column') {
           measure = { kind: 'column', ref: resolver.columnRef(target.refs, target.text, focusEntity) };

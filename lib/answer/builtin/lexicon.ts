@@ -144,9 +144,18 @@ const labelsOf = (relation: CatalogRelation, one: string, available: Set<string>
 const trailingTimeWords = new Set(['at', 'on', 'date', 'time', 'timestamp', 'ts', 'datetime', 'day']);
 
 /**
+ * Words of a date that comes after the row's own event: a deadline, an end or a later step
+ * (loans.due_on, loans.returned_on, invoices.paid_on, subscriptions.ends_at). They date the row
+ * only when the question names them.
+ */
+const laterStep =
+  /^(due|deadline|expires?|expiry|expiration|ends?|ended|ending|until|closed|completed|finished|resolved|returned|refunded|cancell?ed|shipped|delivered|paid|settled|discharged|renewal|next|last)$/;
+
+/**
  * Date columns ranked by how well they date a row of their relation: one whose words share the
  * relation's word (orders.ordered_at, orders.order_date) first, then creation dates, then the
- * others; non-null before nullable within a rank.
+ * others, then later steps (due, returned, paid…), then bookkeeping (updated, deleted); non-null
+ * before nullable within a rank.
  */
 const dateRank = (column: ColumnInfo, relationWords: readonly string[]): number => {
   const head = relationWords[relationWords.length - 1] ?? '';
@@ -158,7 +167,8 @@ const dateRank = (column: ColumnInfo, relationWords: readonly string[]): number 
     words.some((word) => /^(created?|creation|inserted|added|registered)$/.test(word))
   )
     return 1;
-  if (words.some((word) => /^(updated|modified|deleted|changed|last)$/.test(word))) return 3;
+  if (words.some((word) => /^(updated|modified|deleted|changed)$/.test(word))) return 4;
+  if (words.some((word) => laterStep.test(word))) return 3;
   return 2;
 };
 
@@ -282,6 +292,8 @@ const columnAliases = (words: readonly string[], relationOne: string): string[][
   if (words.length > 1 && trailingTimeWords.has(last)) {
     const rest = words.slice(0, -1);
     aliases.push(rest);
+    // due_on → "due date"
+    if (last !== 'date') aliases.push([...rest, 'date']);
     const verb = rest[rest.length - 1] ?? '';
     if (verb.endsWith('ed') && verb.length > 4) {
       let stem = verb.slice(0, -2);
@@ -299,6 +311,25 @@ const columnAliases = (words: readonly string[], relationOne: string): string[][
 };
 
 const quantityWords = new Set(['quantity', 'qty', 'unit', 'count']);
+
+/** Last words that never name a column on their own: the scanner reads them as something else. */
+const headExcluded = new Set([
+  'id',
+  'key',
+  'code',
+  'name',
+  'number',
+  'count',
+  'total',
+  'sum',
+  'average',
+  'max',
+  'min',
+  'cost',
+  'flag',
+  'type',
+  'value',
+]);
 
 const resolution = <T>(values: T[]): Resolution<T> =>
   values.length === 1
@@ -450,6 +481,25 @@ export const buildLexicon = (catalog: Catalog, tenantColumn?: string): Lexicon =
       }
     }
   }
+
+  // A multi-word column's last word ("price" of unit_price, "rate" of hourly_rate) names it too, at
+  // the lowest rank, when no relation, column or value already answers to that word. Two columns
+  // sharing it stay two candidates (the question's relation, or a clarification, decides).
+  const heads = new Map<string, Entry[]>();
+  for (const relation of relations.values()) {
+    for (const column of relation.columns) {
+      if (column.key || column.words.length < 2) continue;
+      const head = singular(column.words[column.words.length - 1] ?? '');
+      if (head.length < 3 || headExcluded.has(head) || trailingTimeWords.has(head) || stopwords.has(head))
+        continue;
+      if (phrases.has(head)) continue;
+      const entry: Entry = { kind: 'column', table: relation.key, column: column.name, rank: 1 };
+      heads.set(head, [...(heads.get(head) ?? []), entry]);
+      const stemWords = relation.one.split(' ');
+      addEntry(phrases, phraseKey([...stemWords, head]), { ...entry, rank: 3, qualified: true });
+    }
+  }
+  for (const [head, entries] of heads) for (const entry of entries) addEntry(phrases, head, entry);
 
   // The join graph: foreign keys between relations of the catalog, not through the tenant column.
   for (const info of relations.values()) {

@@ -39,7 +39,8 @@ export type Mention = At &
     /** "named", "called": the quoted text after it is a name. */
     | { kind: 'named' }
     | { kind: 'number'; value: number; money: boolean }
-    | { kind: 'unknown'; text: string }
+    /** `raw`: the word as written, when capitalized (a proper name, maybe). */
+    | { kind: 'unknown'; text: string; raw?: string }
   );
 
 export type MentionOf<K extends Mention['kind']> = Extract<Mention, { kind: K }>;
@@ -380,6 +381,8 @@ const listPhrases = [
   'who',
 ];
 const negationPhrases = [
+  // "out of print", "out of stock": a yes/no column negated (anything else is a clarification).
+  'out of',
   'other than',
   'except for',
   'not',
@@ -470,6 +473,25 @@ const isNumericColumnMention = (lexicon: Lexicon, mention: Mention | undefined):
       entry.kind === 'column' &&
       (lexicon.relations.get(entry.table)?.byName.get(entry.column)?.numeric ?? false),
   );
+
+/**
+ * "unpaid", "inactive", "nonrefundable": a yes/no column's word behind un-, in- or non-, read as
+ * that column negated. Only boolean columns: "unknown" or "invalid" stay unknown otherwise.
+ */
+export const negatedFlag = (
+  lexicon: Lexicon,
+  word: string,
+): { text: string; entries: Entry[] } | undefined => {
+  const match = /^(?:un|in|non-?)([a-z]{3,})$/.exec(word);
+  if (!match) return undefined;
+  const text = match[1]!;
+  const entries = (lexicon.phrases.get(phraseKey([text])) ?? []).filter(
+    (entry) =>
+      entry.kind === 'column' &&
+      lexicon.relations.get(entry.table)?.byName.get(entry.column)?.kind === 'boolean',
+  );
+  return entries.length > 0 ? { text, entries } : undefined;
+};
 
 export const scan = (lexicon: Lexicon, tokens: readonly Token[], now: Date): Mention[] => {
   const mentions: Mention[] = [];
@@ -583,8 +605,85 @@ export const scan = (lexicon: Lexicon, tokens: readonly Token[], now: Date): Men
     } else if (stopwords.has(word) || fillers.has(word)) {
       index += 1;
     } else {
-      push({ kind: 'unknown', text: word, at: index, end: index + 1 });
+      const flag = negatedFlag(lexicon, word);
+      if (flag) {
+        // "unpaid fines", "inactive members": not, and the yes/no column.
+        mentions.push({ kind: 'negation', at: index, end: index });
+        push({ kind: 'schema', text: flag.text, entries: flag.entries, at: index, end: index + 1 });
+      } else {
+        push({
+          kind: 'unknown',
+          text: word,
+          ...(token.cased ? { raw: token.cased } : {}),
+          at: index,
+          end: index + 1,
+        });
+      }
     }
   }
-  return mentions;
+  return properNames(lexicon, tokens, mentions);
+};
+
+/**
+ * "the Central Branch", "the Harbor clinic": capitalized words the index does not know, right
+ * before the name of a relation with one label column, name a row of it (`name = 'Central
+ * Branch'`; the relation's word is part of the name when it is capitalized too). Such names are
+ * never sampled when each tenant has its own.
+ */
+const properNames = (lexicon: Lexicon, tokens: readonly Token[], mentions: Mention[]): Mention[] => {
+  const result: Mention[] = [];
+  for (let index = 0; index < mentions.length; index += 1) {
+    let end = index;
+    const words: string[] = [];
+    for (
+      let current = mentions[end];
+      current?.kind === 'unknown' && current.raw !== undefined;
+      current = mentions[end]
+    ) {
+      words.push(current.raw);
+      end += 1;
+    }
+    const next = mentions[end];
+    const tables =
+      next?.kind === 'schema'
+        ? next.entries.flatMap((entry) =>
+            entry.kind === 'relation' && entry.rank === 3 ? [entry.table] : [],
+          )
+        : [];
+    const relation = tables.length === 1 ? lexicon.relations.get(tables[0]!) : undefined;
+    const label = relation?.labels.length === 1 ? relation.byName.get(relation.labels[0]!) : undefined;
+    if (words.length === 0 || !next || !relation || label?.kind !== 'text' || words.length > 5) {
+      result.push(mentions[index]!);
+      continue;
+    }
+    // The relation's word may belong to the name or not ("the Lake branch" of 'Lake Branch'):
+    // both are looked for, and a capitalized relation word is part of the name.
+    const nameWord = next.end - next.at === 1 ? tokens[next.at] : undefined;
+    const written = nameWord?.kind === 'word' ? nameWord.text : undefined;
+    const ownWord = nameWord?.kind === 'word' ? nameWord.cased : undefined;
+    const run = words.join(' ');
+    const values = ownWord
+      ? [`${run} ${ownWord}`]
+      : [
+          run,
+          ...(written
+            ? [`${run} ${written}`, `${run} ${written.charAt(0).toUpperCase()}${written.slice(1)}`]
+            : []),
+        ];
+    result.push({
+      kind: 'schema',
+      text: run.toLowerCase(),
+      entries: [...new Set(values)].map((value) => ({
+        kind: 'value',
+        table: relation.key,
+        column: label.name,
+        value,
+      })),
+      at: mentions[index]!.at,
+      end: ownWord ? next.end : mentions[end - 1]!.end,
+    });
+    if (!ownWord) result.push(next);
+    index = end;
+  }
+  return result;
 };

@@ -4,7 +4,8 @@
 import { spellings, splitIdentifier } from './words.ts';
 
 export type Token =
-  | { kind: 'word'; text: string }
+  /** `cased`: the word as written when it starts with a capital ("Central"): maybe a name. */
+  | { kind: 'word'; text: string; cased?: string }
   | { kind: 'number'; value: number; money: boolean; percent: boolean; raw: string }
   | { kind: 'date'; iso: string }
   | { kind: 'quoted'; text: string }
@@ -51,6 +52,9 @@ const wordTokens = (raw: string): Token[] => {
     return [{ kind: 'word', text: spellings[text] ?? text }];
   }
   const words = text.includes('_') || /[a-z][A-Z]/.test(raw) ? splitIdentifier(raw) : [text];
+  if (words.length === 1 && /^\p{Lu}\p{Ll}/u.test(raw)) {
+    return [{ kind: 'word', text: spellings[text] ?? text, cased: raw.replace(/['’]s$/, '') }];
+  }
   return words.map((word) => ({ kind: 'word', text: spellings[word] ?? word }));
 };
 
