@@ -3,7 +3,14 @@ import { defineConfig } from 'vitest/config';
 // Three suites: unit (AWS SDK mocked), integration (DynamoDB Local and real databases) and e2e
 // (HTTP through the local gateway). The last two share one DynamoDB Local started by
 // tests/helpers/dynamodb-setup.ts on a free port.
-const quiet = { POWERTOOLS_LOG_LEVEL: 'SILENT', AWS_REGION: 'us-east-1' };
+// Metrics (EMF on stdout) and tracing stay off in tests; tests/unit/observability*.test.ts turn
+// metrics on for themselves.
+const quiet = {
+  POWERTOOLS_LOG_LEVEL: 'SILENT',
+  POWERTOOLS_METRICS_DISABLED: 'true',
+  POWERTOOLS_TRACE_ENABLED: 'false',
+  AWS_REGION: 'us-east-1',
+};
 
 export default defineConfig({
   test: {
@@ -26,7 +33,14 @@ export default defineConfig({
       {
         test: {
           name: 'integration',
-          include: ['tests/integration/**/*.test.ts', 'tests/e2e/**/*.test.ts'],
+          include: [
+            'tests/integration/**/*.test.ts',
+            'tests/e2e/**/*.test.ts',
+            'tests/fuzz/**/*.test.ts',
+            'tests/faults/**/*.test.ts',
+            // The chat widget in Chromium against the same stack.
+            'tests/browser/**/*.test.ts',
+          ],
           globalSetup: ['tests/helpers/dynamodb-setup.ts'],
           // Portal JWTs in tests are signed with this secret (tests/helpers/gateway.ts).
           env: {

@@ -16,6 +16,7 @@ import { requireScopeId } from '#lib/http/middleware/scope.ts';
 import { validateInput } from '#lib/http/middleware/validate.ts';
 import { ok } from '#lib/http/response.ts';
 import { uuidv7 } from '#lib/ids.ts';
+import type { AppendResult } from '#lib/openapi/schemas.ts';
 
 export const handler = api({
   access: { credentials: ['sk', 'pk', 'jwt'] },
@@ -45,5 +46,5 @@ export const handler = api({
     { organizationId: principal.organizationId, scopeId, userId: principal.userId },
     { conversationId: body.conversation_id, role: body.role, content: body.content, metadata: body.metadata },
   );
-  return ok(appended, { status: 201, message: 'Message appended' });
+  return ok<AppendResult>(appended, { status: 201, message: 'Message appended' });
 });

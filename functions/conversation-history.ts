@@ -4,13 +4,14 @@ import { readConversationHistory } from '#lib/conversations/history.ts';
 import { ConversationPathInput, historyAccess } from '#lib/conversations/inputs.ts';
 import { api } from '#lib/http/api.ts';
 import { ok } from '#lib/http/response.ts';
+import type { ConversationHistory } from '#lib/openapi/schemas.ts';
 
 export const handler = api({
   access: historyAccess,
   scope: 'required',
   input: ConversationPathInput,
 }).handler(async (_event, context) =>
-  ok(
+  ok<ConversationHistory>(
     await readConversationHistory(
       { organizationId: context.principal.organizationId, scopeId: context.scopeId },
       context.input.path.conversation_id,

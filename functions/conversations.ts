@@ -5,13 +5,14 @@ import { listConversations } from '#lib/conversations/history.ts';
 import { historyAccess, ListConversationsInput } from '#lib/conversations/inputs.ts';
 import { api } from '#lib/http/api.ts';
 import { ok } from '#lib/http/response.ts';
+import type { ConversationsPage } from '#lib/openapi/schemas.ts';
 
 export const handler = api({
   access: historyAccess,
   scope: 'required',
   input: ListConversationsInput,
 }).handler(async (_event, context) =>
-  ok(
+  ok<ConversationsPage>(
     await listConversations(
       { organizationId: context.principal.organizationId, scopeId: context.scopeId },
       context.input.query,

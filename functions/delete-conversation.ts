@@ -6,13 +6,14 @@ import { deleteConversation } from '#lib/conversations/history.ts';
 import { ConversationPathInput, historyAccess } from '#lib/conversations/inputs.ts';
 import { api } from '#lib/http/api.ts';
 import { ok } from '#lib/http/response.ts';
+import type { DeleteResult } from '#lib/openapi/schemas.ts';
 
 export const handler = api({
   access: historyAccess,
   scope: 'required',
   input: ConversationPathInput,
 }).handler(async (_event, context) =>
-  ok(
+  ok<DeleteResult>(
     await deleteConversation(
       { organizationId: context.principal.organizationId, scopeId: context.scopeId },
       context.input.path.conversation_id,

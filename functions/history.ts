@@ -5,11 +5,12 @@ import { readMessages } from '#lib/conversations/history.ts';
 import { HistoryInput, historyAccess } from '#lib/conversations/inputs.ts';
 import { api } from '#lib/http/api.ts';
 import { ok } from '#lib/http/response.ts';
+import type { MessagesPage } from '#lib/openapi/schemas.ts';
 
 export const handler = api({ access: historyAccess, scope: 'required', input: HistoryInput }).handler(
   async (_event, context) => {
     const { conversation_id: conversationId, ...page } = context.input.query;
-    return ok(
+    return ok<MessagesPage>(
       await readMessages(
         { organizationId: context.principal.organizationId, scopeId: context.scopeId },
         { conversationId, ...page },

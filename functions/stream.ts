@@ -1,25 +1,31 @@
-// GET /api/v1/chat/{conversation_id}/stream?message=…: answers a question in an existing
-// conversation as server-sent events (spec endpoint 8; DESIGN.md "Streaming"), from a
-// response-streaming Lambda. The chain is the chat endpoints' (authentication, scope, message
-// limits and a concurrency lease held until the stream ends); everything that can be refused is
-// refused before the first byte, as an ordinary JSON error envelope with its status: an unknown
-// conversation (404; it supplies the database), a missing or empty `message` (400), the tenant.
-// Then `data: {"content": …}` for each piece of the answer as it is produced, and `event: done`
-// with {conversation_id, sources, query_type, execution_time_ms, row_count}; a failure after
-// that point is `event: error` with the envelope. A client that goes away stops the answer,
-// which is stored as far as it went with `metadata.incomplete: true`.
+// GET /api/v1/chat/{conversation_id}/stream?message=…: answers a question in a conversation as
+// server-sent events (spec endpoint 8; DESIGN.md "Streaming"), from a response-streaming Lambda.
+// The chain is the chat endpoints' (authentication, scope, message limits and a concurrency lease
+// held until the stream ends); everything that can be refused is refused before the first byte,
+// as an ordinary JSON error envelope with its status: an unknown conversation (404; it supplies
+// the database — unless `database_id` is given, which creates it as the chat endpoints do), a
+// missing or empty `message` (400), the tenant.
+// Then `data: {"content": …}` for each piece of the answer as it is produced (a model engine's
+// tokens as they arrive, the builtin's sentence then its summary of the rows; `: ping` while
+// idle), and `event: done` with {conversation_id, sources, query_type, execution_time_ms,
+// row_count} and the rows (results, results_truncated); a failure after that point (the database, a model that breaks off mid-answer) is
+// `event: error` with the envelope, and the stream ends. A client that goes away stops the
+// answer, which is stored as far as it went with `metadata.incomplete: true`.
 import type { Readable } from 'node:stream';
 import { prepareChatAnswer } from '#lib/answer/chat.ts';
 import { StreamMessageInput } from '#lib/answer/inputs.ts';
 import { answerQuestion } from '#lib/answer/orchestrator.ts';
 import { api } from '#lib/http/api.ts';
-import { errorEnvelope, ServiceError, toServiceError } from '#lib/http/errors.ts';
+import { errorEnvelope, toServiceError } from '#lib/http/errors.ts';
 import type { ApiResult } from '#lib/http/types.ts';
 import { logger } from '#lib/log.ts';
-import { SSE_HEADERS, sseData, sseDone, sseError, sseStream } from '#lib/stream/sse.ts';
+import { PING_INTERVAL_MS, SSE_HEADERS, sseData, sseDone, sseError, sseStream } from '#lib/stream/sse.ts';
 
-/** Test seam: a pause after each piece, to make a slow stream of the builtin engine's instant answer. */
-export const pacing = { pieceDelayMs: 0 };
+/**
+ * Test seams: a pause after each piece (a slow stream of the builtin engine's instant answer),
+ * and how long the stream may stay idle before a `: ping` (15 s as deployed).
+ */
+export const pacing = { pieceDelayMs: 0, pingIntervalMs: PING_INTERVAL_MS };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -36,13 +42,12 @@ export const handler = api({
     scopeId: context.scopeId,
     tenantHeader: context.headers['x-tenant-id'],
     conversationId: path.conversation_id,
-    // The stream answers in an existing conversation only (prepareChatAnswer 404s without a database_id).
-    newConversationId: () => {
-      throw new ServiceError('CONVERSATION_NOT_FOUND');
-    },
+    // The path names the conversation: never one under another id.
+    newConversationId: () => path.conversation_id,
     question: query.message,
-    databaseId: undefined,
-    personalityId: undefined,
+    databaseId: query.database_id,
+    personalityId: query.personality_id,
+    fields: 'query',
   });
   const body = sseStream(
     async ({ send, signal }) => {
@@ -61,6 +66,9 @@ export const handler = api({
         query_type: answer.query_type,
         execution_time_ms: answer.execution_time_ms,
         row_count: answer.row_count,
+        // Beyond the five fields of DESIGN.md "Streaming": the rows, for a client's table.
+        results: answer.results,
+        results_truncated: answer.results_truncated,
       });
     },
     (thrown) => {
@@ -71,9 +79,10 @@ export const handler = api({
           code: error.kind,
           error: (error.cause as Error | undefined) ?? error,
         });
-      else logger.info('stream ended with an error', { code: error.kind, message: error.message });
+      else logger.info('stream ended with an error', { code: error.kind, reason: error.message });
       return sseError(errorEnvelope(error, context.traceId));
     },
+    pacing.pingIntervalMs,
   );
   const response: Omit<ApiResult, 'body'> & { body: Readable } = {
     statusCode: 200,

@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyResult } from 'aws-lambda';
 import { errorEnvelope, ServiceError } from '../lib/http/errors.ts';
+import { corsHeaders, preflightHeaders } from '../lib/http/middleware/cors.ts';
 import {
   installAwsLambdaGlobal,
   isStreamingHandler,
@@ -28,9 +29,17 @@ interface CompiledRoute extends Route {
   fn: Handler;
 }
 
+/** A file served outside the API, e.g. the widget's demo page and script (web/serve.ts). */
+export interface StaticPage {
+  contentType: string;
+  body: () => string | Buffer | Promise<string | Buffer>;
+}
+
 export interface GatewayOptions {
   root: string;
   routes: Route[];
+  /** GET paths served as files (`/`, `/widget.js`); API routes win over them. */
+  pages?: Record<string, StaticPage>;
   port?: number;
   host?: string;
   service?: string;
@@ -84,9 +93,11 @@ const moreSpecific = (a: number[], b: number[]): number => {
 
 const sendEnvelope = (res: ServerResponse, error: ServiceError): void => {
   const traceId = `req_${randomUUID()}`;
+  const origin = res.req?.headers.origin;
   res.writeHead(error.status, {
     'Content-Type': 'application/json; charset=utf-8',
     'X-Request-ID': traceId,
+    ...corsHeaders(origin),
     ...error.headers,
   });
   res.end(JSON.stringify(errorEnvelope(error, traceId)));
@@ -122,6 +133,26 @@ const writeBuffered = (res: ServerResponse, result: APIGatewayProxyResult): void
   res.end(body);
 };
 
+/** GET /docs: the API reference, rendered from the OpenAPI document (lib/openapi; loaded on first use). */
+const serveReference = async (method: string, res: ServerResponse): Promise<void> => {
+  if (method !== 'GET' && method !== 'HEAD') {
+    sendEnvelope(
+      res,
+      new ServiceError('METHOD_NOT_ALLOWED', {
+        message: `${method} is not allowed on /docs; use GET`,
+        headers: { Allow: 'GET' },
+      }),
+    );
+    return;
+  }
+  const [{ buildOpenApiDocument }, { referencePage }] = await Promise.all([
+    import('../lib/openapi/document.ts'),
+    import('../lib/openapi/page.ts'),
+  ]);
+  res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' });
+  res.end(method === 'HEAD' ? undefined : referencePage(buildOpenApiDocument()));
+};
+
 const functionCrashed = () =>
   new ServiceError('SERVICE_UNAVAILABLE', {
     message: 'The function failed; retry later',
@@ -152,7 +183,18 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
       path = url.pathname;
     }
     const method = (req.method ?? 'GET').toUpperCase();
+    if (url.pathname === '/docs' || url.pathname === '/docs/') {
+      await serveReference(method, res);
+      return undefined;
+    }
     const matching = compiled.filter((route) => route.pattern.test(url.pathname));
+    const page = options.pages?.[url.pathname];
+    if (matching.length === 0 && page && (method === 'GET' || method === 'HEAD')) {
+      const content = await page.body();
+      res.writeHead(200, { 'Content-Type': page.contentType, 'Cache-Control': 'no-cache' });
+      res.end(method === 'HEAD' ? undefined : content);
+      return undefined;
+    }
     if (matching.length === 0) {
       sendEnvelope(res, new ServiceError('NOT_FOUND', { message: `No route for ${method} ${url.pathname}` }));
       return undefined;
@@ -160,6 +202,16 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
     const best = matching.sort((a, b) => moreSpecific(a.rank, b.rank))[0]!;
     const resource = matching.filter((route) => route.path === best.path);
     const route = resource.find((r) => r.method === method) ?? resource.find((r) => r.method === 'ANY');
+    if (!route && method === 'OPTIONS') {
+      // A CORS preflight, as functions/route-fallback.ts answers it in deployed stages.
+      const methods = resource.map((r) => r.method);
+      res.writeHead(204, {
+        'X-Request-ID': `req_${randomUUID()}`,
+        ...preflightHeaders(req.headers.origin, methods),
+      });
+      res.end();
+      return undefined;
+    }
     if (!route) {
       const allow = resource.map((r) => r.method).join(', ');
       sendEnvelope(

@@ -80,9 +80,17 @@ try {
 
   const routes = routesOf(config);
   progress(`Starting the local gateway with ${routes.length} routes…`);
+  const { widgetPages } = await import('../web/serve.ts');
   const gateway = await startGateway({
     root,
     routes,
+    // The chat widget's demo page on / (the demo pk_ key, tenant 1) and its script on /widget.js.
+    pages: widgetPages({
+      apiKey: demo.pkKey,
+      databaseId: demo.databaseId,
+      tenantId: '1',
+      scopeId: 'demo-visitor',
+    }),
     port,
     stage: LOCAL_STAGE,
     onRequest: ({ method, path, status, ms }) => console.log(`${method} ${path} → ${status} (${ms} ms)`),
@@ -91,6 +99,7 @@ try {
 
   console.log(`
 tabletalk is running at ${gateway.url}/api/v1
+The chat widget's demo page: ${gateway.url}/  (script: ${gateway.url}/widget.js)
 
   Demo organization  ${demo.organizationId} (professional plan)
   Demo database      ${demo.databaseId}

@@ -51,15 +51,17 @@ export interface ChatRequest {
   question: string;
   databaseId: string | undefined;
   personalityId: string | undefined;
+  /** Where the request carried database_id and personality_id, for the fields errors name. */
+  fields?: 'body' | 'query';
   now?: Date;
 }
 
 const forbiddenDatabase = () =>
   new ServiceError('FORBIDDEN', { message: 'This database key cannot be used with another database' });
 
-const databaseRequired = () =>
+const databaseRequired = (fields: 'body' | 'query') =>
   invalidField(
-    'body.database_id',
+    `${fields}.database_id`,
     'database_id is required on the first message of a conversation',
     'REQUIRED',
   );
@@ -88,7 +90,9 @@ const loadDatabase = async (organizationId: number, id: string): Promise<Databas
   return database;
 };
 
-const personalityNotFound = (id: string): never => {
+// A rejected promise, not a throw: it is built inside Promise.all beside other lookups, whose
+// rejections Promise.all then handles too (a synchronous throw would leave them unhandled).
+const personalityNotFound = async (id: string): Promise<never> => {
   throw new ServiceError('PERSONALITY_NOT_FOUND', { message: `Personality ${id} not found` });
 };
 
@@ -101,19 +105,19 @@ const settle = (
     if (request.databaseId === undefined) {
       // DESIGN.md "Unknown ids": an id that does not exist yet needs database_id to be created.
       if (request.conversationId !== undefined) throw new ServiceError('CONVERSATION_NOT_FOUND');
-      throw databaseRequired();
+      throw databaseRequired(request.fields ?? 'body');
     }
     return { databaseId: request.databaseId, personalityId: request.personalityId };
   }
   const databaseId = conversation.databaseId ?? request.databaseId;
   // A conversation made by history appends has no database until its first chat message.
-  if (databaseId === undefined) throw databaseRequired();
+  if (databaseId === undefined) throw databaseRequired(request.fields ?? 'body');
   if (request.databaseId !== undefined && request.databaseId !== databaseId) {
-    throw conversationKeeps('databaseId', databaseId);
+    throw conversationKeeps('databaseId', databaseId, request.fields);
   }
   const stored = conversation.personalityId;
   if (stored !== undefined && request.personalityId !== undefined && request.personalityId !== stored) {
-    throw conversationKeeps('personalityId', stored);
+    throw conversationKeeps('personalityId', stored, request.fields);
   }
   return { databaseId, personalityId: stored ?? request.personalityId };
 };

@@ -218,3 +218,20 @@ const composeGeneric = (result: ResultRows): ComposedAnswer => {
 /** The answer text for a query's rows: a readable sentence, then a summary of the rows. */
 export const composeAnswer = (proposal: SqlProposal, result: ResultRows): ComposedAnswer =>
   proposal.shape ? composeShape(proposal.shape, result) : composeGeneric(result);
+
+/**
+ * A message in the pieces a stream sends: one per sentence, the space before a sentence kept
+ * with it, so that `sentencePieces(text).join('') === text`. A sentence ends at `.`, `!`, `?` or
+ * `…` (closing quotes and brackets included) followed by a space; "1,234.50" is not split.
+ */
+export const sentencePieces = (text: string): string[] => {
+  const pieces: string[] = [];
+  let start = 0;
+  for (const match of text.matchAll(/[.!?…]+["'”’)\]]*(?=\s+\S)/gu)) {
+    const end = match.index + match[0].length;
+    pieces.push(text.slice(start, end));
+    start = end;
+  }
+  pieces.push(text.slice(start));
+  return pieces.filter((piece) => piece.length > 0);
+};

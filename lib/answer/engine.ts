@@ -1,9 +1,11 @@
 // The contract between the orchestrator and the answering engines (builtin, Bedrock,
 // OpenAI-compatible): an engine reads a question against the indexed catalog and proposes either
 // one SELECT or a message; it never runs anything. The orchestrator passes every proposed query
-// through the SQL guard (lib/sql/), runs what the guard printed and composes the answer
-// (lib/answer/compose.ts). DESIGN.md "Chat answers: one superset shape" and "Tenant filtering
-// and the SQL guard".
+// through the SQL guard (lib/sql/), runs what the guard printed and composes the answer: the
+// engine's own `compose` when it has one (a model writing from the rows, streamed piece by piece),
+// else lib/answer/compose.ts. Model engines report the tokens of each call (`onUsage`).
+// DESIGN.md "Chat answers: one superset shape", "Streaming" and "Tenant filtering and the SQL
+// guard".
 import type { Catalog, Dialect } from '#lib/connectors/types.ts';
 
 /** Mirrors the answer's `query_type`. */
@@ -52,6 +54,20 @@ export interface EngineInput {
    * relevant ones to the model; engines without a model may ignore them.
    */
   examples?: { question: string; sql: string }[];
+  /**
+   * Receives the token usage of each model call the engine makes for this question (proposal,
+   * format retry, repair, composition), as the provider reported it; engines without a model
+   * never call it. The orchestrator adds them up (`AnswerOutcome.tokens`).
+   */
+  onUsage?: (usage: TokenUsage) => void;
+}
+
+/** Model tokens of one call, from the provider's usage fields (OpenAI `usage`, Bedrock `usage`). */
+export interface TokenUsage {
+  /** Prompt tokens. */
+  input: number;
+  /** Completion tokens. */
+  output: number;
 }
 
 /**
@@ -153,6 +169,12 @@ export interface ComposedAnswer {
   pieces: string[];
 }
 
+/**
+ * Receives an answer's text piece by piece as it is written (a model's tokens as they arrive);
+ * awaited, so that a slow reader holds the writer back.
+ */
+export type PieceSink = (piece: string) => void | Promise<void>;
+
 export interface Engine {
   /** Stable name, stored with each proposal's state (`PriorTurn.engine`). */
   readonly name: string;
@@ -160,8 +182,21 @@ export interface Engine {
   /**
    * Optional: an engine that writes its own answer from the rows (a model summarising them).
    * Without it the orchestrator uses `composeAnswer` of lib/answer/compose.ts.
+   *
+   * The query has run by then: nothing the rows say can change what runs, and rows reach a
+   * model only as delimited data. The engine hands each piece of text to `onPiece` as it is
+   * written (a model's streamed tokens) and resolves with the whole answer, whose `pieces` are
+   * the pieces it handed over (`text === pieces.join('')`); an engine that hands none over has
+   * its returned pieces sent after it resolved. When it throws, the orchestrator answers with
+   * the deterministic composition if no piece was handed over yet; once pieces have gone out to
+   * a streaming client, the answer ends there as an error (orchestrator.ts).
    */
-  compose?(proposal: SqlProposal, result: ResultRows, input: EngineInput): Promise<ComposedAnswer>;
+  compose?(
+    proposal: SqlProposal,
+    result: ResultRows,
+    input: EngineInput,
+    onPiece: PieceSink,
+  ): Promise<ComposedAnswer>;
   /**
    * Optional: one repair round after the database rejected a query the guard allowed. `failed`
    * holds the query as proposed (before the rewrite) and the database's error text, which is

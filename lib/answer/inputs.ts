@@ -47,10 +47,19 @@ export const ConversationMessageInput = v.object({
   }),
 });
 
-/** Spec endpoint 8: GET /api/v1/chat/{conversation_id}/stream?message=… (the query, URL-decoded). */
+/**
+ * Spec endpoint 8: GET /api/v1/chat/{conversation_id}/stream?message=… (the query, URL-decoded).
+ * `database_id` (and `personality_id`) follow the chat endpoints' rule for an id that does not
+ * exist yet: with them it is created by this message, without them it is a 404 (DESIGN.md
+ * "Unknown ids"). That lets a client stream its first answer too.
+ */
 export const StreamMessageInput = v.object({
   path: ConversationMessageInput.entries.path,
-  query: v.object({ message: question }),
+  query: v.object({
+    message: question,
+    database_id: optionalUuid('database_id'),
+    personality_id: optionalUuid('personality_id'),
+  }),
 });
 
 /** Spec endpoint 6, the chat variant of POST /api/v1/chat/message. */

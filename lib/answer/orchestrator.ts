@@ -11,10 +11,17 @@
 //      whose query goes through the guard again;
 //   4. the rows become the answer's text (the engine's own `compose`, else composeAnswer);
 //   5. the assistant message is stored with what a follow-up needs (lib/answer/turns.ts).
-// A streaming caller (functions/stream.ts) passes `onPiece`: the answer's text is handed over in
-// the pieces it was composed in (ComposedAnswer.pieces) before the assistant message is stored;
-// when `signal` aborts meanwhile (the client went away), the pieces stop and the message is
-// stored with what was handed over, marked `metadata.incomplete: true`.
+// A streaming caller (functions/stream.ts) passes `onPiece`: the answer's text is handed over
+// piece by piece as it is produced, before the assistant message is stored: a model engine's
+// tokens as the provider streams them (`Engine.compose`), the deterministic composition in its
+// pieces (a sentence, then the summary of the rows), a message (clarification, conversational,
+// refusal) sentence by sentence. When `signal` aborts meanwhile (the client went away), the
+// pieces stop, so does the model, and the message is stored with what was handed over, marked
+// `metadata.incomplete: true`. A model that fails while composing is replaced by the
+// deterministic composition when nothing was handed over yet; once pieces have gone out the
+// answer cannot be taken back, so it ends there: the message is stored with what was sent,
+// `metadata.incomplete` and `metadata.error`, and the error goes out (an `event: error`).
+// Model engines report their token usage, summed in `AnswerOutcome.tokens`.
 // No data lost: the question is stored before anything runs. When answering fails after that
 // (the engine, the database, a bug), an assistant message recording the failure (metadata.error)
 // is stored too, so the history shows what was asked and what became of it, and the error then
@@ -27,20 +34,23 @@ import { titleOf } from '#lib/conversations/title.ts';
 import { errorCatalogue, ServiceError, toServiceError } from '#lib/http/errors.ts';
 import type { TenantValues } from '#lib/http/middleware/tenant.ts';
 import { logger } from '#lib/log.ts';
+import { recordAnswer } from '#lib/observability/metrics.ts';
 import type { Guard } from '#lib/sql/types.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
 import { appendMessage, type MessageRecord } from '#lib/store/messages.ts';
 import type { Personality } from '#lib/store/personalities.ts';
 import type { AnswerCatalog } from './catalog.ts';
-import { composeAnswer } from './compose.ts';
+import { composeAnswer, sentencePieces } from './compose.ts';
 import type {
   ComposedAnswer,
   Engine,
   EngineInput,
+  PieceSink,
   Proposal,
   ProposalKind,
   ResultRows,
   SqlProposal,
+  TokenUsage,
 } from './engine.ts';
 import { Timings } from './timing.ts';
 import { type AssistantMetadata, priorTurns } from './turns.ts';
@@ -90,10 +100,10 @@ export interface AnswerRequest {
   now?: Date;
   signal?: AbortSignal;
   /**
-   * Streaming: receives the answer's text piece by piece (their concatenation is the stored
-   * message); awaited, so that a caller can pace the pieces to its reader.
+   * Streaming: receives the answer's text piece by piece as it is produced (their concatenation
+   * is the stored message); awaited, so that a caller can pace the pieces to its reader.
    */
-  onPiece?: (piece: string) => void | Promise<void>;
+  onPiece?: PieceSink;
 }
 
 /** What the flow runs on, replaceable in tests. */
@@ -108,6 +118,12 @@ export interface AnswerOutcome {
   userMessageId: string;
   assistantMessageId: string;
   timings: Timings;
+  /**
+   * Model tokens this answer cost, summed over the engine's calls (proposal, retry, repair,
+   * composition) from the provider's usage fields; absent when no call reported any (the
+   * builtin engine, a provider that sends no usage).
+   */
+  tokens?: TokenUsage;
 }
 
 /** The guard of a dialect, loaded on first use: each parser is heavy, and a function needs one. */
@@ -122,6 +138,10 @@ interface Produced {
   text: string;
   /** `text` in the pieces a stream sends: `text === pieces.join('')`. */
   pieces: string[];
+  /** The pieces went out while they were produced (composition); otherwise they go out after. */
+  sent?: boolean;
+  /** The reader went away while the engine was writing: `text` is as far as it went. */
+  stopped?: boolean;
   /** The query that ran (or was refused): the engine's, or its repair. */
   query?: SqlProposal;
   results: Record<string, unknown>[];
@@ -134,17 +154,44 @@ interface Produced {
 const BUILTIN = 'builtin';
 
 /** A model engine's unexpected failure is the provider's (EXTERNAL_LLM_ERROR); the builtin's is ours. */
+const engineError = (engine: Engine, error: unknown): unknown =>
+  error instanceof ServiceError || engine.name === BUILTIN
+    ? error
+    : new ServiceError('LLM_FAILED', {
+        detail: 'PROVIDER_ERROR',
+        issues: [{ field: 'provider', message: engine.name, code: 'PROVIDER_ERROR' }],
+        cause: error,
+      });
+
 const engineCall = async <T>(engine: Engine, call: () => Promise<T>): Promise<T> => {
   try {
     return await call();
   } catch (error) {
-    if (error instanceof ServiceError || engine.name === BUILTIN) throw error;
-    throw new ServiceError('LLM_FAILED', {
-      detail: 'PROVIDER_ERROR',
-      issues: [{ field: 'provider', message: engine.name, code: 'PROVIDER_ERROR' }],
-      cause: error,
-    });
+    throw engineError(engine, error);
   }
+};
+
+/**
+ * Hands pieces to a streaming caller as they are produced, until `signal` aborts; `handed` is
+ * what the caller received. Without `onPiece` it hands nothing over.
+ */
+interface Emitter {
+  emit: (piece: string) => Promise<void>;
+  readonly handed: string[];
+  readonly streaming: boolean;
+}
+
+const emitter = (onPiece: PieceSink | undefined, signal: AbortSignal | undefined): Emitter => {
+  const handed: string[] = [];
+  return {
+    handed,
+    streaming: onPiece !== undefined,
+    emit: async (piece) => {
+      if (!onPiece || piece === '' || signal?.aborted) return;
+      await onPiece(piece);
+      handed.push(piece);
+    },
+  };
 };
 
 const messageOf = (proposal: Exclude<Proposal, SqlProposal>): string =>
@@ -156,28 +203,50 @@ const messageOf = (proposal: Exclude<Proposal, SqlProposal>): string =>
 const fromMessage = (proposal: Exclude<Proposal, SqlProposal>): Produced => ({
   kind: proposal.kind,
   text: messageOf(proposal),
-  pieces: [messageOf(proposal)],
+  pieces: sentencePieces(messageOf(proposal)),
   results: [],
   truncated: false,
   fromDatabase: false,
   ...(proposal.kind === 'refused' && proposal.reason ? { refusal: proposal.reason } : {}),
 });
 
+/**
+ * Step 4, its pieces handed over as they are written: the engine's own composition (a model's
+ * streamed tokens), else or on its failure the deterministic one. See the top of this file for
+ * a failure once pieces have gone out.
+ */
 const composeRows = async (
   engine: Engine,
   proposal: SqlProposal,
   rows: ResultRows,
   input: EngineInput,
-): Promise<ComposedAnswer> => {
+  out: Emitter,
+): Promise<ComposedAnswer & { stopped?: boolean }> => {
+  const sendAll = async (composed: ComposedAnswer): Promise<ComposedAnswer> => {
+    for (const piece of composed.pieces) await out.emit(piece);
+    return composed;
+  };
   if (engine.compose) {
+    const written: string[] = [];
     try {
-      const composed = await engine.compose(proposal, rows, input);
+      const composed = await engine.compose(proposal, rows, input, async (piece) => {
+        if (piece === '') return;
+        written.push(piece);
+        await out.emit(piece);
+      });
+      if (written.length > 0) return { text: written.join(''), pieces: written };
       if (composed.text.trim()) {
-        return composed.pieces.join('') === composed.text
-          ? composed
-          : { text: composed.text, pieces: [composed.text] };
+        return sendAll(
+          composed.pieces.join('') === composed.text
+            ? composed
+            : { text: composed.text, pieces: [composed.text] },
+        );
       }
     } catch (error) {
+      // The reader went away and the model stopped with it: the answer is what was written.
+      if (input.signal?.aborted) return { text: written.join(''), pieces: written, stopped: true };
+      // Pieces the reader already has cannot be replaced: the answer ends with the error.
+      if (out.handed.length > 0) throw engineError(engine, error);
       // The rows are there: a model that cannot summarise them should not cost the answer.
       logger.warn('engine compose failed; answering with the generic composition', {
         engine: engine.name,
@@ -185,7 +254,7 @@ const composeRows = async (
       });
     }
   }
-  return composeAnswer(proposal, rows);
+  return sendAll(composeAnswer(proposal, rows));
 };
 
 /** A database error an engine may be able to fix by rewriting its query (not a time or cost limit). */
@@ -253,6 +322,7 @@ const runProposal = async (
   input: EngineInput,
   timings: Timings,
   deps: AnswerDependencies,
+  out: Emitter,
 ): Promise<Produced> => {
   const { engine } = request;
   let query = proposal;
@@ -280,7 +350,7 @@ const runProposal = async (
     return {
       kind: 'refused',
       text: GUARD_REFUSED_MESSAGE,
-      pieces: [GUARD_REFUSED_MESSAGE],
+      pieces: sentencePieces(GUARD_REFUSED_MESSAGE),
       query,
       results: [],
       truncated: false,
@@ -292,10 +362,21 @@ const runProposal = async (
   const { result } = ran;
   const results = result.rows.slice(0, RESULT_ROW_CAP);
   const truncated = result.rows.length > RESULT_ROW_CAP;
-  const { text, pieces } = await timings.measure('engine', () =>
-    composeRows(engine, query, { columns: result.columns, rows: results, truncated }, input),
+  const { text, pieces, stopped } = await timings.measure('engine', () =>
+    composeRows(engine, query, { columns: result.columns, rows: results, truncated }, input, out),
   );
-  return { kind: 'sql', text, pieces, query, results, truncated, fromDatabase: true, ...flags };
+  return {
+    kind: 'sql',
+    text,
+    pieces,
+    sent: true,
+    ...(stopped ? { stopped } : {}),
+    query,
+    results,
+    truncated,
+    fromDatabase: true,
+    ...flags,
+  };
 };
 
 /** The assistant message's content when answering failed: the envelope's message, never internals. */
@@ -312,6 +393,7 @@ export const answerQuestion = async (
 ): Promise<AnswerOutcome> => {
   const timings = request.timings ?? new Timings();
   const { caller, conversationId, question, database, catalog, engine, personality } = request;
+  let tokens: TokenUsage | undefined;
   const input: EngineInput = {
     question,
     catalog: catalog.visible,
@@ -322,7 +404,11 @@ export const answerQuestion = async (
     ...(catalog.policy.tenantColumn ? { tenantColumn: catalog.policy.tenantColumn } : {}),
     ...(request.signal ? { signal: request.signal } : {}),
     ...(request.examples?.length ? { examples: request.examples } : {}),
+    onUsage: (usage) => {
+      tokens = { input: (tokens?.input ?? 0) + usage.input, output: (tokens?.output ?? 0) + usage.output };
+    },
   };
+  const out = emitter(request.onPiece, request.signal);
   const conversation = {
     userId: caller.userId ?? '',
     databaseId: database.id,
@@ -362,13 +448,15 @@ export const answerQuestion = async (
     proposal = proposed.value;
     produced =
       proposal.kind === 'sql'
-        ? await runProposal(request, proposal, input, timings, deps)
+        ? await runProposal(request, proposal, input, timings, deps, out)
         : fromMessage(proposal);
   } catch (thrown) {
     const error = toServiceError(thrown);
     const entry = errorCatalogue[error.kind];
+    // Pieces already sent stay the answer's content, as the reader saw it.
+    const cut = out.handed.length > 0;
     try {
-      await append('assistant', failureText(error), {
+      await append('assistant', cut ? out.handed.join('') : failureText(error), {
         query_type: proposal?.kind ?? 'error',
         execution_time_ms: Math.round(timings.elapsed()),
         ...(proposal?.kind === 'sql' ? { sql: proposal.sql, state: proposal.state } : {}),
@@ -376,6 +464,7 @@ export const answerQuestion = async (
         sources: [],
         ...common,
         error: { code: entry.errorCode, ...(error.detail ? { detail: error.detail } : {}) },
+        ...(cut ? { incomplete: true } : {}),
       });
     } catch (storeError) {
       logger.error('the failure of an answer could not be stored', { error: storeError as Error });
@@ -386,15 +475,11 @@ export const answerQuestion = async (
   // A streaming caller gets the text piece by piece, until its reader goes away.
   let text = produced.text;
   let incomplete = false;
-  if (request.onPiece) {
-    const handed: string[] = [];
-    for (const piece of produced.pieces) {
-      if (request.signal?.aborted) break;
-      await request.onPiece(piece);
-      handed.push(piece);
-    }
-    incomplete = handed.length < produced.pieces.length;
-    if (incomplete) text = handed.join('');
+  if (out.streaming) {
+    if (!produced.sent) for (const piece of produced.pieces) await out.emit(piece);
+    const handed = out.handed.join('');
+    incomplete = produced.stopped === true || handed !== produced.text;
+    if (incomplete) text = handed;
   }
 
   // 5. The answer is stored, then returned.
@@ -415,6 +500,11 @@ export const answerQuestion = async (
     ...(incomplete ? { incomplete: true } : {}),
   });
 
+  recordAnswer({
+    answer: { query_type: produced.kind, row_count: produced.results.length },
+    timings,
+    tokens,
+  });
   return {
     answer: {
       message: text,
@@ -431,5 +521,6 @@ export const answerQuestion = async (
     userMessageId: userMessage.id,
     assistantMessageId: assistant.id,
     timings,
+    ...(tokens ? { tokens } : {}),
   };
 };

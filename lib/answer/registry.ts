@@ -97,13 +97,20 @@ const setting = (name: string): string | undefined => process.env[name]?.trim() 
 const factoryOptions = (name: Exclude<EngineName, 'builtin'>, model: string | undefined) => {
   const defined = (options: Record<string, string | undefined>) =>
     Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
+  // ANSWER_ENGINE_TIMEOUT_MS: the bound on one proposal of a model engine (default 20 s).
+  const timeout = Number(setting('ANSWER_ENGINE_TIMEOUT_MS'));
+  const timeoutMs =
+    Number.isInteger(timeout) && timeout >= 100 && timeout <= 120_000 ? { timeoutMs: timeout } : {};
   return name === 'openai'
-    ? defined({
-        baseUrl: setting('OPENAI_BASE_URL') ?? 'https://api.openai.com/v1',
-        model: model ?? setting('OPENAI_MODEL'),
-        apiKey: setting('OPENAI_API_KEY'),
-      })
-    : defined({ model: model ?? setting('BEDROCK_MODEL') });
+    ? {
+        ...defined({
+          baseUrl: setting('OPENAI_BASE_URL') ?? 'https://api.openai.com/v1',
+          model: model ?? setting('OPENAI_MODEL'),
+          apiKey: setting('OPENAI_API_KEY'),
+        }),
+        ...timeoutMs,
+      }
+    : { ...defined({ model: model ?? setting('BEDROCK_MODEL') }), ...timeoutMs };
 };
 
 const factoryNames: Record<Exclude<EngineName, 'builtin'>, string> = {

@@ -137,8 +137,14 @@ export class PostgresConnector implements Connector {
     const statementTimeout = Math.max(1, Math.round(timeoutMs));
     let broken: Error | undefined;
     try {
+      // Bounded on the client too: a server that stops answering must not hold the request.
       await client.query(
-        `BEGIN READ ONLY; SET LOCAL statement_timeout = ${statementTimeout}${pin ? '; SET LOCAL search_path = pg_catalog' : ''}`,
+        timed(
+          {
+            text: `BEGIN READ ONLY; SET LOCAL statement_timeout = ${statementTimeout}${pin ? '; SET LOCAL search_path = pg_catalog' : ''}`,
+          },
+          statementTimeout + CLIENT_GRACE_MS,
+        ),
       );
       return await work(client, statementTimeout + CLIENT_GRACE_MS);
     } catch (error) {

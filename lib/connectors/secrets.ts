@@ -12,6 +12,7 @@ import {
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
 import { config } from '#lib/config.ts';
+import { traced } from '#lib/observability/tracer.ts';
 
 export interface SecretStore {
   /** Stores a secret and returns the reference to keep on the database record. */
@@ -55,7 +56,7 @@ export const localSecretStore = (keyFile: string): SecretStore => {
 };
 
 export const secretsManagerStore = (
-  client = new SecretsManagerClient({ region: config.region }),
+  client = traced(new SecretsManagerClient({ region: config.region })),
 ): SecretStore => ({
   async save(name, value) {
     const created = await client.send(

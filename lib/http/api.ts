@@ -1,5 +1,5 @@
 // The standard middy chain of every buffered HTTP function, in DESIGN.md's order of concerns:
-// request id → rate-limit headers → error envelope → headers → authentication → rate limit →
+// request id → CORS → rate-limit headers → error envelope → headers → authentication → rate limit →
 // scope → JSON body → validation. The limiter counts every authenticated request before its
 // scope, body or input are checked (lib/http/middleware/rate-limit.ts says why).
 // A function file is `api({...}).handler(...)`: the chain plus one call into lib/.
@@ -10,7 +10,9 @@ import type * as v from 'valibot';
 import type { AccessRule } from '#lib/auth/principal.ts';
 import { config } from '#lib/config.ts';
 import { logger } from '#lib/log.ts';
+import { observability } from '#lib/observability/middleware.ts';
 import { authenticate } from './middleware/authenticate.ts';
+import { cors } from './middleware/cors.ts';
 import { errorEnvelope } from './middleware/error-envelope.ts';
 import { headerNormaliser } from './middleware/headers.ts';
 import { jsonBody } from './middleware/json-body.ts';
@@ -49,7 +51,9 @@ export const api = <S extends InputSchema = InputSchema>(options: RouteOptions<S
     options.stream ? { executionMode: executionModeStreamifyResponse } : {},
   )
     .use(requestId())
-    .use(injectLambdaContext(logger));
+    .use(cors())
+    .use(injectLambdaContext(logger))
+    .use(observability());
   if (config.limitsEnabled) chain.use(rateLimitHeaders());
   chain.use(errorEnvelope()).use(headerNormaliser()).use(authenticate(options.access));
   if (config.limitsEnabled) chain.use(rateLimit({ limits: options.limits ?? 'standard' }));

@@ -92,16 +92,20 @@ export interface ConversationTouch {
  * The 400 for a message naming another database or personality than the conversation keeps from
  * its first message (DESIGN.md "Chat answers"), found before the append or by its condition.
  */
-export const conversationKeeps = (field: 'databaseId' | 'personalityId', kept: string): ServiceError =>
+export const conversationKeeps = (
+  field: 'databaseId' | 'personalityId',
+  kept: string,
+  location: 'body' | 'query' = 'body',
+): ServiceError =>
   field === 'databaseId'
     ? invalidField(
-        'body.database_id',
+        `${location}.database_id`,
         `This conversation is about database ${kept}: a conversation keeps the database of its first message. ` +
           'Omit database_id, or start a new conversation for another database',
         'CONVERSATION_DATABASE_MISMATCH',
       )
     : invalidField(
-        'body.personality_id',
+        `${location}.personality_id`,
         `This conversation uses personality ${kept}: a conversation keeps the personality of its first message. ` +
           'Omit personality_id, or start a new conversation for another personality',
         'CONVERSATION_PERSONALITY_MISMATCH',

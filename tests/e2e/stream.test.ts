@@ -1,12 +1,25 @@
 // Streaming answers end to end through the local gateway (spec endpoint 8, DESIGN.md
 // "Streaming"): server-sent events parsed with eventsource-parser, in order, the `done` payload,
 // the stored messages (the assistant message is the concatenation of the streamed chunks), the
-// errors that are plain JSON envelopes before the stream starts, and a client that goes away.
+// errors that are plain JSON envelopes before the stream starts, `: ping` while idle, and a
+// client that goes away. Through the openai engine against the local fake OpenAI-compatible
+// server: the model's tokens streamed as they arrive, a model that fails before writing (the
+// deterministic answer instead) and one that breaks off mid-answer (`event: error` after the
+// pieces, then the end of the stream).
 import { randomUUID } from 'node:crypto';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clearEngines } from '#lib/answer/registry.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
+import { createPersonality, type Personality } from '#lib/store/personalities.ts';
 import { closeConnectors, registerDatabase } from '../helpers/answering.ts';
+import {
+  type FakeOpenAi,
+  recordedStreams,
+  reply,
+  startFakeOpenAi,
+  streamed,
+} from '../helpers/fake-openai.ts';
 import { makeOrganization } from '../helpers/fixtures.ts';
 import { jsonOf, startTestGateway } from '../helpers/gateway.ts';
 
@@ -14,18 +27,36 @@ let gateway: Awaited<ReturnType<typeof startTestGateway>>;
 let acme: Awaited<ReturnType<typeof makeOrganization>>;
 let shop: DatabaseRecord;
 // Loaded after the gateway installed the `awslambda` global the function needs at import.
-let pacing: { pieceDelayMs: number };
+let pacing: { pieceDelayMs: number; pingIntervalMs: number };
+let fake: FakeOpenAi;
+/** A personality answering with the openai engine, on the fake server. */
+let modelPersonality: Personality;
+let previousBaseUrl: string | undefined;
 
 beforeAll(async () => {
+  fake = await startFakeOpenAi();
+  previousBaseUrl = process.env.OPENAI_BASE_URL;
+  process.env.OPENAI_BASE_URL = fake.baseUrl;
+  clearEngines();
   gateway = await startTestGateway();
   acme = await makeOrganization('professional');
   shop = await registerDatabase({ organizationId: acme.organization.id });
+  modelPersonality = await createPersonality({
+    organizationId: acme.organization.id,
+    name: 'Streaming model',
+    engine: 'openai',
+    model: 'gpt-stream-e2e',
+  });
   ({ pacing } = await import('../../functions/stream.ts'));
 }, 60_000);
 
 afterAll(async () => {
   await gateway?.close();
   await closeConnectors();
+  await fake?.close();
+  if (previousBaseUrl === undefined) delete process.env.OPENAI_BASE_URL;
+  else process.env.OPENAI_BASE_URL = previousBaseUrl;
+  clearEngines();
 });
 
 type Headers = Record<string, string>;
@@ -34,11 +65,15 @@ const QUESTION = 'How many orders were placed in 2025?';
 const headersOf = (): Headers => ({ 'X-API-Key': acme.sk, 'X-Tenant-Id': '1', 'X-Scope-Id': 'customer-1' });
 
 /** Starts a conversation on the demo shop with one answered message; returns its id. */
-const startConversation = async (headers: Headers): Promise<string> => {
+const startConversation = async (headers: Headers, personalityId?: string): Promise<string> => {
   const response = await fetch(`${gateway.url}/api/v1/chat/message`, {
     method: 'POST',
     headers: { ...headers, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ message: 'hello', database_id: shop.id }),
+    body: JSON.stringify({
+      message: 'hello',
+      database_id: shop.id,
+      ...(personalityId ? { personality_id: personalityId } : {}),
+    }),
   });
   expect(response.status).toBe(200);
   return (await jsonOf(response)).data.conversation_id as string;
@@ -111,6 +146,8 @@ describe('streaming an answer', () => {
       query_type: 'sql',
       execution_time_ms: expect.any(Number),
       row_count: 1,
+      results: [expect.any(Object)],
+      results_truncated: false,
     });
     const messages = await historyOf(id, headers);
     expect(messages.map((m) => m.sender)).toEqual(['USER', 'ASSISTANT', 'USER', 'ASSISTANT']);
@@ -134,6 +171,33 @@ describe('streaming an answer', () => {
     const headers = headersOf();
     const response = await fetch(streamUrl(randomUUID(), QUESTION), { headers });
     await expectEnvelope(response, 404, 'NOT_FOUND');
+  });
+
+  it('creates an unknown conversation when database_id is given, as the chat endpoints do', async () => {
+    // Arrange
+    const headers = headersOf();
+    const id = randomUUID();
+    const url = `${streamUrl(id, QUESTION)}&database_id=${shop.id}`;
+
+    // Act
+    const response = await fetch(url, { headers });
+    const { events } = await readEvents(response);
+
+    // Assert
+    expect(response.status).toBe(200);
+    const done = JSON.parse(events.at(-1)!.data);
+    expect(done).toMatchObject({ conversation_id: id, query_type: 'sql', row_count: 1 });
+    expect(done.results).toHaveLength(1);
+    const messages = await historyOf(id, headers);
+    expect(messages.map((m) => [m.sender, m.content.length > 0])).toEqual([
+      ['USER', true],
+      ['ASSISTANT', true],
+    ]);
+    expect(messages[0]!.content).toBe(QUESTION);
+    // Another database than the conversation's is refused on the query's field.
+    const other = await fetch(`${streamUrl(id, QUESTION)}&database_id=${randomUUID()}`, { headers });
+    const body = await expectEnvelope(other, 400, 'VALIDATION_ERROR');
+    expect(body.details).toEqual([expect.objectContaining({ field: 'query.database_id' })]);
   });
 
   it('requires authentication like the chat endpoints', async () => {
@@ -178,5 +242,150 @@ describe('streaming an answer', () => {
     // What the client received before it left.
     const first = JSON.parse(received.slice('data: '.length, received.indexOf('\n\n'))).content as string;
     expect(messages[3]!.content).toBe(first);
+  });
+});
+
+describe('an idle stream', () => {
+  it('sends `: ping` comments while no piece is ready', async () => {
+    // Arrange: pieces 250 ms apart, pings after 60 ms of silence
+    const headers = headersOf();
+    const id = await startConversation(headers);
+    pacing.pieceDelayMs = 250;
+    pacing.pingIntervalMs = 60;
+    let read: Awaited<ReturnType<typeof readEvents>>;
+    try {
+      // Act
+      read = await readEvents(await fetch(streamUrl(id, 'top 5 customers by revenue'), { headers }));
+    } finally {
+      pacing.pieceDelayMs = 0;
+      pacing.pingIntervalMs = 15_000;
+    }
+
+    // Assert: pings, and the events intact around them
+    expect(read.comments.filter((comment) => comment.trim() === 'ping').length).toBeGreaterThanOrEqual(2);
+    expect(read.events.at(-1)?.event).toBe('done');
+    expect(read.events.slice(0, -1).every((event) => event.event === undefined)).toBe(true);
+  });
+});
+
+describe('streaming through a model engine', () => {
+  const countQuery = reply({
+    kind: 'sql',
+    sql: 'SELECT count(*) AS order_count FROM orders',
+    description: 'Counting orders',
+  });
+
+  it('streams the model’s tokens as they arrive, then done, and stores them joined', async () => {
+    // Arrange
+    const headers = headersOf();
+    fake.reset();
+    fake.respond(reply({ kind: 'conversational', message: 'Hello! Ask me about your shop.' }));
+    const id = await startConversation(headers, modelPersonality.id);
+    const tokens = ['You have', ' 42', ' orders', ' in total.'];
+    fake.respond(countQuery, streamed(tokens, { intervalMs: 80 }));
+
+    // Act
+    const started = performance.now();
+    const response = await fetch(streamUrl(id, 'How many orders are there?'), { headers });
+    const arrivals: number[] = [];
+    const events: EventSourceMessage[] = [];
+    const parser = createParser({
+      onEvent: (event) => {
+        events.push(event);
+        arrivals.push(performance.now() - started);
+      },
+    });
+    const decoder = new TextDecoder();
+    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
+      parser.feed(decoder.decode(chunk, { stream: true }));
+    }
+
+    // Assert
+    expect(response.status).toBe(200);
+    expect(events.map((event) => event.event)).toEqual([undefined, undefined, undefined, undefined, 'done']);
+    expect(events.slice(0, -1).map((event) => JSON.parse(event.data).content)).toEqual(tokens);
+    // Each token when the model sent it: the first long before the last.
+    expect(arrivals[3]! - arrivals[0]!).toBeGreaterThan(180);
+    expect(JSON.parse(events.at(-1)!.data)).toEqual({
+      conversation_id: id,
+      sources: ['database'],
+      query_type: 'sql',
+      execution_time_ms: expect.any(Number),
+      row_count: 1,
+      results: [expect.any(Object)],
+      results_truncated: false,
+    });
+    // The composition request was streamed, with the rows as data.
+    const composition = fake.requests.at(-1)!.body;
+    expect(composition).toMatchObject({ stream: true, model: 'gpt-stream-e2e' });
+    expect(composition.messages[1]?.content).toContain('<rows returned="1" shown="1" more="false">');
+    const messages = await historyOf(id, headers);
+    expect(messages[3]!.content).toBe(tokens.join(''));
+    expect(messages[3]!.metadata).toMatchObject({
+      engine: 'openai',
+      model: 'gpt-stream-e2e',
+      query_type: 'sql',
+    });
+  });
+
+  it('answers with the deterministic composition when the model fails before writing', async () => {
+    const headers = headersOf();
+    fake.reset();
+    fake.respond(reply({ kind: 'conversational', message: 'Hello!' }));
+    const id = await startConversation(headers, modelPersonality.id);
+    fake.respond(countQuery, {
+      status: 503,
+      body: { error: { message: 'The server is overloaded', type: 'server_error' } },
+    });
+
+    const { events } = await readEvents(
+      await fetch(streamUrl(id, 'How many orders are there?'), { headers }),
+    );
+
+    expect(events.at(-1)?.event).toBe('done');
+    const text = events
+      .slice(0, -1)
+      .map((event) => JSON.parse(event.data).content as string)
+      .join('');
+    expect(text).toMatch(/^The result is [\d,]+\.$/);
+    const messages = await historyOf(id, headers);
+    expect(messages[3]!.content).toBe(text);
+    expect(messages[3]!.metadata?.incomplete).toBeUndefined();
+  });
+
+  it('ends with `event: error` after the pieces when the model breaks off mid-answer', async () => {
+    // Arrange
+    const headers = headersOf();
+    fake.reset();
+    fake.respond(reply({ kind: 'conversational', message: 'Hello!' }));
+    const id = await startConversation(headers, modelPersonality.id);
+    fake.respond(countQuery, recordedStreams.dropped);
+
+    // Act
+    const response = await fetch(streamUrl(id, 'How many orders are there?'), { headers });
+    const { events } = await readEvents(response);
+
+    // Assert: the pieces, then the error envelope, then the end of the stream
+    expect(response.status).toBe(200);
+    expect(events.map((event) => event.event)).toEqual([undefined, undefined, 'error']);
+    expect(events.slice(0, 2).map((event) => JSON.parse(event.data).content)).toEqual([
+      'There are 42',
+      ' orders',
+    ]);
+    const envelope = JSON.parse(events[2]!.data);
+    expect(envelope).toMatchObject({
+      success: false,
+      error: { code: 'EXTERNAL_LLM_ERROR', details: 'UNAVAILABLE' },
+      status_code: 500,
+      details: [{ field: 'provider', message: 'openai', code: 'UNAVAILABLE' }],
+      trace_id: response.headers.get('x-request-id'),
+    });
+    // Stored as sent, marked cut and failed.
+    const messages = await historyOf(id, headers);
+    expect(messages[3]!.content).toBe('There are 42 orders');
+    expect(messages[3]!.metadata).toMatchObject({
+      incomplete: true,
+      error: { code: 'EXTERNAL_LLM_ERROR', detail: 'UNAVAILABLE' },
+    });
   });
 });

@@ -1,8 +1,10 @@
 // A local OpenAI-compatible server for the model engine tests: listens on 127.0.0.1 only, answers
 // POST /v1/chat/completions with recorded responses, queued in order (or computed from the
 // request), and keeps every request it received for assertions. A response can be delayed or
-// never sent at all (a provider that hangs). Bodies of the recorded responses below have the
-// shape of real OpenAI chat completions and errors.
+// never sent at all (a provider that hangs), or streamed as server-sent events (`stream: true`
+// requests), event by event with a pause between them, possibly broken off mid-way. Bodies of
+// the recorded responses below have the shape of real OpenAI chat completions, streamed
+// `chat.completion.chunk`s and errors.
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -22,8 +24,20 @@ export interface ChatCompletionRequest {
   [field: string]: unknown;
 }
 
+/** A streamed completion: each event's data is written as `data: <data>\n\n`. */
+export interface StreamedBody {
+  /** The data of each event, in order (JSON text, `[DONE]`, or anything malformed). */
+  events: string[];
+  /** Pause before each event after the first. */
+  intervalMs?: number;
+  /** Break the connection off after the events, without ending the response. */
+  drop?: boolean;
+}
+
 export interface RecordedResponse {
   status?: number;
+  /** Sent as `text/event-stream` instead of `body`. */
+  stream?: StreamedBody;
   /** Sent as JSON unless a string. */
   body?: unknown;
   /** Wait this long before answering. */
@@ -71,6 +85,83 @@ export const completion = (content: string | null, extra: { refusal?: string } =
 /** A reply in the format the engines ask for. */
 export const reply = (fields: { kind: string; sql?: string; message?: string; description?: string }) =>
   completion(JSON.stringify(fields));
+
+/** One `chat.completion.chunk` of a streamed completion. */
+export const chunk = (delta: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+  JSON.stringify({
+    id: 'chatcmpl-stream1',
+    object: 'chat.completion.chunk',
+    created: 1_773_570_600,
+    model: 'gpt-4o-mini-2024-07-18',
+    system_fingerprint: 'fp_test',
+    choices: [{ index: 0, delta, logprobs: null, finish_reason: null }],
+    ...extra,
+  });
+
+/**
+ * A completion streamed as OpenAI streams it: a role chunk, one chunk per piece of content, a
+ * chunk with `finish_reason`, the usage chunk (`stream_options.include_usage`), then `[DONE]`.
+ */
+export const streamed = (
+  pieces: readonly string[],
+  options: { intervalMs?: number; usage?: { prompt_tokens: number; completion_tokens: number } | null } = {},
+): RecordedResponse => {
+  const usage = options.usage === undefined ? { prompt_tokens: 812, completion_tokens: 24 } : options.usage;
+  const finish = JSON.stringify({
+    id: 'chatcmpl-stream1',
+    object: 'chat.completion.chunk',
+    created: 1_773_570_600,
+    model: 'gpt-4o-mini-2024-07-18',
+    choices: [{ index: 0, delta: {}, logprobs: null, finish_reason: 'stop' }],
+  });
+  const events = [
+    chunk({ role: 'assistant', content: '', refusal: null }),
+    ...pieces.map((content) => chunk({ content })),
+    finish,
+    ...(usage
+      ? [
+          JSON.stringify({
+            id: 'chatcmpl-stream1',
+            object: 'chat.completion.chunk',
+            created: 1_773_570_600,
+            model: 'gpt-4o-mini-2024-07-18',
+            choices: [],
+            usage: { ...usage, total_tokens: usage.prompt_tokens + usage.completion_tokens },
+          }),
+        ]
+      : []),
+    '[DONE]',
+  ];
+  return {
+    status: 200,
+    stream: { events, ...(options.intervalMs ? { intervalMs: options.intervalMs } : {}) },
+  };
+};
+
+/** Streams that go wrong, by case. */
+export const recordedStreams = {
+  /** A chunk cut in the middle of its JSON, then the end of the stream. */
+  malformed: {
+    status: 200,
+    stream: {
+      events: [
+        chunk({ content: 'There are' }),
+        '{"id":"chatcmpl-stream1","choices":[{"delta":{"con',
+        '[DONE]',
+      ],
+    },
+  },
+  /** Two pieces, then the connection breaks off (no finish_reason, no [DONE]). */
+  dropped: {
+    status: 200,
+    stream: { events: [chunk({ content: 'There are 42' }), chunk({ content: ' orders' })], drop: true },
+  },
+  /** Two pieces, then the stream ends cleanly but without finish_reason or [DONE]. */
+  truncated: {
+    status: 200,
+    stream: { events: [chunk({ content: 'There are 42' }), chunk({ content: ' orders' })] },
+  },
+} satisfies Record<string, RecordedResponse>;
 
 /** Responses recorded from providers, by case. */
 export const recorded = {
@@ -177,7 +268,38 @@ export const startFakeOpenAi = async (): Promise<FakeOpenAi> => {
           ? next(received)
           : next;
     if (recordedResponse.hang) return;
+    const later = (ms: number, work: () => void) => {
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        work();
+      }, ms);
+      timers.add(timer);
+    };
+    const sendStream = (stream: StreamedBody) => {
+      response.writeHead(recordedResponse.status ?? 200, {
+        'content-type': 'text/event-stream',
+        'cache-control': 'no-cache',
+      });
+      response.flushHeaders();
+      const next = (index: number) => {
+        if (response.destroyed) return;
+        if (index >= stream.events.length) {
+          // Once the events are on the wire, the connection goes without ending the response.
+          if (stream.drop) later(30, () => response.socket?.destroy());
+          else response.end();
+          return;
+        }
+        response.write(`data: ${stream.events[index]}\n\n`);
+        if (stream.intervalMs) later(stream.intervalMs, () => next(index + 1));
+        else next(index + 1);
+      };
+      next(0);
+    };
     const send = () => {
+      if (recordedResponse.stream) {
+        sendStream(recordedResponse.stream);
+        return;
+      }
       const payload =
         typeof recordedResponse.body === 'string'
           ? recordedResponse.body

@@ -1,7 +1,9 @@
 // The OpenAI-compatible engine end to end against a real PostgreSQL (PGlite holding the shop
 // fixture) and the local fake model server: the proposed SQL goes through the guard, the
 // guard's printed SQL runs for one tenant, and a query the database rejects gets one repair
-// round with the database's own error text. Rows never reach the model.
+// round with the database's own error text. No row reaches the model while it proposes (the
+// answer written from the rows, lib/answer/engines/model.ts `compose`, is tested in
+// tests/unit/answer-engines-openai-stream.test.ts and tests/e2e/stream.test.ts).
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EngineInput } from '#lib/answer/engine.ts';
@@ -110,7 +112,7 @@ describe('the openai engine on a real database', () => {
     expect(rows).toEqual([expected]);
   });
 
-  it('never sends row contents to the model', async () => {
+  it('never sends row contents to the model while proposing', async () => {
     fake.reset();
     fake.respond(
       reply({ kind: 'sql', sql: 'SELECT name, email FROM customers ORDER BY id LIMIT 5', description: 'x' }),

@@ -2,12 +2,16 @@
 // one retry when the reply is not in the format, one repair round on a database error, a bound
 // on the time a proposal may take, and the mapping of every provider failure onto the one error
 // catalogue: ServiceError('LLM_FAILED') (500 EXTERNAL_LLM_ERROR) whose details name the provider
-// (DESIGN.md "Errors"). An adapter only sends a ChatPrompt and returns the reply's text.
+// (DESIGN.md "Errors"). An adapter only sends a ChatPrompt and returns the reply's text (with
+// the usage the provider reported); an adapter that can also stream (`ModelStream`) gives the
+// engine its `compose`: the model writes the answer from the rows, token by token, under the
+// same time bound and failure mapping. Every call's token usage goes to `EngineInput.onUsage`.
 import { ServiceError } from '#lib/http/errors.ts';
 import { logger } from '#lib/log.ts';
-import type { Engine, EngineInput, Proposal } from '../engine.ts';
+import type { Engine, EngineInput, Proposal, TokenUsage } from '../engine.ts';
 import { extractProposal } from './extract.ts';
 import {
+  buildComposePrompt,
   buildPrompt,
   buildRepairPrompt,
   type ChatPrompt,
@@ -39,8 +43,28 @@ export const llmFailure = (
     ...(cause !== undefined ? { cause } : {}),
   });
 
+/** A reply and the tokens it cost, when the provider said. */
+export interface ModelReply {
+  text: string;
+  usage?: TokenUsage;
+}
+
 /** Sends one prompt and returns the reply's text; throws llmFailure for answers it understands. */
-export type ModelCall = (prompt: ChatPrompt, signal: AbortSignal) => Promise<string>;
+export type ModelCall = (prompt: ChatPrompt, signal: AbortSignal) => Promise<string | ModelReply>;
+
+/**
+ * Sends one prompt and streams the reply: each piece of text goes to `onText` as the provider
+ * sends it (awaited); resolves at the end of the reply with the usage when the provider reported
+ * it. Throws llmFailure for failures it understands, including a stream that breaks off.
+ */
+export type ModelStream = (
+  prompt: ChatPrompt,
+  signal: AbortSignal,
+  onText: (text: string) => Promise<void>,
+) => Promise<{ usage?: TokenUsage }>;
+
+/** An answer written by a model is cut at this length (the stream is stopped there). */
+export const MAX_ANSWER_LENGTH = 4_000;
 
 export interface ModelEngineOptions {
   /** `Engine.name`, stored with each proposal's state. */
@@ -49,6 +73,8 @@ export interface ModelEngineOptions {
   provider: string;
   timeoutMs?: number;
   call: ModelCall;
+  /** Gives the engine a streamed `compose`; without it the answer is composed deterministically. */
+  stream?: ModelStream;
   prompt?: Partial<PromptOptions>;
 }
 
@@ -79,7 +105,7 @@ const shortQuestion = (question: string): Proposal | undefined => {
 };
 
 export const createModelEngine = (options: ModelEngineOptions): Engine & Required<Pick<Engine, 'repair'>> => {
-  const { name, provider, call } = options;
+  const { name, provider, call, stream } = options;
   const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const promptOptions: PromptOptions = { ...defaultPromptOptions, ...options.prompt };
 
@@ -97,8 +123,12 @@ export const createModelEngine = (options: ModelEngineOptions): Engine & Require
   const ask = async (prompt: ChatPrompt, input: EngineInput): Promise<Proposal> => {
     const deadline = AbortSignal.timeout(timeoutMs);
     const signal = input.signal ? AbortSignal.any([deadline, input.signal]) : deadline;
-    const send = async (request: ChatPrompt) =>
-      (await bounded(call(request, signal), signal)).slice(0, MAX_REPLY_LENGTH);
+    const send = async (request: ChatPrompt) => {
+      const reply = await bounded(call(request, signal), signal);
+      if (typeof reply === 'string') return reply.slice(0, MAX_REPLY_LENGTH);
+      if (reply.usage) input.onUsage?.(reply.usage);
+      return reply.text.slice(0, MAX_REPLY_LENGTH);
+    };
     try {
       const reply = await send(prompt);
       const proposal = extractProposal(reply);
@@ -120,11 +150,49 @@ export const createModelEngine = (options: ModelEngineOptions): Engine & Require
     throw llmFailure(provider, 'BAD_RESPONSE', 'the reply was not in the requested format, twice');
   };
 
+  /** The answer from the rows, streamed: each piece goes to `onPiece` as the model writes it. */
+  const compose = async (
+    writer: ModelStream,
+    ...[proposal, result, input, onPiece]: Parameters<NonNullable<Engine['compose']>>
+  ) => {
+    const deadline = AbortSignal.timeout(timeoutMs);
+    // Aborted when the answer reached MAX_ANSWER_LENGTH: the rest is not wanted.
+    const enough = new AbortController();
+    const signal = AbortSignal.any([deadline, enough.signal, ...(input.signal ? [input.signal] : [])]);
+    const pieces: string[] = [];
+    let length = 0;
+    const onText = async (text: string) => {
+      if (enough.signal.aborted) return;
+      const piece = (length === 0 ? text.trimStart() : text).slice(0, MAX_ANSWER_LENGTH - length);
+      if (piece === '') return;
+      pieces.push(piece);
+      length += piece.length;
+      if (length >= MAX_ANSWER_LENGTH) enough.abort(new Error('the answer reached its maximum length'));
+      await onPiece(piece);
+    };
+    try {
+      const { usage } = await bounded(
+        writer(buildComposePrompt(input, proposal, result), signal, onText),
+        signal,
+      );
+      if (usage) input.onUsage?.(usage);
+    } catch (error) {
+      const capped = enough.signal.aborted && !deadline.aborted && !input.signal?.aborted;
+      if (!capped) throw failure(error, deadline, input);
+    }
+    const text = pieces.join('');
+    if (text.trim() === '') throw llmFailure(provider, 'BAD_RESPONSE', 'the provider wrote an empty answer');
+    return { text, pieces };
+  };
+
   return {
     name,
     propose: async (input) =>
       shortQuestion(input.question) ?? ask(buildPrompt(input, name, promptOptions), input),
     repair: async (input, failed) =>
       shortQuestion(input.question) ?? ask(buildRepairPrompt(input, name, failed, promptOptions), input),
+    ...(stream
+      ? { compose: (...args: Parameters<NonNullable<Engine['compose']>>) => compose(stream, ...args) }
+      : {}),
   };
 };

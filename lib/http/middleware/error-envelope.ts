@@ -16,7 +16,7 @@ export const errorEnvelope = (): MiddlewareObj<ApiEvent, ApiResult, Error, ApiCo
         error: (error.cause as Error | undefined) ?? error,
       });
     } else {
-      logger.info('request rejected', { code: error.kind, status: error.status, message: error.message });
+      logger.info('request rejected', { code: error.kind, status: error.status, reason: error.message });
     }
     const traceId = request.context.traceId ?? 'req_unknown';
     request.response = json(error.status, envelopeOf(error, traceId), error.headers);

@@ -15,6 +15,7 @@ import { ServiceError } from '#lib/http/errors.ts';
 import { type Admission, admit, LEASE_MARGIN_MS, type LimitClass, release } from '#lib/limits/limiter.ts';
 import { effectiveLimits } from '#lib/limits/plans.ts';
 import { logger } from '#lib/log.ts';
+import { recordLimiterRejection } from '#lib/observability/metrics.ts';
 import type { ApiContext, ApiEvent, ApiResult } from '../types.ts';
 
 /** A route's limits: fixed, or chosen per request from the raw event (one route, two variants). */
@@ -97,7 +98,10 @@ export const rateLimit = (
       headers: { ...admission.headers },
       ...(admission.admitted && admission.lease ? { lease: admission.lease } : {}),
     };
-    if (!admission.admitted) throw admission.error;
+    if (!admission.admitted) {
+      recordLimiterRejection(admission.error.detail ?? 'UNKNOWN', request.context.traceId);
+      throw admission.error;
+    }
   };
 
   /** Gives the request's lease back, once (after and onError may both run for one request). */

@@ -1,0 +1,408 @@
+// Builds the OpenAPI 3.1 document from the route table (routes.ts), the response schemas
+// (schemas.ts) and the error catalogue, converting valibot schemas with @valibot/to-json-schema.
+// Inputs are converted in `typeMode: 'input'`: what a client sends, before the schema's
+// transforms. Valibot actions JSON Schema cannot express are mapped here: the case-insensitive
+// UUID pattern becomes `format: uuid`, a `check` adds its message to the description, and a
+// query integer's `metadata({openapi})` (lib/http/params.ts) replaces the string it arrives as.
+import {
+  type ConversionConfig,
+  type JsonSchema,
+  toJsonSchema,
+  toJsonSchemaDefs,
+} from '@valibot/to-json-schema';
+import type * as v from 'valibot';
+import { ChatMessageInput, ConversationMessageInput } from '#lib/answer/inputs.ts';
+import { AppendInput } from '#lib/conversations/inputs.ts';
+import { type ErrorKind, errorCatalogue } from '#lib/http/errors.ts';
+import { uuidPattern } from '#lib/ids.ts';
+import { type RouteDoc, type RouteResponse, routes } from './routes.ts';
+import * as schemas from './schemas.ts';
+
+export const OPENAPI_VERSION = '3.1.1';
+export const API_VERSION = '1.0.0';
+
+type Json = Record<string, unknown>;
+type Schema = v.GenericSchema;
+
+/** Named schemas: `#/components/schemas/<name>`; a schema used inside another becomes a $ref. */
+const componentSchemas: Record<string, Schema> = {
+  ErrorEnvelope: schemas.ErrorEnvelope,
+  Branding: schemas.Branding,
+  BrandingResponse: schemas.BrandingResponse,
+  Database: schemas.Database,
+  Pagination: schemas.Pagination,
+  DatabasesPage: schemas.DatabasesPage,
+  Conversation: schemas.Conversation,
+  ConversationsPage: schemas.ConversationsPage,
+  ConversationsResponse: schemas.ConversationsResponse,
+  Message: schemas.Message,
+  MessagesPage: schemas.MessagesPage,
+  MessagesResponse: schemas.MessagesResponse,
+  ConversationHistory: schemas.ConversationHistory,
+  ConversationHistoryResponse: schemas.ConversationHistoryResponse,
+  DeleteResult: schemas.DeleteResult,
+  DeleteResponse: schemas.DeleteResponse,
+  AppendResult: schemas.AppendResult,
+  AppendResponse: schemas.AppendResponse,
+  QueryType: schemas.QueryType,
+  ChatAnswer: schemas.ChatAnswer,
+  ChatAnswerResponse: schemas.ChatAnswerResponse,
+  StreamChunk: schemas.StreamChunk,
+  StreamDone: schemas.StreamDone,
+  OpenApiDocument: schemas.OpenApiDocument,
+  ChatMessageRequest: ChatMessageInput.entries.body,
+  AppendMessageRequest: AppendInput.entries.body,
+  ConversationMessageRequest: ConversationMessageInput.entries.body,
+};
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+
+const describe = (schema: JsonSchema, sentence: string): JsonSchema => ({
+  ...schema,
+  description: schema.description ? `${schema.description}; ${sentence}` : sentence,
+});
+
+const conversion: ConversionConfig = {
+  target: 'draft-2020-12',
+  typeMode: 'input',
+  errorMode: 'throw',
+  definitions: componentSchemas,
+  overrideRef: ({ referenceId }) => `#/components/schemas/${referenceId}`,
+  overrideAction: ({ valibotAction, jsonSchema }) => {
+    const action = valibotAction as {
+      type: string;
+      requirement?: unknown;
+      message?: unknown;
+      metadata?: Json;
+    };
+    if (action.type === 'regex' && action.requirement instanceof RegExp && action.requirement.flags) {
+      if (action.requirement.source !== uuidPattern.source) return undefined;
+      const { pattern: _pattern, ...rest } = jsonSchema;
+      return { ...rest, format: 'uuid' };
+    }
+    // The stored form of an id is lower case; a client may send either.
+    if (action.type === 'to_lower_case') return jsonSchema;
+    if (action.type === 'check')
+      return typeof action.message === 'string' ? describe(jsonSchema, action.message) : jsonSchema;
+    if (action.type === 'metadata' && action.metadata?.openapi) return action.metadata.openapi as JsonSchema;
+    return undefined;
+  },
+  overrideSchema: ({ valibotSchema, jsonSchema }) => {
+    // Append's metadata (a plain JSON object, checked with `custom`).
+    if (valibotSchema.type === 'custom') return { ...jsonSchema, type: 'object' };
+    return undefined;
+  },
+};
+
+const withoutDialect = (schema: JsonSchema): Json => {
+  const { $schema: _dialect, ...rest } = schema as Json;
+  return rest;
+};
+
+const convert = (schema: Schema): Json => withoutDialect(toJsonSchema(schema, conversion));
+
+// ---- Errors ----------------------------------------------------------------------------------
+
+/** The error kinds of a route by status, each status documented with the codes it carries. */
+const errorResponses = (kinds: readonly ErrorKind[], counted: boolean): Record<string, Json> => {
+  const byStatus = new Map<number, ErrorKind[]>();
+  for (const kind of kinds) {
+    const { status } = errorCatalogue[kind];
+    byStatus.set(status, [...(byStatus.get(status) ?? []), kind]);
+  }
+  const responses: Record<string, Json> = {};
+  for (const [status, group] of [...byStatus].sort(([a], [b]) => a - b)) {
+    const entries = group.map((kind) => errorCatalogue[kind]);
+    const codes = [...new Set(entries.map((entry) => entry.code))];
+    const errorCodes = [...new Set(entries.map((entry) => entry.errorCode))];
+    const lines = group.map((kind) => {
+      const entry = errorCatalogue[kind];
+      return `- \`${entry.code}\` / \`${entry.errorCode}\`: ${entry.message}`;
+    });
+    const headers: Json = { ...commonHeaders(counted) };
+    if (status === 429 || status === 503)
+      headers['Retry-After'] = { $ref: '#/components/headers/Retry-After' };
+    responses[String(status)] = {
+      description: `${lines.join('\n')}`,
+      headers,
+      content: {
+        'application/json': {
+          schema: {
+            allOf: [
+              ref('ErrorEnvelope'),
+              {
+                type: 'object',
+                properties: {
+                  error: { type: 'object', properties: { code: { enum: codes } } },
+                  error_code: { enum: errorCodes },
+                  status_code: { const: status },
+                },
+              },
+            ],
+          },
+        },
+      },
+    };
+  }
+  return responses;
+};
+
+// ---- Headers and parameters -------------------------------------------------------------------
+
+const rateLimitHeaderNames = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'] as const;
+
+/** X-Request-ID on every response; the rate-limit headers on every counted one. */
+const commonHeaders = (rateLimited: boolean): Json => {
+  const headers: Json = { 'X-Request-ID': { $ref: '#/components/headers/X-Request-ID' } };
+  if (rateLimited)
+    for (const name of rateLimitHeaderNames) headers[name] = { $ref: `#/components/headers/${name}` };
+  return headers;
+};
+
+const componentHeaders = {
+  'X-Request-ID': {
+    description: 'The request id, `req_…`: the `trace_id` of an error envelope. On every response.',
+    required: true,
+    schema: { type: 'string', pattern: '^req_' },
+  },
+  'X-RateLimit-Limit': {
+    description:
+      'The limit of the tightest window that applies to the route (fewest requests left). On every ' +
+      'response to a request the limiter counted: not on 401, nor on a 403 for the credential kind or plan.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'X-RateLimit-Remaining': {
+    description: 'Requests left in that window after this one.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'X-RateLimit-Reset': {
+    description: 'When that window ends, Unix time in seconds.',
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'Retry-After': {
+    description: 'Seconds to wait before retrying (429 and 503).',
+    required: true,
+    schema: { type: 'integer', minimum: 0 },
+  },
+  'Server-Timing': {
+    description: "The split of the request's time (answers only).",
+    schema: { type: 'string' },
+  },
+};
+
+const componentParameters = {
+  ScopeRequired: {
+    name: 'X-Scope-Id',
+    in: 'header',
+    required: true,
+    description:
+      'The end-user scope (1 to 255 printable characters; a number is read as its digits). Required: ' +
+      'without it the response is 403 `FORBIDDEN`.',
+    schema: { type: 'string', minLength: 1, maxLength: 255 },
+  },
+  ScopeOptional: {
+    name: 'X-Scope-Id',
+    in: 'header',
+    required: false,
+    description:
+      'The end-user scope (1 to 255 printable characters). A conversation created without it can be ' +
+      'continued only by requests that also send none; on a database with a scope column it filters rows further.',
+    schema: { type: 'string', minLength: 1, maxLength: 255 },
+  },
+  TenantId: {
+    name: 'X-Tenant-Id',
+    in: 'header',
+    required: false,
+    description:
+      'The tenant for row filtering: required when the database has `requires_organization_scoping` ' +
+      "(403 `INVALID_TENANT_ID` without it); validated against the tenant column's type (integer, " +
+      'UUID, or 1 to 255 printable characters). Derive it from your own session, never from user input.',
+    schema: { type: 'string', minLength: 1, maxLength: 255 },
+  },
+};
+
+const parametersOf = (route: RouteDoc, input: Json | undefined): Json[] => {
+  const parameters: Json[] = [];
+  const properties = (input?.properties ?? {}) as Record<string, Json>;
+  for (const location of ['path', 'query', 'header'] as const) {
+    const part = properties[location];
+    if (!part) continue;
+    const required = new Set((part.required as string[] | undefined) ?? []);
+    for (const [name, schema] of Object.entries((part.properties ?? {}) as Record<string, Json>)) {
+      const { description, ...rest } = schema;
+      parameters.push({
+        name,
+        in: location,
+        required: location === 'path' || required.has(name),
+        ...(typeof description === 'string' ? { description } : {}),
+        schema: rest,
+      });
+    }
+  }
+  if (route.scope === 'required') parameters.push({ $ref: '#/components/parameters/ScopeRequired' });
+  if (route.scope === 'optional') parameters.push({ $ref: '#/components/parameters/ScopeOptional' });
+  if (route.tenant) parameters.push({ $ref: '#/components/parameters/TenantId' });
+  return parameters;
+};
+
+const componentNameOf = (schema: Schema): string => {
+  const name = Object.entries(componentSchemas).find(([, candidate]) => candidate === schema)?.[0];
+  if (!name) throw new Error('openapi: a request body or response schema is not a named component');
+  return name;
+};
+
+const successResponse = (route: RouteDoc, response: RouteResponse): Json => {
+  const counted = route.limits !== 'none';
+  const headers = commonHeaders(counted);
+  if (response.schema === schemas.ChatAnswerResponse)
+    headers['Server-Timing'] = { $ref: '#/components/headers/Server-Timing' };
+  if (response.events) {
+    return {
+      description: response.description,
+      headers,
+      content: {
+        'text/event-stream': {
+          schema: { type: 'string', description: 'server-sent events; see the operation description' },
+        },
+      },
+      'x-sse-events': {
+        message: ref(componentNameOf(response.events.message)),
+        done: ref(componentNameOf(response.events.done)),
+        error: ref(componentNameOf(response.events.error)),
+      },
+    };
+  }
+  if (!response.schema) throw new Error(`openapi: ${route.operationId} ${response.status} has no schema`);
+  return {
+    description: response.description,
+    headers,
+    content: { 'application/json': { schema: ref(componentNameOf(response.schema)) } },
+  };
+};
+
+const credentialNames = { sk: 'an organization key (sk_)', pk: 'a database key (pk_)', jwt: 'a portal JWT' };
+
+const accessText = (route: RouteDoc): string => {
+  if (route.credentials.length === 0) return 'No credentials needed.';
+  const names = route.credentials.map((credential) => credentialNames[credential]).join(', ');
+  const feature = route.customApiAccess
+    ? ' An sk_ key needs a plan with custom API access (Professional and up).'
+    : '';
+  const limits =
+    route.limits === 'answering'
+      ? ' Counts toward the message limits (30 per minute, 200 per hour) and the plan limits.'
+      : route.limits === 'answering or standard'
+        ? ' The chat variant counts toward the message limits and the plan limits; the append variant toward the plan limits only.'
+        : ' Counts toward the plan limits.';
+  return `Credentials: ${names}.${feature}${limits}`;
+};
+
+const operationOf = (route: RouteDoc): Json => {
+  const input = route.input ? convert(route.input) : undefined;
+  const parameters = parametersOf(route, input);
+  const operation: Json = {
+    operationId: route.operationId,
+    tags: [route.tag],
+    summary: route.summary,
+    description: `${route.description}\n\n${accessText(route)}`,
+    'x-credentials': route.credentials,
+  };
+  if (parameters.length > 0) operation.parameters = parameters;
+  const body = (input?.properties as Record<string, Json> | undefined)?.body;
+  if (route.bodyVariants) {
+    operation.requestBody = {
+      required: true,
+      content: {
+        'application/json': {
+          schema: { oneOf: route.bodyVariants.map((variant) => ref(componentNameOf(variant))) },
+        },
+      },
+    };
+  } else if (body) {
+    operation.requestBody = { required: true, content: { 'application/json': { schema: body } } };
+  }
+  operation.security = route.credentials.length === 0 ? [] : [{ ApiKey: [] }, { BearerAuth: [] }];
+  operation.responses = {
+    ...Object.fromEntries(
+      route.responses.map((response) => [String(response.status), successResponse(route, response)]),
+    ),
+    ...errorResponses(route.errors, route.limits !== 'none'),
+  };
+  return operation;
+};
+
+// ---- The document ------------------------------------------------------------------------------
+
+const overview = `Ask questions about your SQL database in plain language, keep per-scope conversations, and stream answers.
+
+**Credentials.** \`X-API-Key: sk_…\` (organization key: server side only; Starter plan and up), \`X-API-Key: pk_…\` (database key for the embedded widget, every plan; bound to one database), or \`Authorization: Bearer <portal JWT>\`. An sk_/pk_ key is also accepted as a bearer value. Each operation lists the credentials it takes. \`GET /api/v1/openapi.json\` needs none.
+
+**Scope and tenant.** \`X-Scope-Id\` names the end-user scope: conversations are isolated per scope, and the history endpoints require it. \`X-Tenant-Id\` selects the tenant on databases with row filtering.
+
+**Errors.** Every error is the ErrorEnvelope, which carries both documented shapes: \`success\`/\`error.code\`/\`error.message\`/\`error.details\` and \`error_code\`/\`message\`/\`status_code\`/\`details\`/\`trace_id\`/\`timestamp\`. Each operation lists its statuses with their codes. A path that exists with another method is 405 with \`Allow\` (\`error.code\` METHOD_NOT_ALLOWED); an unknown path is 404 (\`NOT_FOUND\` / \`NOT_FOUND_RESOURCE\`). A body over 1 MB is 413.
+
+**Rate limits.** Per organization: the plan's requests per minute and per hour and a monthly quota on every counted request, and on the answering operations also 30 messages per minute and 200 per hour and a number of concurrent answers. Counted responses carry \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (the tightest window); a 429 adds \`Retry-After\`.
+
+**Lists.** Conversations and messages come in cursor pages: send the returned \`cursor\` back unchanged while \`hasMore\` is true. Databases come in numbered pages (\`page\`, \`page_size\`).`;
+
+export interface DocumentOptions {
+  /** The base address the API is served under (e.g. `https://host/prod`); omitted when unknown. */
+  serverUrl?: string;
+}
+
+export const buildOpenApiDocument = (options: DocumentOptions = {}): Json => {
+  const paths: Record<string, Json> = {};
+  for (const route of routes) {
+    paths[route.path] = { ...paths[route.path], [route.method.toLowerCase()]: operationOf(route) };
+  }
+  const components = toJsonSchemaDefs(componentSchemas, { ...conversion, definitions: undefined } as Omit<
+    ConversionConfig,
+    'definitions'
+  >);
+  return {
+    openapi: OPENAPI_VERSION,
+    info: {
+      title: 'tabletalk API',
+      version: API_VERSION,
+      summary: 'Natural-language questions about a connected SQL database, as a chat API',
+      description: overview,
+    },
+    ...(options.serverUrl ? { servers: [{ url: options.serverUrl }] } : {}),
+    tags: [
+      { name: 'Answers', description: 'Ask questions: answers, streaming, and the history append' },
+      { name: 'Conversations', description: 'Conversations and messages of an end-user scope' },
+      { name: 'Organization', description: "The organization's branding and connected databases" },
+      { name: 'Service', description: 'About the API itself' },
+    ],
+    paths,
+    components: {
+      schemas: Object.fromEntries(
+        Object.entries(components).map(([name, schema]) => [name, withoutDialect(schema)]),
+      ),
+      parameters: componentParameters,
+      headers: componentHeaders,
+      securitySchemes: {
+        ApiKey: {
+          type: 'apiKey',
+          in: 'header',
+          name: 'X-API-Key',
+          description:
+            'sk_… organization key (server side only; Starter plan and up) or pk_… database key (the widget; every plan).',
+        },
+        BearerAuth: {
+          type: 'http',
+          scheme: 'bearer',
+          bearerFormat: 'JWT',
+          description:
+            'A portal JWT (claims org_id, sub, role), verified with the stage secret (HS256) or JWKS. An sk_/pk_ key is accepted here too.',
+        },
+      },
+    },
+    'x-error-catalogue': Object.values(errorCatalogue).map(({ status, code, errorCode, message }) => ({
+      status,
+      code,
+      error_code: errorCode,
+      message,
+    })),
+  };
+};

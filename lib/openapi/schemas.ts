@@ -1,0 +1,276 @@
+// The response bodies of the API as valibot schemas: the OpenAPI document's response schemas
+// (lib/openapi/document.ts converts them with @valibot/to-json-schema) and, through
+// `v.InferOutput`, the types the function files give their bodies, so that a body and its
+// documented schema cannot drift apart without a type error.
+import * as v from 'valibot';
+import type { ChatAnswer as AnswerOfOrchestrator } from '#lib/answer/orchestrator.ts';
+import type { ErrorEnvelope as EnvelopeOfCatalogue } from '#lib/http/errors.ts';
+
+const uuid = v.pipe(v.string(), v.uuid());
+/** UTC ISO 8601 with milliseconds, as every timestamp of the API. */
+const timestamp = v.pipe(v.string(), v.isoTimestamp());
+const hexColor = v.pipe(
+  v.string(),
+  v.regex(/^#(?:[0-9a-fA-F]{3}|[0-9a-fA-F]{6})$/),
+  v.description('hex color, #rgb or #rrggbb'),
+);
+const url = v.pipe(v.string(), v.url());
+
+// ---- Errors ---------------------------------------------------------------------------------
+
+/** DESIGN.md "Errors": one envelope that serves both documented shapes. */
+export const ErrorEnvelope = v.pipe(
+  v.object({
+    success: v.pipe(v.literal(false), v.description('shape A: always false')),
+    error: v.pipe(
+      v.object({
+        code: v.pipe(v.string(), v.description('shape A code, e.g. VALIDATION_ERROR, NOT_FOUND')),
+        message: v.string(),
+        details: v.pipe(v.string(), v.description('a detail code or sentence; the message when none')),
+      }),
+      v.description('shape A error object'),
+    ),
+    error_code: v.pipe(v.string(), v.description('shape B code, e.g. AUTH_INVALID_CREDENTIALS')),
+    message: v.string(),
+    status_code: v.pipe(v.number(), v.integer(), v.description('the HTTP status')),
+    details: v.pipe(
+      v.array(
+        v.object({
+          field: v.pipe(v.string(), v.description('e.g. query.limit, body.database_id, X-Tenant-Id')),
+          message: v.string(),
+          code: v.string(),
+        }),
+      ),
+      v.description('shape B details: one entry per field in error, often empty'),
+    ),
+    trace_id: v.pipe(v.string(), v.regex(/^req_/), v.description('equals the X-Request-ID response header')),
+    timestamp,
+  }),
+  v.description('The error envelope of every error response'),
+);
+export type ErrorEnvelope = v.InferOutput<typeof ErrorEnvelope>;
+
+// ---- Response wrappers ----------------------------------------------------------------------
+
+/** The spec's Data response: `{success: true, data}`, `message` only where a route names one. */
+const dataResponse = <S extends v.GenericSchema>(data: S, description: string) =>
+  v.pipe(v.object({ success: v.literal(true), data }), v.description(description));
+
+// ---- Branding -------------------------------------------------------------------------------
+
+export const Branding = v.pipe(
+  v.object({
+    colors: v.object({
+      primary: hexColor,
+      secondary: hexColor,
+      accent: hexColor,
+      text_primary: hexColor,
+      text_secondary: hexColor,
+    }),
+    logo_url: url,
+    logo_dark_url: url,
+    widget_theme: v.object({
+      position: v.pipe(v.string(), v.description('bottom-right, bottom-left, top-right or top-left')),
+      greeting_message: v.string(),
+      placeholder_text: v.string(),
+      header_color: hexColor,
+    }),
+    hide_dialektai_branding: v.pipe(v.boolean(), v.description("hides the vendor's branding mark")),
+  }),
+  v.description("The organization's branding: stored fields over the defaults"),
+);
+export type Branding = v.InferOutput<typeof Branding>;
+export const BrandingResponse = dataResponse(Branding, 'Branding of the organization');
+
+// ---- Databases ------------------------------------------------------------------------------
+
+export const Database = v.pipe(
+  v.object({
+    id: uuid,
+    name: v.string(),
+    engine: v.picklist(['postgres', 'mysql', 'pglite']),
+    status: v.picklist(['active', 'disabled']),
+    requires_organization_scoping: v.pipe(
+      v.boolean(),
+      v.description('true: X-Tenant-Id is required and every query is filtered by tenant'),
+    ),
+    tenant_filter_column: v.nullable(v.string()),
+    scope_filter_column: v.nullable(v.string()),
+    created_at: timestamp,
+  }),
+  v.description('A connected database: never its URL, host, user or password'),
+);
+export type Database = v.InferOutput<typeof Database>;
+
+export const Pagination = v.object({
+  current_page: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  page_size: v.pipe(v.number(), v.integer(), v.minValue(1)),
+  total_items: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  total_pages: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  has_next: v.boolean(),
+  has_previous: v.boolean(),
+});
+
+export const DatabasesPage = v.pipe(
+  v.object({ success: v.literal(true), data: v.array(Database), pagination: Pagination }),
+  v.description("One page of the organization's connected databases, oldest first"),
+);
+
+// ---- Conversations and messages -------------------------------------------------------------
+
+const cursorFields = {
+  cursor: v.pipe(
+    v.optional(v.string()),
+    v.description('present only when hasMore is true: send it back unchanged for the next page'),
+  ),
+  hasMore: v.boolean(),
+};
+
+export const Conversation = v.object({
+  id: uuid,
+  organizationId: v.pipe(v.number(), v.integer()),
+  scopeId: v.pipe(v.nullable(v.string()), v.description('the X-Scope-Id the conversation belongs to')),
+  title: v.pipe(
+    v.string(),
+    v.description('the first user message, cut to 80 characters; "New conversation" until one exists'),
+  ),
+  lastMessageAt: timestamp,
+  messageCount: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  createdAt: timestamp,
+});
+export type Conversation = v.InferOutput<typeof Conversation>;
+
+export const ConversationsPage = v.object({ conversations: v.array(Conversation), ...cursorFields });
+export type ConversationsPage = v.InferOutput<typeof ConversationsPage>;
+export const ConversationsResponse = dataResponse(
+  ConversationsPage,
+  "A page of the scope's conversations, newest activity first",
+);
+
+export const Sender = v.picklist(['USER', 'ASSISTANT', 'SYSTEM', 'TOOL']);
+
+export const Message = v.object({
+  id: v.pipe(uuid, v.description('equals the message_id returned by append')),
+  content: v.string(),
+  sender: Sender,
+  timestamp,
+  type: v.literal('text'),
+  metadata: v.pipe(
+    v.record(v.string(), v.unknown()),
+    v.description('as appended ({} when none); answers carry query_type and execution_time_ms'),
+  ),
+});
+export type Message = v.InferOutput<typeof Message>;
+
+export const MessagesPage = v.object({ messages: v.array(Message), ...cursorFields });
+export type MessagesPage = v.InferOutput<typeof MessagesPage>;
+export const MessagesResponse = dataResponse(
+  MessagesPage,
+  'A page of messages of one conversation or of the whole scope',
+);
+
+export const ConversationHistory = v.object({
+  conversation_id: uuid,
+  messages: v.array(v.object({ role: Sender, content: v.string(), timestamp })),
+  organization_id: v.pipe(v.number(), v.integer()),
+  user_id: v.pipe(
+    v.number(),
+    v.integer(),
+    v.description('the portal user (JWT sub) who created the conversation; 0 for API keys'),
+  ),
+});
+export type ConversationHistory = v.InferOutput<typeof ConversationHistory>;
+export const ConversationHistoryResponse = dataResponse(
+  ConversationHistory,
+  'The whole conversation, oldest first',
+);
+
+export const DeleteResult = v.object({ message: v.string() });
+export type DeleteResult = v.InferOutput<typeof DeleteResult>;
+export const DeleteResponse = dataResponse(DeleteResult, 'The conversation and all its messages are deleted');
+
+export const AppendResult = v.object({
+  message_id: uuid,
+  conversation_id: uuid,
+  created_at: timestamp,
+});
+export type AppendResult = v.InferOutput<typeof AppendResult>;
+export const AppendResponse = v.pipe(
+  v.object({ success: v.literal(true), data: AppendResult, message: v.string() }),
+  v.description('The message is appended (201)'),
+);
+
+// ---- Answers ---------------------------------------------------------------------------------
+
+export const QueryType = v.pipe(
+  v.picklist(['sql', 'clarification', 'conversational', 'refused']),
+  v.description(
+    'sql: a query ran; clarification: the question needs to be more precise; conversational: ' +
+      'greeting, help or capabilities; refused: the request cannot be answered safely',
+  ),
+);
+
+/** DESIGN.md "Chat answers: one superset shape": the fields of both documented shapes. */
+export const ChatAnswer = v.pipe(
+  v.object({
+    message: v.pipe(v.string(), v.description('the answer in words')),
+    conversation_id: uuid,
+    session_id: v.pipe(uuid, v.description('a session is a conversation: always equals conversation_id')),
+    sources: v.pipe(
+      v.array(v.string()),
+      v.description('["database"] when rows came from the database, [] otherwise'),
+    ),
+    query_type: QueryType,
+    execution_time_ms: v.pipe(v.number(), v.integer(), v.minValue(0)),
+    results: v.pipe(
+      v.array(v.record(v.string(), v.unknown())),
+      v.description('result rows (at most 100); keys depend on the query'),
+    ),
+    row_count: v.pipe(v.number(), v.integer(), v.minValue(0)),
+    results_truncated: v.pipe(v.boolean(), v.description('true when more rows existed than results holds')),
+    sql: v.pipe(
+      v.nullable(v.string()),
+      v.description('the query as generated, before the tenant rewrite; null when none was proposed'),
+    ),
+  }),
+  v.description('An answer, in the superset of both documented response shapes'),
+);
+export type ChatAnswer = v.InferOutput<typeof ChatAnswer>;
+export const ChatAnswerResponse = dataResponse(ChatAnswer, 'The answer');
+
+/** The body of POST /api/v1/chat/message: an answer (200) or an appended message (201). */
+export const ChatOrAppendResponse = v.union([ChatAnswerResponse, AppendResponse]);
+
+// ---- Streaming -------------------------------------------------------------------------------
+
+/** An unnamed server-sent event: a piece of the answer. */
+export const StreamChunk = v.object({ content: v.string() });
+
+/** `event: done`, the last event of a stream that answered. */
+export const StreamDone = v.object({
+  conversation_id: uuid,
+  sources: v.array(v.string()),
+  query_type: QueryType,
+  execution_time_ms: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  row_count: v.pipe(v.number(), v.integer(), v.minValue(0)),
+  results: ChatAnswer.entries.results,
+  results_truncated: ChatAnswer.entries.results_truncated,
+});
+export type StreamDone = v.InferOutput<typeof StreamDone>;
+
+// ---- The OpenAPI document itself -------------------------------------------------------------
+
+export const OpenApiDocument = v.pipe(
+  v.looseObject({ openapi: v.string(), info: v.looseObject({ title: v.string(), version: v.string() }) }),
+  v.description('This document (OpenAPI 3.1)'),
+);
+
+// ---- The code's own types match the schemas (compile-time checks only) -------------------------
+
+type Assignable<From extends To, To> = [From, To];
+/** The orchestrator's answer is what ChatAnswer documents. */
+export type AnswerMatchesSchema = Assignable<AnswerOfOrchestrator, ChatAnswer>;
+/** The catalogue's envelope is what ErrorEnvelope documents. */
+export type EnvelopeMatchesSchema = Assignable<EnvelopeOfCatalogue, ErrorEnvelope>;
+export type StreamDoneOf = Pick<AnswerOfOrchestrator, keyof StreamDone>;
+export type StreamDoneMatchesSchema = Assignable<StreamDoneOf, StreamDone>;

@@ -1,0 +1,329 @@
+// The chat widget in a real browser (Debian's Chromium driven by playwright-core): the demo page
+// served by the local gateway in this process (DynamoDB Local, the demo shop on PGlite, a pk_
+// key), branding applied, a first answer and a follow-up streamed piece by piece, each with its table, the
+// conversation kept across a reload, the dark scheme, and the whole flow with the keyboard only.
+// SCREENSHOTS=1 also writes the PNGs of docs/screenshots/.
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '#lib/store/api-keys.ts';
+import { saveBranding } from '#lib/store/branding.ts';
+import { type RunningGateway, startGateway } from '../../local/gateway.ts';
+import { environmentOf, loadServerlessConfig, routesOf } from '../../local/serverless-config.ts';
+import { applyLocalEnvironment, LOCAL_STAGE, root } from '../../local/stack.ts';
+import { widgetPages } from '../../web/serve.ts';
+import { closeConnectors, registerDatabase } from '../helpers/answering.ts';
+import { makeOrganization } from '../helpers/fixtures.ts';
+
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const LAUNCH_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+  '--no-first-run',
+];
+const screenshots = process.env.SCREENSHOTS === '1' ? join(root, 'docs/screenshots') : undefined;
+
+const BRANDING = {
+  colors: {
+    primary: '#0f766e',
+    secondary: '#134e4a',
+    accent: '#f59e0b',
+    text_primary: '#0f172a',
+    text_secondary: '#475569',
+  },
+  widget_theme: {
+    position: 'bottom-right',
+    greeting_message: 'Hi! Ask me about customers, products and orders.',
+    placeholder_text: 'e.g. How many orders were delivered last year?',
+    header_color: '#115e59',
+  },
+  hide_dialektai_branding: true,
+} as const;
+
+const logo = (fill: string, text: string) =>
+  `<svg xmlns="http://www.w3.org/2000/svg" width="96" height="28" viewBox="0 0 96 28"><rect width="96" height="28" rx="6" fill="${fill}"/><text x="48" y="19" font-family="sans-serif" font-size="14" font-weight="700" text-anchor="middle" fill="#fff">${text}</text></svg>`;
+
+let gateway: RunningGateway;
+let context: BrowserContext;
+let userDataDir: string;
+let databaseId: string;
+let skKey: string;
+// Loaded after the gateway installed the `awslambda` global the function needs at import.
+let pacing: { pieceDelayMs: number };
+
+const rgb = (hex: string): string => {
+  const n = Number.parseInt(hex.slice(1), 16);
+  return `rgb(${(n >> 16) & 255}, ${(n >> 8) & 255}, ${n & 255})`;
+};
+
+/** A computed style of the element (evaluated in the page). */
+const styleOf = (locator: Locator, property: string): Promise<string> =>
+  locator.evaluate(
+    (node, name) =>
+      (
+        globalThis as unknown as {
+          getComputedStyle(n: unknown): { getPropertyValue(p: string): string };
+        }
+      )
+        .getComputedStyle(node)
+        .getPropertyValue(name),
+    property,
+  );
+
+/** The text of whatever the locator matches now (no waiting: polled by expect.poll). */
+const textOf = async (locator: Locator): Promise<string> => (await locator.allTextContents()).join('');
+
+/** Whether the element has focus (inside the widget's shadow root too). */
+const focused = (locator: Locator): Promise<boolean> =>
+  locator.evaluate((node) => (node as unknown as { matches(s: string): boolean }).matches(':focus'));
+
+const widget = (page: Page) => {
+  const host = page.locator('#tabletalk-chat');
+  return {
+    root: host.locator('.root'),
+    launcher: host.locator('.launcher'),
+    panel: host.locator('.panel'),
+    header: host.locator('.header'),
+    logo: host.locator('.logo'),
+    mark: host.locator('.mark'),
+    input: host.locator('textarea'),
+    send: host.locator('.composer button'),
+    newConversation: host.locator('button.new'),
+    messages: host.locator('.log .msg'),
+    userMessages: host.locator('.log .msg.user'),
+    answers: host.locator('.log .msg.assistant'),
+    streaming: host.locator('.log .msg[aria-busy="true"] .text'),
+    tables: host.locator('.log table'),
+    log: host.locator('.log'),
+  };
+};
+
+const openDemo = async (page: Page) => {
+  await page.goto(`${gateway.url}/`);
+  const w = widget(page);
+  await expect.poll(() => w.root.getAttribute('data-ready')).toBe('true');
+  return w;
+};
+
+const shoot = async (page: Page, name: string) => {
+  if (screenshots) await page.screenshot({ path: join(screenshots, `${name}.png`) });
+};
+
+describe('the chat widget in Chromium', () => {
+  beforeAll(async () => {
+    if (!existsSync(chromiumPath)) {
+      throw new Error(
+        `Chromium not found at ${chromiumPath}: install Debian's chromium package (apt-get install -y chromium; .ci/run does) or set CHROMIUM_PATH`,
+      );
+    }
+    const config = await loadServerlessConfig(root, LOCAL_STAGE);
+    applyLocalEnvironment(environmentOf(config), {
+      dynamodbEndpoint: process.env.DYNAMODB_ENDPOINT ?? '',
+      tableName: process.env.TABLE_NAME ?? '',
+    });
+    process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
+    const acme = await makeOrganization('professional');
+    const shop = await registerDatabase({ organizationId: acme.organization.id });
+    databaseId = shop.id;
+    skKey = acme.sk;
+    const pk = await createApiKey({ organizationId: acme.organization.id, kind: 'pk', databaseId });
+    gateway = await startGateway({
+      root,
+      routes: routesOf(config),
+      pages: {
+        ...widgetPages({ apiKey: pk.key, databaseId, tenantId: '1', scopeId: 'visitor-1' }),
+        '/logo.svg': { contentType: 'image/svg+xml', body: () => logo('#0f766e', 'Demo Co') },
+        '/logo-dark.svg': { contentType: 'image/svg+xml', body: () => logo('#f59e0b', 'Demo Co') },
+      },
+    });
+    await saveBranding(acme.organization.id, {
+      ...BRANDING,
+      logo_url: `${gateway.url}/logo.svg`,
+      logo_dark_url: `${gateway.url}/logo-dark.svg`,
+    });
+    ({ pacing } = await import('../../functions/stream.ts'));
+    if (screenshots) mkdirSync(screenshots, { recursive: true });
+    userDataDir = mkdtempSync(join(tmpdir(), 'tabletalk-chromium-'));
+    context = await chromium.launchPersistentContext(userDataDir, {
+      executablePath: chromiumPath,
+      headless: true,
+      args: LAUNCH_FLAGS,
+      viewport: { width: 1100, height: 760 },
+    });
+  }, 120_000);
+
+  afterAll(async () => {
+    await context?.close();
+    if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
+    await gateway?.close();
+    await closeConnectors();
+  });
+
+  it('applies the branding: colors, header, logo, position, greeting, placeholder, no product mark', async () => {
+    const page = await context.newPage();
+    const w = await openDemo(page);
+    await shoot(page, 'widget-closed');
+    await expect.poll(() => w.panel.isVisible()).toBe(false);
+    expect(await styleOf(w.launcher, 'background-color')).toBe(rgb(BRANDING.colors.primary));
+    expect(await styleOf(w.root, 'right')).toBe('20px');
+    expect(await styleOf(w.root, 'bottom')).toBe('20px');
+
+    await w.launcher.click();
+    await expect.poll(() => w.panel.isVisible()).toBe(true);
+    expect(await styleOf(w.header, 'background-color')).toBe(rgb(BRANDING.widget_theme.header_color));
+    await expect.poll(() => textOf(w.answers.first())).toBe(BRANDING.widget_theme.greeting_message);
+    await expect.poll(() => w.input.getAttribute('placeholder')).toBe(BRANDING.widget_theme.placeholder_text);
+    await expect.poll(() => w.logo.getAttribute('src')).toBe(`${gateway.url}/logo.svg`);
+    await expect.poll(() => w.logo.isVisible()).toBe(true);
+    await expect.poll(() => w.mark.isVisible()).toBe(false);
+    // The branding's text colour reads well on the light surface, so it is used as is.
+    expect(await styleOf(w.answers.first(), 'color')).toBe(rgb(BRANDING.colors.text_primary));
+    await page.close();
+  });
+
+  it('streams the first answer and a follow-up, each with its table, and keeps the conversation across a reload', async () => {
+    const page = await context.newPage();
+    const w = await openDemo(page);
+    await w.launcher.click();
+
+    // The first question creates the conversation and streams too; its answer ends with the rows.
+    pacing.pieceDelayMs = 250;
+    try {
+      await w.input.fill('revenue per category');
+      await w.input.press('Enter');
+      await expect.poll(() => textOf(w.streaming), { timeout: 20_000 }).not.toBe('');
+      expect(await w.tables.count()).toBe(0);
+    } finally {
+      pacing.pieceDelayMs = 0;
+    }
+    await expect.poll(() => w.tables.count(), { timeout: 20_000 }).toBe(1);
+    const table = w.tables.first();
+    expect(await table.locator('tbody tr').count()).toBeGreaterThan(1);
+    // The category names are text (left), the revenue figures numbers (right-aligned).
+    expect(await table.locator('th.num').count()).toBeGreaterThanOrEqual(1);
+    expect(await table.locator('th:not(.num)').count()).toBeGreaterThanOrEqual(1);
+    expect(await styleOf(table.locator('td.num').first(), 'text-align')).toBe('right');
+    await expect.poll(() => textOf(w.log.locator('.count').first())).toMatch(/^\d+ rows$/);
+    await shoot(page, 'widget-table');
+
+    // A follow-up streams: partial text is on screen while the answer is still being written.
+    pacing.pieceDelayMs = 250;
+    try {
+      await w.input.fill('top 5 customers by revenue');
+      await w.input.press('Enter');
+      await expect.poll(() => textOf(w.streaming), { timeout: 20_000 }).not.toBe('');
+      const partial = (await w.streaming.textContent()) ?? '';
+      await shoot(page, 'widget-streaming');
+      await expect.poll(() => w.streaming.count(), { timeout: 30_000 }).toBe(0);
+      const final = (await w.answers.last().locator('.text').textContent()) ?? '';
+      expect(partial.length).toBeGreaterThan(0);
+      expect(final.length).toBeGreaterThan(partial.length);
+      expect(final.startsWith(partial)).toBe(true);
+    } finally {
+      pacing.pieceDelayMs = 0;
+    }
+    // The follow-up's rows came with its `done` event.
+    await expect.poll(() => w.tables.count()).toBe(2);
+    await shoot(page, 'widget-open');
+    const conversationId = await page.evaluate(
+      (key) =>
+        (
+          JSON.parse(
+            (globalThis as unknown as { localStorage: { getItem(k: string): string } }).localStorage.getItem(
+              key,
+            ),
+          ) as { conversationId: string }
+        ).conversationId,
+      `tabletalk:conversation:${databaseId}:visitor-1`,
+    );
+
+    // After a reload the transcript (with its table) is back, and the next question continues
+    // the same conversation on the server.
+    await page.reload();
+    await expect.poll(() => w.root.getAttribute('data-ready')).toBe('true');
+    await w.launcher.click();
+    await expect.poll(() => w.userMessages.count()).toBe(2);
+    await expect.poll(() => w.tables.count()).toBe(2);
+    await w.input.fill('How many orders were placed in 2025?');
+    await w.input.press('Enter');
+    await expect.poll(() => w.answers.count(), { timeout: 20_000 }).toBe(4);
+    await expect.poll(() => textOf(w.answers.last())).toMatch(/orders/);
+    const history = await fetch(`${gateway.url}/api/v1/chat/${conversationId}/history`, {
+      headers: { 'X-API-Key': skKey, 'X-Scope-Id': 'visitor-1' },
+    });
+    expect(history.status).toBe(200);
+    const { data } = (await history.json()) as { data: { messages: { role: string; content: string }[] } };
+    expect(data.messages.map((m) => m.role)).toEqual([
+      'USER',
+      'ASSISTANT',
+      'USER',
+      'ASSISTANT',
+      'USER',
+      'ASSISTANT',
+    ]);
+
+    // "New conversation" forgets it: only the greeting is left.
+    await w.newConversation.click();
+    await expect.poll(() => w.messages.count()).toBe(1);
+    await page.close();
+  });
+
+  it('follows the dark scheme: dark logo, dark surface, readable text instead of the dark brand text', async () => {
+    const page = await context.newPage();
+    await page.emulateMedia({ colorScheme: 'dark' });
+    const w = await openDemo(page);
+    await w.launcher.click();
+    await expect.poll(() => w.logo.getAttribute('src')).toBe(`${gateway.url}/logo-dark.svg`);
+    expect(await styleOf(w.panel, 'background-color')).toBe(rgb('#111827'));
+    // #0f172a on the dark surface fails contrast: the widget falls back to light text.
+    expect(await styleOf(w.answers.first(), 'color')).not.toBe(rgb(BRANDING.colors.text_primary));
+    expect(await styleOf(w.answers.first(), 'color')).toBe(rgb('#ffffff'));
+    await w.input.fill('orders per status');
+    await w.input.press('Enter');
+    await expect.poll(() => w.tables.count(), { timeout: 20_000 }).toBe(1);
+    await shoot(page, 'widget-dark');
+    await w.newConversation.click();
+    await page.close();
+  });
+
+  it('works with the keyboard only', async () => {
+    const page = await context.newPage();
+    const w = await openDemo(page);
+    await page.keyboard.press('Tab');
+    await expect.poll(() => focused(w.launcher)).toBe(true);
+    await expect.poll(() => w.launcher.getAttribute('aria-expanded')).toBe('false');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => w.panel.isVisible()).toBe(true);
+    await expect.poll(() => focused(w.input)).toBe(true);
+    await expect.poll(() => w.launcher.getAttribute('aria-expanded')).toBe('true');
+
+    await page.keyboard.type('How many customers are there?');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => w.answers.count(), { timeout: 20_000 }).toBe(2);
+    await expect.poll(() => focused(w.input)).toBe(true);
+    await expect.poll(() => w.log.getAttribute('aria-live')).toBe('polite');
+
+    // Shift+Tab walks back through the conversation log to the header's buttons.
+    await page.keyboard.press('Shift+Tab');
+    await expect.poll(() => focused(w.log)).toBe(true);
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Shift+Tab');
+    await expect.poll(() => focused(w.newConversation)).toBe(true);
+    await page.keyboard.press('Enter');
+    await expect.poll(() => w.messages.count()).toBe(1);
+    await expect.poll(() => focused(w.input)).toBe(true);
+
+    // Escape closes the chat and gives focus back to the launcher.
+    await page.keyboard.press('Escape');
+    await expect.poll(() => w.panel.isVisible()).toBe(false);
+    await expect.poll(() => focused(w.launcher)).toBe(true);
+    await page.close();
+  });
+});

@@ -1,0 +1,340 @@
+// Real responses against the OpenAPI document: every route is driven through the local gateway
+// (DynamoDB Local, the demo shop on PGlite) to a success and to its typical errors, and each
+// response body is validated with ajv against the document's schema for that route and status,
+// served by the API itself at /api/v1/openapi.json. Counted responses must carry the rate-limit
+// headers the document names; a 429 also Retry-After. The reference page is served at /docs.
+import { randomUUID } from 'node:crypto';
+import { createParser, type EventSourceMessage } from 'eventsource-parser';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildOpenApiDocument } from '#lib/openapi/document.ts';
+import { createApiKey } from '#lib/store/api-keys.ts';
+import type { DatabaseRecord } from '#lib/store/databases.ts';
+import { closeConnectors, registerDatabase } from '../helpers/answering.ts';
+import { makeOrganization } from '../helpers/fixtures.ts';
+import { startTestGateway } from '../helpers/gateway.ts';
+import { ajvFor, conformanceOf, type Json, operationOf } from '../helpers/openapi.ts';
+
+let gateway: Awaited<ReturnType<typeof startTestGateway>>;
+let acme: Awaited<ReturnType<typeof makeOrganization>>;
+let shop: DatabaseRecord;
+let shopKey: string;
+let document: Json;
+let compile: ReturnType<typeof ajvFor>['compile'];
+
+beforeAll(async () => {
+  gateway = await startTestGateway();
+  acme = await makeOrganization('professional');
+  shop = await registerDatabase({ organizationId: acme.organization.id });
+  shopKey = (await createApiKey({ organizationId: acme.organization.id, kind: 'pk', databaseId: shop.id }))
+    .key;
+  const response = await fetch(`${gateway.url}/api/v1/openapi.json`);
+  document = (await response.json()) as Json;
+  ({ compile } = ajvFor(document));
+}, 60_000);
+
+afterAll(async () => {
+  await gateway?.close();
+  await closeConnectors();
+});
+
+const RATE_LIMIT_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset'];
+/** Routes seen answering 2xx, checked against the document at the end. */
+const succeeded = new Set<string>();
+
+type Headers = Record<string, string>;
+
+interface Call {
+  method: 'GET' | 'POST' | 'DELETE';
+  /** The route's path template in the document. */
+  route: string;
+  /** The path requested. */
+  url: string;
+  headers?: Headers;
+  body?: unknown;
+}
+
+/**
+ * Sends one request and checks its response against the document: status documented, body valid,
+ * required headers present, and the rate-limit headers when the limiter counted the request.
+ */
+const call = async (request: Call, expected: { status: number; counted: boolean }): Promise<Json> => {
+  const response = await fetch(`${gateway.url}${request.url}`, {
+    method: request.method,
+    headers: {
+      ...request.headers,
+      ...(request.body === undefined ? {} : { 'Content-Type': 'application/json' }),
+    },
+    ...(request.body === undefined ? {} : { body: JSON.stringify(request.body) }),
+  });
+  const body = (await response.json()) as Json;
+  expect(response.status, JSON.stringify(body)).toBe(expected.status);
+  const problems = conformanceOf(
+    document,
+    compile,
+    { method: request.method, path: request.route },
+    { status: response.status, headers: response.headers, body },
+    expected.counted ? RATE_LIMIT_HEADERS : [],
+  );
+  expect(problems, `${request.method} ${request.url} ${response.status}`).toEqual([]);
+  if (response.status < 300) succeeded.add(`${request.method} ${request.route}`);
+  if (!expected.counted)
+    for (const name of RATE_LIMIT_HEADERS) expect(response.headers.has(name)).toBe(false);
+  return body;
+};
+
+const sk = (scope?: string): Headers => ({ 'X-API-Key': acme.sk, ...(scope ? { 'X-Scope-Id': scope } : {}) });
+const SCOPE = `customer-${randomUUID().slice(0, 8)}`;
+
+describe('the document and the reference page', () => {
+  it('serves the document without a key, cacheable, equal to the generated one', async () => {
+    const response = await fetch(`${gateway.url}/api/v1/openapi.json`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('cache-control')).toMatch(/max-age=\d+/);
+    expect(response.headers.get('x-request-id')).toMatch(/^req_/);
+    expect(await response.json()).toEqual(buildOpenApiDocument());
+    await call(
+      { method: 'GET', route: '/api/v1/openapi.json', url: '/api/v1/openapi.json' },
+      { status: 200, counted: false },
+    );
+  });
+
+  it('serves the reference page at /docs', async () => {
+    const response = await fetch(`${gateway.url}/docs`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+    const html = await response.text();
+    for (const path of Object.keys(document.paths as Json)) expect(html).toContain(`<code>${path}</code>`);
+  });
+});
+
+describe('organization routes', () => {
+  it('GET /branding: 200, and 401 without a key', async () => {
+    const route = '/api/v1/branding';
+    await call(
+      { method: 'GET', route, url: route, headers: { 'X-API-Key': shopKey } },
+      { status: 200, counted: true },
+    );
+    await call({ method: 'GET', route, url: route }, { status: 401, counted: false });
+    await call(
+      { method: 'GET', route, url: route, headers: { 'X-API-Key': 'sk_unknown' } },
+      { status: 401, counted: false },
+    );
+  });
+
+  it('GET /organization/databases: 200, 400 and 403 for a pk_ key', async () => {
+    const route = '/api/v1/organization/databases';
+    const page = await call(
+      { method: 'GET', route, url: `${route}?page=1&page_size=1`, headers: sk() },
+      { status: 200, counted: true },
+    );
+    expect(page.pagination).toMatchObject({ current_page: 1, page_size: 1, has_next: true });
+    await call(
+      { method: 'GET', route, url: `${route}?page_size=0`, headers: sk() },
+      { status: 400, counted: true },
+    );
+    await call(
+      { method: 'GET', route, url: route, headers: { 'X-API-Key': shopKey } },
+      { status: 403, counted: false },
+    );
+  });
+});
+
+describe('conversations and answers', () => {
+  const appended = randomUUID();
+  let answered: string;
+
+  it('POST /chat/message: 201 append, 200 answer, 400 and 404', async () => {
+    const route = '/api/v1/chat/message';
+    const append = await call(
+      {
+        method: 'POST',
+        route,
+        url: route,
+        headers: sk(SCOPE),
+        body: { conversation_id: appended, role: 'user', content: 'Hello there' },
+      },
+      { status: 201, counted: true },
+    );
+    expect((append.data as Json).conversation_id).toBe(appended);
+    const answer = await call(
+      {
+        method: 'POST',
+        route,
+        url: route,
+        headers: { ...sk(SCOPE), 'X-Tenant-Id': '1' },
+        body: { message: 'How many orders were placed in 2025?', database_id: shop.id },
+      },
+      { status: 200, counted: true },
+    );
+    answered = (answer.data as Json).conversation_id as string;
+    expect((answer.data as Json).query_type).toBe('sql');
+    await call(
+      { method: 'POST', route, url: route, headers: sk(SCOPE), body: { content: 'neither' } },
+      { status: 400, counted: true },
+    );
+    await call(
+      {
+        method: 'POST',
+        route,
+        url: route,
+        headers: sk(SCOPE),
+        body: { message: 'Hi', database_id: randomUUID() },
+      },
+      { status: 404, counted: true },
+    );
+    await call(
+      { method: 'POST', route, url: route, headers: sk(), body: { message: 'Hi', database_id: shop.id } },
+      { status: 403, counted: true },
+    );
+  });
+
+  it('POST /chat/{id}/message: 200 and 400', async () => {
+    const route = '/api/v1/chat/{conversation_id}/message';
+    const url = `/api/v1/chat/${answered}/message`;
+    const headers = { ...sk(SCOPE), 'X-Tenant-Id': '1' };
+    await call(
+      { method: 'POST', route, url, headers, body: { message: 'And how many customers are there?' } },
+      { status: 200, counted: true },
+    );
+    await call(
+      { method: 'POST', route, url, headers, body: { message: '   ' } },
+      { status: 400, counted: true },
+    );
+  });
+
+  it('GET /chat/{id}/stream: 200 events valid against the document, 404 before the stream', async () => {
+    const route = '/api/v1/chat/{conversation_id}/stream';
+    const operation = operationOf(document, 'GET', route) as Json;
+    const ok = (operation.responses as Record<string, Json>)['200'] as Json;
+    expect(ok.content).toHaveProperty('text/event-stream');
+    const eventSchemas = ok['x-sse-events'] as Record<string, Json>;
+    const response = await fetch(
+      `${gateway.url}/api/v1/chat/${answered}/stream?message=${encodeURIComponent('How many orders were placed in 2025?')}`,
+      { headers: { ...sk(SCOPE), 'X-Tenant-Id': '1' } },
+    );
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    for (const name of ['X-Request-ID', ...RATE_LIMIT_HEADERS])
+      expect(response.headers.has(name), name).toBe(true);
+    const events: EventSourceMessage[] = [];
+    const parser = createParser({ onEvent: (event) => events.push(event) });
+    parser.feed(await response.text());
+    expect(events.at(-1)?.event).toBe('done');
+    expect(events.length).toBeGreaterThan(1);
+    for (const event of events) {
+      const schema = eventSchemas[event.event ?? 'message'];
+      expect(schema, `event ${event.event}`).toBeDefined();
+      const validate = compile(schema as Json);
+      expect(validate(JSON.parse(event.data)), JSON.stringify(validate.errors)).toBe(true);
+    }
+    succeeded.add(`GET ${route}`);
+    await call(
+      {
+        method: 'GET',
+        route,
+        url: `/api/v1/chat/${randomUUID()}/stream?message=hi`,
+        headers: { ...sk(SCOPE), 'X-Tenant-Id': '1' },
+      },
+      { status: 404, counted: true },
+    );
+  });
+
+  it('GET /chat/conversations: 200, 400, and 403 without X-Scope-Id', async () => {
+    const route = '/api/v1/chat/conversations';
+    const page = await call(
+      { method: 'GET', route, url: `${route}?limit=1`, headers: sk(SCOPE) },
+      { status: 200, counted: true },
+    );
+    expect((page.data as Json).hasMore).toBe(true);
+    await call(
+      { method: 'GET', route, url: `${route}?limit=0`, headers: sk(SCOPE) },
+      { status: 400, counted: true },
+    );
+    await call({ method: 'GET', route, url: route, headers: sk() }, { status: 403, counted: true });
+  });
+
+  it('GET /chat/history: 200 for the scope and one conversation, 400 and 404', async () => {
+    const route = '/api/v1/chat/history';
+    const page = await call(
+      { method: 'GET', route, url: `${route}?limit=2`, headers: sk(SCOPE) },
+      { status: 200, counted: true },
+    );
+    expect((page.data as Json).cursor).toEqual(expect.any(String));
+    await call(
+      { method: 'GET', route, url: `${route}?conversation_id=${answered}&order=asc`, headers: sk(SCOPE) },
+      { status: 200, counted: true },
+    );
+    await call(
+      { method: 'GET', route, url: `${route}?conversation_id=nope`, headers: sk(SCOPE) },
+      { status: 400, counted: true },
+    );
+    await call(
+      { method: 'GET', route, url: `${route}?conversation_id=${randomUUID()}`, headers: sk(SCOPE) },
+      { status: 404, counted: true },
+    );
+  });
+
+  it('GET /chat/{id}/history: 200 and 404', async () => {
+    const route = '/api/v1/chat/{conversation_id}/history';
+    const history = await call(
+      { method: 'GET', route, url: `/api/v1/chat/${answered}/history`, headers: sk(SCOPE) },
+      { status: 200, counted: true },
+    );
+    expect(((history.data as Json).messages as unknown[]).length).toBeGreaterThanOrEqual(4);
+    await call(
+      { method: 'GET', route, url: `/api/v1/chat/${randomUUID()}/history`, headers: sk(SCOPE) },
+      { status: 404, counted: true },
+    );
+  });
+
+  it('DELETE /chat/{id}: 200, then 404', async () => {
+    const route = '/api/v1/chat/{conversation_id}';
+    await call(
+      { method: 'DELETE', route, url: `/api/v1/chat/${appended}`, headers: sk(SCOPE) },
+      { status: 200, counted: true },
+    );
+    await call(
+      { method: 'DELETE', route, url: `/api/v1/chat/${appended}`, headers: sk(SCOPE) },
+      { status: 404, counted: true },
+    );
+  });
+});
+
+describe('outside the routes, and limits', () => {
+  const envelope = () => compile({ $ref: '#/components/schemas/ErrorEnvelope' });
+
+  it('answers a wrong method (405 with Allow) and an unknown path (404) with the documented envelope', async () => {
+    const wrong = await fetch(`${gateway.url}/api/v1/branding`, { method: 'DELETE', headers: sk() });
+    expect(wrong.status).toBe(405);
+    expect(wrong.headers.get('allow')).toBe('GET');
+    const validate = envelope();
+    expect(validate(await wrong.json()), JSON.stringify(validate.errors)).toBe(true);
+    const unknown = await fetch(`${gateway.url}/api/v1/nothing-here`, { headers: sk() });
+    expect(unknown.status).toBe(404);
+    expect(validate(await unknown.json()), JSON.stringify(validate.errors)).toBe(true);
+  });
+
+  it('answers 429 with Retry-After and the rate-limit headers once a Free plan minute is used up', async () => {
+    const trial = await makeOrganization('free');
+    const route = '/api/v1/branding';
+    let status = 200;
+    for (let i = 0; i < 12 && status === 200; i++) {
+      const response = await fetch(`${gateway.url}${route}`, { headers: { 'X-API-Key': trial.pk } });
+      status = response.status;
+      await response.arrayBuffer();
+    }
+    expect(status).toBe(429);
+    const body = await call(
+      { method: 'GET', route, url: route, headers: { 'X-API-Key': trial.pk } },
+      { status: 429, counted: true },
+    );
+    expect(body.error_code).toBe('QUOTA_RATE_LIMIT_EXCEEDED');
+  });
+
+  it('has driven every documented route to a success', () => {
+    const documented = Object.entries(document.paths as Record<string, Json>).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect([...succeeded].sort()).toEqual(documented.sort());
+  });
+});

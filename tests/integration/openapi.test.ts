@@ -1,0 +1,264 @@
+// The OpenAPI document against serverless.yml and itself: every http event of the resolved
+// serverless config is in the document and the document names no other route (the route-fallback
+// plugin's ANY routes cover exactly the documented paths); the document is structurally valid
+// OpenAPI 3.1 and every schema in it compiles under JSON Schema draft 2020-12; its schemas agree
+// with the valibot schemas the functions validate with; the reference page renders it whole.
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join } from 'node:path';
+import * as v from 'valibot';
+import { describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { ChatMessageInput } from '#lib/answer/inputs.ts';
+import { AppendInput, HistoryInput } from '#lib/conversations/inputs.ts';
+import { errorCatalogue } from '#lib/http/errors.ts';
+import { buildOpenApiDocument } from '#lib/openapi/document.ts';
+import { referencePage } from '#lib/openapi/page.ts';
+import { routes } from '#lib/openapi/routes.ts';
+import { routesOf, type ServerlessConfig } from '../../local/serverless-config.ts';
+import { root } from '../../local/stack.ts';
+import { ajvFor, type Json, resolveRef } from '../helpers/openapi.ts';
+
+const document = buildOpenApiDocument();
+const paths = document.paths as Record<string, Record<string, Json>>;
+const documentedRoutes = Object.entries(paths).flatMap(([path, methods]) =>
+  Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+);
+const operations = Object.entries(paths).flatMap(([path, methods]) =>
+  Object.entries(methods).map(([method, operation]) => ({ path, method, operation })),
+);
+
+// serverless.yml read as data: its functions and their http events (variables stay unresolved;
+// no route depends on one).
+const config = parse(readFileSync(join(root, 'serverless.yml'), 'utf8')) as ServerlessConfig;
+
+describe('the document and serverless.yml', () => {
+  it('documents every http route of serverless.yml and no other', () => {
+    const declared = routesOf(config).map((route) => `${route.method} ${route.path}`);
+    expect(declared.length).toBeGreaterThan(5);
+    expect(new Set(documentedRoutes)).toEqual(new Set(declared));
+    expect(documentedRoutes).toHaveLength(new Set(documentedRoutes).size);
+  });
+
+  it("matches the route-fallback plugin's ANY routes and allowed methods", () => {
+    // The plugin adds its events at package time; run it on the resolved config as serverless does.
+    const Plugin = createRequire(import.meta.url)('../../infra/route-fallback-plugin.cjs');
+    const functions = structuredClone(config.functions) as unknown as Record<
+      string,
+      Json & { events?: Json[] }
+    >;
+    new Plugin({ service: { functions } }).addFallbackRoutes();
+    const fallback = functions.routeFallback as {
+      events: { http: { path: string; method: string } }[];
+      environment: Json;
+    };
+    const anyPaths = fallback.events.map((event) => event.http.path);
+    expect(fallback.events.every((event) => event.http.method === 'any')).toBe(true);
+    expect(new Set(anyPaths)).toEqual(new Set([...Object.keys(paths), '/{proxy+}']));
+    const allowed = JSON.parse(String(fallback.environment.ROUTE_METHODS)) as Record<string, string[]>;
+    for (const [path, methods] of Object.entries(paths)) {
+      expect(new Set(allowed[path]), path).toEqual(new Set(Object.keys(methods).map((m) => m.toUpperCase())));
+    }
+  });
+
+  it('marks the streaming route as an event stream, and only it', () => {
+    const streaming = routesOf(config)
+      .filter((route) => route.streaming)
+      .map((route) => `${route.method} ${route.path}`);
+    const eventStreams = operations
+      .filter(({ operation }) =>
+        Object.values(operation.responses as Record<string, Json>).some(
+          (response) => (response.content as Json | undefined)?.['text/event-stream'],
+        ),
+      )
+      .map(({ method, path }) => `${method.toUpperCase()} ${path}`);
+    expect(eventStreams).toEqual(streaming);
+  });
+});
+
+describe('the document is OpenAPI 3.1', () => {
+  it('has the required top-level fields', () => {
+    expect(document.openapi).toMatch(/^3\.1\.\d+$/);
+    expect(document.info).toMatchObject({ title: expect.any(String), version: expect.any(String) });
+    const schemes = ((document.components as Json).securitySchemes ?? {}) as Record<string, Json>;
+    expect(schemes.ApiKey).toEqual(
+      expect.objectContaining({ type: 'apiKey', in: 'header', name: 'X-API-Key' }),
+    );
+    expect(schemes.BearerAuth).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
+  });
+
+  it('gives each operation a unique id, a declared tag, responses, and its path parameters', () => {
+    const tags = new Set((document.tags as Json[]).map((tag) => tag.name));
+    const ids = operations.map(({ operation }) => operation.operationId);
+    expect(new Set(ids).size).toBe(ids.length);
+    for (const { path, method, operation } of operations) {
+      const where = `${method} ${path}`;
+      for (const tag of operation.tags as string[]) expect(tags.has(tag), where).toBe(true);
+      const statuses = Object.keys(operation.responses as Json);
+      expect(
+        statuses.some((status) => /^2\d\d$/.test(status)),
+        where,
+      ).toBe(true);
+      for (const status of statuses) expect(status, where).toMatch(/^[1-5]\d\d$/);
+      const parameters = ((operation.parameters ?? []) as Json[]).map((p) => resolveRef(document, p));
+      const templated = [...path.matchAll(/\{(\w+)\}/g)].map((match) => match[1]);
+      const inPath = parameters.filter((p) => p.in === 'path').map((p) => p.name);
+      expect(inPath.sort(), where).toEqual(templated.sort());
+      for (const parameter of parameters) {
+        expect(['path', 'query', 'header'], where).toContain(parameter.in);
+        if (parameter.in === 'path') expect(parameter.required, where).toBe(true);
+      }
+      const security = operation.security as Json[];
+      for (const requirement of security)
+        for (const name of Object.keys(requirement))
+          expect(Object.keys((document.components as Json).securitySchemes as Json), where).toContain(name);
+    }
+  });
+
+  it('resolves every $ref', () => {
+    const refs: string[] = [];
+    const walk = (value: unknown) => {
+      if (Array.isArray(value)) value.forEach(walk);
+      else if (value && typeof value === 'object')
+        for (const [key, entry] of Object.entries(value)) {
+          if (key === '$ref' && typeof entry === 'string') refs.push(entry);
+          else walk(entry);
+        }
+    };
+    walk(document);
+    expect(refs.length).toBeGreaterThan(20);
+    for (const ref of refs) {
+      expect(ref).toMatch(/^#\/components\/(schemas|parameters|headers)\/\w[\w-]*$/);
+      expect(resolveRef(document, { $ref: ref }), ref).toBeDefined();
+    }
+  });
+
+  it('compiles every component schema and every inline schema under draft 2020-12', () => {
+    const { ajv, compile } = ajvFor(document);
+    const schemas = (document.components as Json).schemas as Record<string, Json>;
+    expect(Object.keys(schemas).length).toBeGreaterThan(15);
+    for (const [name, schema] of Object.entries(schemas)) {
+      expect(ajv.validateSchema(schema), `${name}: ${ajv.errorsText()}`).toBe(true);
+      expect(ajv.getSchema(`urn:tabletalk:schema:${name}`), name).toBeTypeOf('function');
+    }
+    for (const { operation } of operations) {
+      for (const parameter of (operation.parameters ?? []) as Json[])
+        compile(resolveRef(document, parameter).schema as Json);
+      for (const media of Object.values(((operation.requestBody as Json | undefined)?.content ?? {}) as Json))
+        compile((media as Json).schema as Json);
+      for (const response of Object.values(operation.responses as Record<string, Json>))
+        for (const media of Object.values((response.content ?? {}) as Json))
+          compile((media as Json).schema as Json);
+    }
+  });
+
+  it('documents every error kind of each route under its status with its codes, and the whole catalogue', () => {
+    for (const route of routes) {
+      const responses = paths[route.path]?.[route.method.toLowerCase()]?.responses as Record<string, Json>;
+      for (const kind of route.errors) {
+        const entry = errorCatalogue[kind];
+        const response = responses[String(entry.status)];
+        expect(response, `${route.operationId} ${kind}`).toBeDefined();
+        expect(String(response?.description)).toContain(`\`${entry.code}\` / \`${entry.errorCode}\``);
+      }
+    }
+    const catalogue = document['x-error-catalogue'] as Json[];
+    expect(catalogue).toHaveLength(Object.keys(errorCatalogue).length);
+  });
+
+  it('puts the rate-limit headers on counted responses and Retry-After on 429', () => {
+    for (const { path, method, operation } of operations) {
+      const responses = operation.responses as Record<string, Json>;
+      if (path === '/api/v1/openapi.json') {
+        expect(Object.keys(responses['200']?.headers as Json)).toEqual(['X-Request-ID']);
+        continue;
+      }
+      for (const status of ['200', '429']) {
+        const headers = responses[status]?.headers as Json | undefined;
+        if (!headers) continue;
+        for (const name of [
+          'X-Request-ID',
+          'X-RateLimit-Limit',
+          'X-RateLimit-Remaining',
+          'X-RateLimit-Reset',
+        ])
+          expect(headers, `${method} ${path} ${status} ${name}`).toHaveProperty(name);
+      }
+      expect(responses['429']?.headers, `${method} ${path}`).toHaveProperty('Retry-After');
+    }
+  });
+});
+
+describe('the document agrees with the valibot input schemas', () => {
+  const { compile } = ajvFor(document);
+  const bodySchema = (name: string) => compile({ $ref: `#/components/schemas/${name}` });
+  const parameterSchema = (path: string, name: string) => {
+    const parameter = ((paths[path]?.get?.parameters ?? []) as Json[])
+      .map((p) => resolveRef(document, p))
+      .find((p) => p.name === name);
+    return compile(parameter?.schema as Json);
+  };
+
+  it.each([
+    [{ message: 'How many orders?', database_id: '0192f7a0-1c1d-7b2e-8f00-0123456789ab' }, true],
+    [{ message: 'Hi', database_id: null, session_id: '0192F7A0-1C1D-7B2E-8F00-0123456789AB' }, true],
+    [{ database_id: '0192f7a0-1c1d-7b2e-8f00-0123456789ab' }, false],
+    [{ message: 'Hi', database_id: 'not-a-uuid' }, false],
+    [{ message: 42 }, false],
+  ])('a chat body %j is valid in both: %s', (body, valid) => {
+    expect(bodySchema('ChatMessageRequest')(body)).toBe(valid);
+    expect(v.safeParse(ChatMessageInput, { body }).success).toBe(valid);
+  });
+
+  it.each([
+    [{ conversation_id: '0192f7a0-1c1d-7b2e-8f00-0123456789ab', role: 'user', content: 'Hello' }, true],
+    [
+      {
+        conversation_id: '0192f7a0-1c1d-7b2e-8f00-0123456789ab',
+        role: 'tool',
+        content: 'x',
+        metadata: { a: 1 },
+      },
+      true,
+    ],
+    [{ conversation_id: '0192f7a0-1c1d-7b2e-8f00-0123456789ab', role: 'robot', content: 'x' }, false],
+    [{ conversation_id: '0192f7a0-1c1d-7b2e-8f00-0123456789ab', role: 'user', content: '' }, false],
+    [
+      { conversation_id: '0192f7a0-1c1d-7b2e-8f00-0123456789ab', role: 'user', content: 'x', metadata: [1] },
+      false,
+    ],
+  ])('an append body %j is valid in both: %s', (body, valid) => {
+    expect(bodySchema('AppendMessageRequest')(body)).toBe(valid);
+    expect(v.safeParse(AppendInput, { body }).success).toBe(valid);
+  });
+
+  it.each([
+    ['50', true],
+    ['200', true],
+    ['0', false],
+    ['201', false],
+  ])('a history limit of %s is valid in both: %s', (limit, valid) => {
+    // Query values arrive as strings; the document shows the integer they carry.
+    expect(parameterSchema('/api/v1/chat/history', 'limit')(Number(limit))).toBe(valid);
+    expect(v.safeParse(HistoryInput, { query: { limit } }).success).toBe(valid);
+  });
+});
+
+describe('the reference page', () => {
+  const html = referencePage(document);
+
+  it('shows every operation, every component schema and every error code', () => {
+    for (const { path, method } of operations)
+      expect(html).toContain(`${method.toUpperCase()}</span> <code>${path}</code>`);
+    for (const name of Object.keys((document.components as Json).schemas as Json))
+      expect(html).toContain(`id="schema-${name}"`);
+    for (const entry of Object.values(errorCatalogue))
+      expect(html).toContain(`<code>${entry.errorCode}</code>`);
+  });
+
+  it('is self-contained: no scripts, no external stylesheets, images or links', () => {
+    expect(html.startsWith('<!doctype html>')).toBe(true);
+    expect(html).not.toMatch(/<script|<link|<img|<iframe|@import|url\(/i);
+    expect(html).not.toMatch(/(?:src|href)="(?:https?:)?\/\//i);
+  });
+});

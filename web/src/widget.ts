@@ -1,0 +1,408 @@
+// The embeddable chat widget: one <script src=".../widget.js"> and
+//   Tabletalk.create('#tabletalk-chat', { apiKey: 'pk_…', databaseId, tenantId, scopeId, baseUrl })
+// or <tabletalk-chat api-key="pk_…" database-id="…" tenant-id="…" scope-id="…" base-url="…">.
+// It reads the organization's branding, asks with the database key, shows follow-up answers as
+// they stream, renders result rows as a table, and keeps the conversation across reloads.
+// Everything lives in a shadow root; text from the API is only ever set as text.
+import { type Answer, type Branding, ChatClient, ChatError, newId } from './api.ts';
+import {
+  forgetConversation,
+  loadConversation,
+  type StoredMessage,
+  saveConversation,
+  storageKey,
+} from './storage.ts';
+import { STYLES } from './styles.ts';
+import { renderTable } from './table.ts';
+import { type Scheme, themeOf } from './theme.ts';
+
+export interface WidgetOptions {
+  /** A database (`pk_`) key: safe in a page, bound to one database and its allowed origins. */
+  apiKey: string;
+  databaseId: string;
+  /** `X-Tenant-Id`, required when the database filters rows by tenant. */
+  tenantId?: string;
+  /** `X-Scope-Id`: the end user, so that each user's conversations are kept apart. */
+  scopeId?: string;
+  /** Where the API is served; defaults to the script's own origin. */
+  baseUrl?: string;
+  /** Start with the chat open. */
+  open?: boolean;
+  /** The title shown in the header. */
+  title?: string;
+}
+
+export interface WidgetHandle {
+  open(): void;
+  close(): void;
+  /** Forgets the current conversation; the next question starts a new one. */
+  reset(): void;
+  destroy(): void;
+  /** Resolves once the branding has been applied (or failed to load). */
+  ready: Promise<void>;
+}
+
+const DEFAULT_BRANDING: Branding = {
+  colors: {
+    primary: '#2563eb',
+    secondary: '#1e293b',
+    accent: '#f59e0b',
+    text_primary: '#0f172a',
+    text_secondary: '#475569',
+  },
+  widget_theme: {
+    position: 'bottom-right',
+    greeting_message: 'Hi! Ask me anything about your data.',
+    placeholder_text: 'Ask a question…',
+    header_color: '#2563eb',
+  },
+  hide_dialektai_branding: false,
+};
+
+const POSITIONS = ['bottom-right', 'bottom-left', 'top-right', 'top-left'];
+
+const CHAT_ICON =
+  '<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" aria-hidden="true"><path d="M21 15a2 2 0 0 1-2 2H7l-4 4V5a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2z"/></svg>';
+
+/** The origin the script was loaded from: the default API address. */
+const scriptOrigin = (() => {
+  const src = (document.currentScript as HTMLScriptElement | null)?.src;
+  try {
+    return src ? new URL(src).origin : window.location.origin;
+  } catch {
+    return window.location.origin;
+  }
+})();
+
+const element = <K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Record<string, string> = {},
+  text?: string,
+): HTMLElementTagNameMap[K] => {
+  const node = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) node.setAttribute(name, value);
+  if (text !== undefined) node.textContent = text;
+  return node;
+};
+
+let instances = 0;
+
+export const create = (target: string | HTMLElement, options: WidgetOptions): WidgetHandle => {
+  const host = typeof target === 'string' ? document.querySelector<HTMLElement>(target) : target;
+  if (!host) throw new Error(`Tabletalk: no element matches ${String(target)}`);
+  if (!options.apiKey || !options.databaseId)
+    throw new Error('Tabletalk: apiKey and databaseId are required');
+  const id = `tt${++instances}`;
+  const client = new ChatClient({
+    apiKey: options.apiKey,
+    databaseId: options.databaseId,
+    baseUrl: options.baseUrl ?? scriptOrigin,
+    tenantId: options.tenantId,
+    scopeId: options.scopeId,
+  });
+  const key = storageKey(options.databaseId, options.scopeId);
+  const shadow = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
+  shadow.replaceChildren();
+
+  // ---- structure -------------------------------------------------------------------------------
+  const style = element('style', {}, STYLES);
+  const root = element('div', { class: 'root bottom-right', part: 'root' });
+  const launcher = element('button', {
+    class: 'launcher',
+    type: 'button',
+    'aria-expanded': 'false',
+    'aria-controls': `${id}-panel`,
+    'aria-label': 'Open chat',
+  });
+  launcher.innerHTML = CHAT_ICON;
+  const panel = element('section', {
+    class: 'panel',
+    id: `${id}-panel`,
+    role: 'dialog',
+    'aria-labelledby': `${id}-title`,
+  });
+  panel.hidden = true;
+  const header = element('header', { class: 'header' });
+  const logo = element('img', { class: 'logo', alt: '' });
+  logo.hidden = true;
+  logo.addEventListener('error', () => {
+    logo.hidden = true;
+  });
+  const title = element('h2', { class: 'title', id: `${id}-title` }, options.title ?? 'Ask us');
+  const newButton = element('button', { class: 'new', type: 'button' }, 'New conversation');
+  const closeButton = element('button', { class: 'close', type: 'button', 'aria-label': 'Close chat' }, '×');
+  header.append(logo, title, newButton, closeButton);
+  const log = element('div', {
+    class: 'log',
+    role: 'log',
+    'aria-live': 'polite',
+    'aria-label': 'Conversation',
+    tabindex: '0',
+  });
+  const status = element('div', { class: 'sr-only', role: 'status', 'aria-live': 'polite' });
+  const form = element('form', { class: 'composer' });
+  const label = element('label', { class: 'sr-only', for: `${id}-input` }, 'Your question');
+  const input = element('textarea', { id: `${id}-input`, rows: '2', maxlength: '4000', autocomplete: 'off' });
+  const send = element('button', { type: 'submit' }, 'Send');
+  form.append(label, input, send);
+  const mark = element('div', { class: 'mark' }, 'Powered by tabletalk');
+  panel.append(header, log, status, form, mark);
+  root.append(launcher, panel);
+  shadow.append(style, root);
+
+  // ---- branding ---------------------------------------------------------------------------------
+  let branding = DEFAULT_BRANDING;
+  const darkQuery = window.matchMedia?.('(prefers-color-scheme: dark)');
+  const schemeOf = (): Scheme => (darkQuery?.matches ? 'dark' : 'light');
+  const applyBranding = (): void => {
+    const scheme = schemeOf();
+    for (const [name, value] of Object.entries(themeOf(branding, scheme)))
+      root.style.setProperty(name, value);
+    root.dataset.scheme = scheme;
+    const position = POSITIONS.includes(branding.widget_theme.position)
+      ? branding.widget_theme.position
+      : 'bottom-right';
+    root.className = `root ${position}`;
+    input.placeholder = branding.widget_theme.placeholder_text;
+    const logoUrl = scheme === 'dark' ? (branding.logo_dark_url ?? branding.logo_url) : branding.logo_url;
+    if (logoUrl) {
+      logo.hidden = false;
+      if (logo.getAttribute('src') !== logoUrl) logo.src = logoUrl;
+    } else logo.hidden = true;
+    mark.hidden = branding.hide_dialektai_branding;
+  };
+  darkQuery?.addEventListener?.('change', applyBranding);
+  applyBranding();
+
+  // ---- conversation ------------------------------------------------------------------------------
+  let conversation = loadConversation(key);
+  let busy = false;
+  let controller: AbortController | undefined;
+
+  const scrollToEnd = (): void => {
+    log.scrollTop = log.scrollHeight;
+  };
+
+  const messageElement = (message: StoredMessage): HTMLElement => {
+    const node = element('div', { class: `msg ${message.role}` });
+    if (message.role === 'assistant' && message.queryType === 'clarification') {
+      node.classList.add('clarification');
+      node.append(element('span', { class: 'label' }, 'A question for you'));
+    }
+    node.append(element('span', { class: 'text' }, message.text));
+    if (message.results?.length) {
+      node.classList.add('wide');
+      node.append(renderTable(message.results, message.truncated ?? false));
+    }
+    return node;
+  };
+
+  const greeting = (): HTMLElement =>
+    messageElement({ role: 'assistant', text: branding.widget_theme.greeting_message });
+
+  const renderAll = (): void => {
+    log.replaceChildren(greeting(), ...(conversation?.messages ?? []).map(messageElement));
+    scrollToEnd();
+  };
+
+  const remember = (...messages: StoredMessage[]): void => {
+    if (!conversation) return;
+    conversation.messages.push(...messages);
+    saveConversation(key, conversation);
+  };
+
+  const setBusy = (value: boolean): void => {
+    busy = value;
+    send.disabled = value;
+    form.setAttribute('aria-busy', String(value));
+  };
+
+  const showError = (error: ChatError, question: string): void => {
+    const node = element('div', { class: 'msg error', role: 'alert' });
+    node.append(element('span', { class: 'text' }, error.message));
+    if (error.retryable) {
+      const retry = element('button', { type: 'button' }, 'Try again');
+      retry.addEventListener('click', () => {
+        node.remove();
+        void ask(question, false);
+      });
+      node.append(element('br'), retry);
+    }
+    log.append(node);
+    scrollToEnd();
+  };
+
+  const answerMessage = (answer: Answer): StoredMessage => ({
+    role: 'assistant',
+    text: answer.message,
+    queryType: answer.query_type,
+    ...(answer.results?.length
+      ? { results: answer.results, truncated: answer.results_truncated ?? false }
+      : {}),
+    ...(answer.row_count === undefined ? {} : { rowCount: answer.row_count }),
+  });
+
+  const ask = async (question: string, showQuestion = true): Promise<void> => {
+    if (busy || !question.trim()) return;
+    setBusy(true);
+    controller = new AbortController();
+    const userMessage: StoredMessage = { role: 'user', text: question };
+    if (showQuestion) {
+      log.append(messageElement(userMessage));
+      scrollToEnd();
+    }
+    const pending = element('div', { class: 'msg assistant', 'aria-busy': 'true' });
+    const text = element('span', { class: 'text' });
+    pending.append(text);
+    log.append(pending);
+    scrollToEnd();
+    status.textContent = 'Answering…';
+    try {
+      const streamInto = (conversationId: string) =>
+        client.stream(
+          conversationId,
+          question,
+          {
+            onContent: (chunk) => {
+              text.textContent += chunk;
+              scrollToEnd();
+            },
+          },
+          controller?.signal,
+        );
+      let answer: Answer;
+      try {
+        answer = await streamInto(conversation?.conversationId ?? newId());
+      } catch (error) {
+        // The kept conversation is gone (deleted, expired): start a new one with this question.
+        if (!(conversation && error instanceof ChatError && error.kind === 'not-found')) throw error;
+        conversation = undefined;
+        text.textContent = '';
+        answer = await streamInto(newId());
+      }
+      conversation ??= { conversationId: answer.conversation_id, messages: [] };
+      const stored = answerMessage(answer);
+      pending.replaceWith(messageElement(stored));
+      remember(userMessage, stored);
+      status.textContent = 'Answer complete.';
+    } catch (error) {
+      pending.remove();
+      if ((error as Error).name === 'AbortError') return;
+      const failure =
+        error instanceof ChatError
+          ? error
+          : new ChatError('server', 'Something went wrong while answering. Please try again.');
+      status.textContent = failure.message;
+      showError(failure, question);
+    } finally {
+      setBusy(false);
+      scrollToEnd();
+    }
+  };
+
+  // ---- interaction -------------------------------------------------------------------------------
+  const open = (): void => {
+    panel.hidden = false;
+    launcher.setAttribute('aria-expanded', 'true');
+    launcher.setAttribute('aria-label', 'Close chat');
+    scrollToEnd();
+    input.focus();
+  };
+  const close = (): void => {
+    panel.hidden = true;
+    launcher.setAttribute('aria-expanded', 'false');
+    launcher.setAttribute('aria-label', 'Open chat');
+    launcher.focus();
+  };
+  const reset = (): void => {
+    controller?.abort();
+    setBusy(false);
+    conversation = undefined;
+    forgetConversation(key);
+    renderAll();
+    status.textContent = 'New conversation started.';
+    input.focus();
+  };
+
+  launcher.addEventListener('click', () => (panel.hidden ? open() : close()));
+  closeButton.addEventListener('click', close);
+  newButton.addEventListener('click', reset);
+  panel.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      close();
+    }
+  });
+  input.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      form.requestSubmit();
+    }
+  });
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const question = input.value.trim();
+    if (!question || busy) return;
+    input.value = '';
+    void ask(question);
+  });
+
+  renderAll();
+  const ready = client
+    .branding()
+    .then((loaded) => {
+      branding = loaded;
+      applyBranding();
+      renderAll();
+    })
+    .catch(() => undefined)
+    .finally(() => root.setAttribute('data-ready', 'true'));
+  if (options.open) open();
+
+  return {
+    open,
+    close,
+    reset,
+    destroy: () => {
+      controller?.abort();
+      darkQuery?.removeEventListener?.('change', applyBranding);
+      shadow.replaceChildren();
+    },
+    ready,
+  };
+};
+
+/** `<tabletalk-chat api-key="pk_…" database-id="…" tenant-id="…" scope-id="…" base-url="…" open>` */
+class TabletalkChat extends HTMLElement {
+  private handle: WidgetHandle | undefined;
+
+  connectedCallback(): void {
+    const attribute = (name: string) => this.getAttribute(name) ?? undefined;
+    const optional = <K extends string>(name: K, value: string | undefined) =>
+      (value === undefined ? {} : { [name]: value }) as Partial<Record<K, string>>;
+    this.handle = create(this, {
+      apiKey: attribute('api-key') ?? '',
+      databaseId: attribute('database-id') ?? '',
+      ...optional('tenantId', attribute('tenant-id')),
+      ...optional('scopeId', attribute('scope-id')),
+      ...optional('baseUrl', attribute('base-url')),
+      ...optional('title', attribute('title')),
+      open: this.hasAttribute('open'),
+    });
+  }
+
+  disconnectedCallback(): void {
+    this.handle?.destroy();
+    this.handle = undefined;
+  }
+}
+
+if (!customElements.get('tabletalk-chat')) customElements.define('tabletalk-chat', TabletalkChat);
+
+const api = { create, version: '1' };
+declare global {
+  interface Window {
+    Tabletalk: typeof api;
+  }
+}
+window.Tabletalk = api;
