@@ -307,6 +307,10 @@ describe('the chat widget in Chromium', () => {
     await page.keyboard.type('How many customers are there?');
     await page.keyboard.press('Enter');
     await expect.poll(() => w.answers.count(), { timeout: 20_000 }).toBe(2);
+    // The streamed answer is complete (its element is replaced by the finished one).
+    await expect.poll(() => w.streaming.count(), { timeout: 20_000 }).toBe(0);
+    // A single value (the count) is in the text: no table for it.
+    expect(await w.tables.count()).toBe(0);
     await expect.poll(() => focused(w.input)).toBe(true);
     await expect.poll(() => w.log.getAttribute('aria-live')).toBe('polite');
 

@@ -37,6 +37,9 @@ export const countText = (shown: number, total: number, truncated: boolean): str
   return rows(shown);
 };
 
+/** One row of one column is a single value, which the answer's text already says: no table for it. */
+export const needsTable = (rows: readonly Row[]): boolean => rows.length > 1 || columnsOf(rows).length > 1;
+
 export const renderTable = (rows: readonly Row[], truncated = false): HTMLElement => {
   const shown = rows.slice(0, MAX_ROWS);
   const columns = columnsOf(shown);

@@ -13,7 +13,7 @@ import {
   storageKey,
 } from './storage.ts';
 import { STYLES } from './styles.ts';
-import { renderTable } from './table.ts';
+import { needsTable, renderTable } from './table.ts';
 import { type Scheme, themeOf } from './theme.ts';
 
 export interface WidgetOptions {
@@ -190,7 +190,7 @@ export const create = (target: string | HTMLElement, options: WidgetOptions): Wi
       node.append(element('span', { class: 'label' }, 'A question for you'));
     }
     node.append(element('span', { class: 'text' }, message.text));
-    if (message.results?.length) {
+    if (message.results && needsTable(message.results)) {
       node.classList.add('wide');
       node.append(renderTable(message.results, message.truncated ?? false));
     }
