@@ -6,9 +6,11 @@
 // reports `ready`, answers `count` with the DynamoDB calls (all, and the limiter's alone) and
 // finished requests so far, and shuts down on `stop` or when the parent goes away. It never
 // touches .local/demo.json or the developer's DynamoDB data.
+
+import { addDemoShop } from '../local/demo/seed.ts';
 import type { RunningDynamoDb } from '../local/dynamodb.ts';
 import type { RunningGateway } from '../local/gateway.ts';
-import { startScratchStack } from '../local/scratch.ts';
+import { createUnlimitedOrganization, startScratchStack } from '../local/scratch.ts';
 import { LOCAL_STAGE, root } from '../local/stack.ts';
 
 export type ChatChildMessage =
@@ -39,54 +41,13 @@ try {
   dynamodb = stack.dynamodb;
 
   const { documents } = await import('#lib/store/client.ts');
-  const { createOrganization, setOrganizationLimits } = await import('#lib/store/organizations.ts');
   const { isLimitsPartition } = await import('#lib/store/limit-counters.ts');
-  const { createApiKey } = await import('#lib/store/api-keys.ts');
-  const { addDatabase, newDatabaseId } = await import('#lib/store/databases.ts');
-  const { writeSchemaIndex } = await import('#lib/store/schema-index.ts');
-  const { secretStore } = await import('#lib/connectors/secrets.ts');
-  const connectors = await import('#lib/connectors/index.ts');
-  closeConnectors = connectors.closeConnectors;
-  const { effectivePolicy } = await import('#lib/sql/policy.ts');
-  const { demoPolicy, demoSeedFile } = await import('../local/demo/seed.ts');
+  closeConnectors = (await import('#lib/connectors/index.ts')).closeConnectors;
   const { startGateway } = await import('../local/gateway.ts');
 
-  const organization = await createOrganization({ name: 'Bench Chat', plan: 'enterprise' });
-  const unreachable = 1_000_000_000;
-  await setOrganizationLimits(organization.id, {
-    requestsPerMinute: unreachable,
-    requestsPerHour: unreachable,
-    monthlyRequests: unreachable,
-    concurrentRequests: unreachable,
-    messagesPerMinute: unreachable,
-    messagesPerHour: unreachable,
-  });
-  const sk = await createApiKey({ organizationId: organization.id, kind: 'sk' });
-
+  const { organizationId, apiKey } = await createUnlimitedOrganization('Bench Chat');
   // The demo shop, registered like local/demo/seed.ts does (without the indexing quota).
-  const settings = {
-    organizationId: organization.id,
-    requiresOrganizationScoping: true,
-    tenantFilterColumn: demoPolicy.tenant_column,
-    policy: demoPolicy,
-  };
-  const connector = await connectors.createConnector({
-    engine: 'pglite',
-    url: 'memory:',
-    seedFile: demoSeedFile,
-  });
-  const catalog = await connector.introspect({ policy: effectivePolicy(settings) });
-  await connector.close();
-  const databaseId = newDatabaseId();
-  await addDatabase({
-    id: databaseId,
-    name: 'Demo shop',
-    engine: 'pglite',
-    ...settings,
-    connectionRef: await secretStore().save(databaseId, 'memory:'),
-    seedFile: demoSeedFile,
-    schemaIndex: await writeSchemaIndex(databaseId, catalog),
-  });
+  const { id: databaseId } = await addDemoShop(organizationId);
 
   // Every command of the shared document client, once per send; the limiter's are those on its partition.
   let calls = 0;
@@ -116,7 +77,7 @@ try {
     if (message.type === 'count') send({ type: 'count', calls, limiterCalls, requests });
     else void shutdown(0);
   });
-  send({ type: 'ready', url: gateway.url, apiKey: sk.key, databaseId });
+  send({ type: 'ready', url: gateway.url, apiKey, databaseId });
 } catch (error) {
   console.error('[bench] chat setup failed:', error);
   await shutdown(1);

@@ -7,15 +7,15 @@
 import { randomUUID } from 'node:crypto';
 import type { ChatChildMessage, ChatParentMessage } from './chat-child.ts';
 import {
-  exited,
+  askChild,
   type Figure,
   fixed,
-  forkBench,
   median,
-  nextMessage,
   percentile,
   printFigure,
   type Section,
+  startServerChild,
+  stopChild,
   table,
   verdict,
 } from './common.ts';
@@ -64,14 +64,9 @@ interface Counts {
 }
 
 export const measureChat = async (): Promise<Section> => {
-  const child = forkBench('chat-child.ts');
-  const ask = async <T extends ChatChildMessage['type']>(
-    message: ChatParentMessage,
-  ): Promise<Extract<ChatChildMessage, { type: T }>> => {
-    const reply = nextMessage<ChatChildMessage>(child);
-    child.send(message);
-    return (await reply) as Extract<ChatChildMessage, { type: T }>;
-  };
+  const { child, ready } = await startServerChild<ChatChildMessage>('chat-child.ts');
+  const ask = <T extends ChatChildMessage['type']>(message: ChatParentMessage) =>
+    askChild<Extract<ChatChildMessage, { type: T }>>(child, message);
   const settledCounts = async (): Promise<Counts> => {
     let last = await ask<'count'>({ type: 'count' });
     for (let i = 0; i < 40; i++) {
@@ -88,8 +83,6 @@ export const measureChat = async (): Promise<Section> => {
     return { requests, own: (to.calls - from.calls - limiter) / requests, limiter: limiter / requests };
   };
   try {
-    const ready = await nextMessage<ChatChildMessage>(child);
-    if (ready.type !== 'ready') throw new Error(`unexpected message ${ready.type}`);
     const base = `${ready.url}/api/v1/chat`;
 
     // fetch (undici) keeps the connection alive between these sequential requests.
@@ -252,10 +245,7 @@ machine; the figures show the code path's cost and its round trips, not deployed
 `;
     return { figures, markdown };
   } finally {
-    if (child.connected) child.send({ type: 'stop' } satisfies ChatParentMessage);
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await exited(child);
-    clearTimeout(timer);
+    await stopChild(child);
   }
 };
 

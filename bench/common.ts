@@ -38,6 +38,43 @@ export const exited = (child: ChildProcess): Promise<number | null> =>
     child.once('exit', (code) => done(code));
   });
 
+/** Sends `message` to `child` and returns the child's next message. */
+export const askChild = <T>(child: ChildProcess, message: unknown): Promise<T> => {
+  const reply = nextMessage<T>(child);
+  child.send(message as Parameters<ChildProcess['send']>[0]);
+  return reply;
+};
+
+/**
+ * Stops a server child: `{ type: 'stop' }` over IPC (with `disconnect`, the IPC channel closed
+ * instead), then waits for it to exit, killing it after 10 s.
+ */
+export const stopChild = async (child: ChildProcess, how: 'stop' | 'disconnect' = 'stop'): Promise<void> => {
+  if (child.connected) {
+    if (how === 'stop') child.send({ type: 'stop' });
+    else child.disconnect();
+  }
+  const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
+  await exited(child);
+  clearTimeout(timer);
+};
+
+/** Starts a server child (`bench/<script>`) and waits for its `ready` message; stops it when that fails. */
+export const startServerChild = async <M extends { type: string }>(
+  script: string,
+  env?: NodeJS.ProcessEnv,
+): Promise<{ child: ChildProcess; ready: Extract<M, { type: 'ready' }> }> => {
+  const child = forkBench(script, env);
+  try {
+    const ready = await nextMessage<M>(child);
+    if (ready.type !== 'ready') throw new Error(`unexpected message ${ready.type}`);
+    return { child, ready: ready as Extract<M, { type: 'ready' }> };
+  } catch (error) {
+    await stopChild(child);
+    throw error;
+  }
+};
+
 /** Runs a child that sends one result message and exits. */
 export const runBenchChild = async <T>(script: string, env?: NodeJS.ProcessEnv): Promise<T> => {
   const child = forkBench(script, env);

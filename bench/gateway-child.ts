@@ -10,7 +10,7 @@
 // or when the parent goes away.
 import type { RunningDynamoDb } from '../local/dynamodb.ts';
 import type { RunningGateway } from '../local/gateway.ts';
-import { startScratchStack } from '../local/scratch.ts';
+import { createUnlimitedOrganization, startScratchStack } from '../local/scratch.ts';
 import { LOCAL_STAGE, root } from '../local/stack.ts';
 
 export type GatewayChildMessage =
@@ -46,18 +46,8 @@ try {
   const { demoBranding } = await import('../local/demo/seed.ts');
   const { startGateway } = await import('../local/gateway.ts');
 
-  const organization = await createOrganization({ name: 'Bench Company', plan: 'enterprise' });
-  const unreachable = 1_000_000_000;
-  await setOrganizationLimits(organization.id, {
-    requestsPerMinute: unreachable,
-    requestsPerHour: unreachable,
-    monthlyRequests: unreachable,
-    concurrentRequests: unreachable,
-    messagesPerMinute: unreachable,
-    messagesPerHour: unreachable,
-  });
-  const sk = await createApiKey({ organizationId: organization.id, kind: 'sk' });
-  await saveBranding(organization.id, demoBranding);
+  const { organizationId, apiKey } = await createUnlimitedOrganization('Bench Company');
+  await saveBranding(organizationId, demoBranding);
   const tight = await createOrganization({ name: 'Bench Tight', plan: 'enterprise' });
   await setOrganizationLimits(tight.id, { requestsPerMinute: 5 });
   const tightSk = await createApiKey({ organizationId: tight.id, kind: 'sk' });
@@ -107,8 +97,8 @@ try {
   send({
     type: 'ready',
     url: gateway.url,
-    apiKey: sk.key,
-    organizationId: organization.id,
+    apiKey,
+    organizationId,
     tightApiKey: tightSk.key,
   });
 } catch (error) {

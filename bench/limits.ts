@@ -6,14 +6,14 @@
 // DynamoDB calls on the limiter's partition per request, and compares latencies. A last phase
 // sends a burst for an organization allowed 5 requests a minute, to show what refusals cost.
 import {
-  exited,
+  askChild,
   type Figure,
   fixed,
-  forkBench,
-  nextMessage,
   percentile,
   printFigure,
   type Section,
+  startServerChild,
+  stopChild,
   table,
   verdict,
 } from './common.ts';
@@ -35,29 +35,22 @@ interface Server {
 }
 
 const startServer = async (limitsEnabled: boolean): Promise<Server> => {
-  const child = forkBench('gateway-child.ts', { ...process.env, LIMITS_ENABLED: String(limitsEnabled) });
-  const ready = await nextMessage<GatewayChildMessage>(child);
-  if (ready.type !== 'ready') throw new Error(`unexpected message ${ready.type}`);
-  const ask = async (message: GatewayParentMessage): Promise<GatewayChildMessage> => {
-    const reply = nextMessage<GatewayChildMessage>(child);
-    child.send(message);
-    return reply;
-  };
+  const { child, ready } = await startServerChild<GatewayChildMessage>('gateway-child.ts', {
+    ...process.env,
+    LIMITS_ENABLED: String(limitsEnabled),
+  });
   return {
     url: ready.url,
     apiKey: ready.apiKey,
     tightApiKey: ready.tightApiKey,
     counts: async () => {
-      const reply = await ask({ type: 'count' });
+      const reply = await askChild<GatewayChildMessage>(child, {
+        type: 'count',
+      } satisfies GatewayParentMessage);
       if (reply.type !== 'count') throw new Error(`unexpected reply ${reply.type}`);
       return reply;
     },
-    stop: async () => {
-      if (child.connected) child.send({ type: 'stop' } satisfies GatewayParentMessage);
-      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-      await exited(child);
-      clearTimeout(timer);
-    },
+    stop: () => stopChild(child),
   };
 };
 

@@ -23,7 +23,7 @@ import { availableParallelism, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
-import { exited, fixed, nextMessage, nodeBin, percentile, root, table } from './common.ts';
+import { fixed, nextMessage, nodeBin, percentile, root, stopChild, table } from './common.ts';
 import { toLoadBlock, withLoadBlock } from './load-block.ts';
 
 const TABLE = 'tabletalk-bench-load';
@@ -40,7 +40,7 @@ type ServeMessage = { type: 'ready'; url: string; apiKey: string; databaseId: st
 // ---- The server (child) --------------------------------------------------------------------
 
 const serve = async (): Promise<void> => {
-  const { startScratchStack } = await import('../local/scratch.ts');
+  const { createUnlimitedOrganization, startScratchStack } = await import('../local/scratch.ts');
   const { LOCAL_STAGE } = await import('../local/stack.ts');
   // Before any lib/ import: lib/config.ts reads the environment once.
   const stack = await startScratchStack(TABLE);
@@ -48,50 +48,14 @@ const serve = async (): Promise<void> => {
     await stack.dynamodb.stop();
   };
   try {
-    const { createOrganization, setOrganizationLimits } = await import('#lib/store/organizations.ts');
-    const { createApiKey } = await import('#lib/store/api-keys.ts');
-    const { addDatabase, newDatabaseId } = await import('#lib/store/databases.ts');
-    const { writeSchemaIndex } = await import('#lib/store/schema-index.ts');
-    const { secretStore } = await import('#lib/connectors/secrets.ts');
     const connectors = await import('#lib/connectors/index.ts');
-    const { effectivePolicy } = await import('#lib/sql/policy.ts');
-    const { demoPolicy, demoSeedFile } = await import('../local/demo/seed.ts');
+    const { addDemoShop } = await import('../local/demo/seed.ts');
     const { startGateway } = await import('../local/gateway.ts');
 
-    const organization = await createOrganization({ name: 'Load', plan: 'enterprise' });
-    const unreachable = 1_000_000_000;
-    await setOrganizationLimits(organization.id, {
-      requestsPerMinute: unreachable,
-      requestsPerHour: unreachable,
-      monthlyRequests: unreachable,
-      messagesPerMinute: unreachable,
-      messagesPerHour: unreachable,
+    const { organizationId, apiKey } = await createUnlimitedOrganization('Load', {
       concurrentRequests: ANSWER_CONCURRENCY,
     });
-    const sk = await createApiKey({ organizationId: organization.id, kind: 'sk' });
-    const settings = {
-      organizationId: organization.id,
-      requiresOrganizationScoping: true,
-      tenantFilterColumn: demoPolicy.tenant_column,
-      policy: demoPolicy,
-    };
-    const connector = await connectors.createConnector({
-      engine: 'pglite',
-      url: 'memory:',
-      seedFile: demoSeedFile,
-    });
-    const catalog = await connector.introspect({ policy: effectivePolicy(settings) });
-    await connector.close();
-    const databaseId = newDatabaseId();
-    await addDatabase({
-      id: databaseId,
-      name: 'Demo shop',
-      engine: 'pglite',
-      ...settings,
-      connectionRef: await secretStore().save(databaseId, 'memory:'),
-      seedFile: demoSeedFile,
-      schemaIndex: await writeSchemaIndex(databaseId, catalog),
-    });
+    const { id: databaseId } = await addDemoShop(organizationId);
     const gateway = await startGateway({ root, routes: stack.routes, stage: LOCAL_STAGE, host: '127.0.0.1' });
     stop = async () => {
       await gateway.close();
@@ -100,7 +64,7 @@ const serve = async (): Promise<void> => {
       await connectors.closeConnectors();
       await stack.dynamodb.stop();
     };
-    process.send?.({ type: 'ready', url: gateway.url, apiKey: sk.key, databaseId } satisfies ServeMessage);
+    process.send?.({ type: 'ready', url: gateway.url, apiKey, databaseId } satisfies ServeMessage);
     await new Promise<void>((done) => process.once('disconnect', done));
   } finally {
     await stop();
@@ -469,10 +433,7 @@ const main = async (): Promise<number> => {
     console.log(`Wrote the load block of BENCHMARKS.md.${failed ? ` FAIL: ${failed} errors.` : ''}`);
     return failed > 0 ? 1 : 0;
   } finally {
-    if (child.connected) child.disconnect();
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await exited(child);
-    clearTimeout(timer);
+    await stopChild(child, 'disconnect');
   }
 };
 

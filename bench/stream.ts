@@ -9,17 +9,16 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg } from 'node:os';
 import { createParser } from 'eventsource-parser';
-import type { ChatChildMessage, ChatParentMessage } from './chat-child.ts';
+import type { ChatChildMessage } from './chat-child.ts';
 import {
-  exited,
   type Figure,
   fixed,
-  forkBench,
   median,
-  nextMessage,
   percentile,
   printFigure,
   type Section,
+  startServerChild,
+  stopChild,
   table,
   verdict,
 } from './common.ts';
@@ -65,21 +64,8 @@ interface StackServer {
 }
 
 const startServer = async (env: NodeJS.ProcessEnv): Promise<StackServer> => {
-  const child = forkBench('chat-child.ts', env);
-  const stop = async () => {
-    if (child.connected) child.send({ type: 'stop' } satisfies ChatParentMessage);
-    const timer = setTimeout(() => child.kill('SIGKILL'), 10_000);
-    await exited(child);
-    clearTimeout(timer);
-  };
-  try {
-    const ready = await nextMessage<ChatChildMessage>(child);
-    if (ready.type !== 'ready') throw new Error(`unexpected message ${ready.type}`);
-    return { url: ready.url, apiKey: ready.apiKey, databaseId: ready.databaseId, stop };
-  } catch (error) {
-    await stop();
-    throw error;
-  }
+  const { child, ready } = await startServerChild<ChatChildMessage>('chat-child.ts', env);
+  return { url: ready.url, apiKey: ready.apiKey, databaseId: ready.databaseId, stop: () => stopChild(child) };
 };
 
 const headersOf = (server: StackServer) => ({ 'X-API-Key': server.apiKey, 'X-Tenant-Id': '1' });

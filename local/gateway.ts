@@ -284,6 +284,29 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
       });
   });
   server.keepAliveTimeout = 65_000;
+  // What Node's HTTP parser refuses before any handler runs (headers over its 16 KB limit, a
+  // malformed request line) still gets the envelope, as API Gateway's REQUEST_TOO_LARGE and
+  // DEFAULT_4XX responses give it (infra/gateway-responses.yml).
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    if (!socket.writable) {
+      socket.destroy();
+      return;
+    }
+    const tooLarge = error.code === 'HPE_HEADER_OVERFLOW';
+    const refusal = tooLarge
+      ? new ServiceError('PAYLOAD_TOO_LARGE', { message: 'Request headers are too large' })
+      : new ServiceError('VALIDATION', { message: 'Malformed HTTP request' });
+    const traceId = `req_${randomUUID()}`;
+    const body = JSON.stringify(errorEnvelope(refusal, traceId));
+    socket.end(
+      `HTTP/1.1 ${refusal.status} ${tooLarge ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+        'Content-Type: application/json; charset=utf-8\r\n' +
+        `X-Request-ID: ${traceId}\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        'Connection: close\r\n\r\n' +
+        body,
+    );
+  });
 
   await new Promise<void>((resolveListen, reject) => {
     server.once('error', reject);

@@ -2,6 +2,7 @@
 // port, one table, and the functions' environment applied to this process. Call it before any
 // lib/ import (lib/config.ts reads the environment once); it never touches the developer's
 // .local/ data.
+import type { LimitOverrides } from '#lib/limits/plans.ts';
 import { localClient, type RunningDynamoDb, startDynamoDb } from './dynamodb.ts';
 import { environmentOf, loadServerlessConfig, type Route, routesOf } from './serverless-config.ts';
 import { applyLocalEnvironment, LOCAL_STAGE, root } from './stack.ts';
@@ -26,4 +27,29 @@ export const startScratchStack = async (tableName: string): Promise<ScratchStack
     await dynamodb.stop();
     throw error;
   }
+};
+
+/**
+ * An enterprise organization whose limits no benchmark reaches (the limiter still counts every
+ * request), `limits` replacing some of them, and an sk_ key. Call after startScratchStack.
+ */
+export const createUnlimitedOrganization = async (
+  name: string,
+  limits: LimitOverrides = {},
+): Promise<{ organizationId: number; apiKey: string }> => {
+  const { createOrganization, setOrganizationLimits } = await import('#lib/store/organizations.ts');
+  const { createApiKey } = await import('#lib/store/api-keys.ts');
+  const organization = await createOrganization({ name, plan: 'enterprise' });
+  const unreachable = 1_000_000_000;
+  await setOrganizationLimits(organization.id, {
+    requestsPerMinute: unreachable,
+    requestsPerHour: unreachable,
+    monthlyRequests: unreachable,
+    concurrentRequests: unreachable,
+    messagesPerMinute: unreachable,
+    messagesPerHour: unreachable,
+    ...limits,
+  });
+  const sk = await createApiKey({ organizationId: organization.id, kind: 'sk' });
+  return { organizationId: organization.id, apiKey: sk.key };
 };

@@ -9,8 +9,9 @@
 // request (and closes the handler subsegment) then, and that puts `trace_id` back on the logger
 // for the stream's own log lines while the body is written out (the request-id middleware takes
 // it off when the chain returns).
-import { pipeline, Readable, Transform } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { MiddlewareObj, Request } from '@middy/core';
+import { onStreamEnd } from '#lib/http/stream-end.ts';
 import type { ApiContext, ApiEvent, ApiResult } from '#lib/http/types.ts';
 import { logger } from '#lib/log.ts';
 import { metrics, recordRequest, setCurrentTraceId } from './metrics.ts';
@@ -44,21 +45,9 @@ export const errorCodeOf = (response: ApiResult | null | undefined): string | un
   }
 };
 
-/** `body` passed through, `done` called once when it has ended, failed or been dropped. */
+/** `body` passed through, `onStart` called when it starts flowing and `done` when it has ended, failed or been dropped. */
 const endingWith = (body: Readable, onStart: () => void, done: () => void): Readable => {
-  const objectMode = body.readableObjectMode;
-  const out = new Transform({
-    readableObjectMode: objectMode,
-    writableObjectMode: objectMode,
-    transform: (chunk, _encoding, callback) => callback(null, chunk),
-    flush: (callback) => {
-      done();
-      callback();
-    },
-  });
-  pipeline(body, out, (error) => {
-    if (error) done();
-  });
+  const out = onStreamEnd(body, done);
   // Flowing starts when the response stream reads the body, after the whole chain has returned.
   out.once('resume', onStart);
   return out;

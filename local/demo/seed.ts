@@ -7,6 +7,8 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import type { Catalog } from '#lib/connectors/types.ts';
+import type { DatabaseRecord } from '#lib/store/databases.ts';
 import { localDir, root } from '../stack.ts';
 
 export interface DemoSetup {
@@ -51,13 +53,57 @@ export const demoBranding = {
   hide_dialektai_branding: false,
 } as const;
 
+/**
+ * Registers the demo shop (PGlite from shop.sql, the demo row policy) for an organization and
+ * indexes it: as `admin database add` does (connection tested, the indexing quota counted) when
+ * `asAdmin`, otherwise introspected directly. Lib modules are imported here, after the caller
+ * has applied the local environment.
+ */
+export const addDemoShop = async (
+  organizationId: number,
+  options: { asAdmin?: boolean } = {},
+): Promise<DatabaseRecord> => {
+  const { addDatabase, newDatabaseId } = await import('#lib/store/databases.ts');
+  const { prepareIndex } = await import('#lib/connectors/indexing.ts');
+  const { createConnector } = await import('#lib/connectors/index.ts');
+  const { secretStore } = await import('#lib/connectors/secrets.ts');
+  const { writeSchemaIndex } = await import('#lib/store/schema-index.ts');
+  const { effectivePolicy } = await import('#lib/sql/policy.ts');
+
+  const settings = {
+    organizationId,
+    requiresOrganizationScoping: true,
+    tenantFilterColumn: demoPolicy.tenant_column,
+    policy: demoPolicy,
+  };
+  const connector = await createConnector({ engine: 'pglite', url: 'memory:', seedFile: demoSeedFile });
+  let catalog: Catalog;
+  try {
+    catalog = options.asAdmin
+      ? await prepareIndex(connector, settings)
+      : await connector.introspect({ policy: effectivePolicy(settings) });
+  } finally {
+    await connector.close();
+  }
+  const databaseId = newDatabaseId();
+  return addDatabase({
+    id: databaseId,
+    name: 'Demo shop',
+    engine: 'pglite',
+    ...settings,
+    connectionRef: await secretStore().save(databaseId, 'memory:'),
+    seedFile: demoSeedFile,
+    schemaIndex: await writeSchemaIndex(databaseId, catalog),
+  });
+};
+
 /** Returns the demo setup, creating it when the table does not hold it yet. Lib modules are
  *  imported here, after the caller has applied the local environment. */
 export const ensureDemo = async (): Promise<{ demo: DemoSetup; created: boolean; indexed: boolean }> => {
   const { findOrganization, createOrganization } = await import('#lib/store/organizations.ts');
-  const { addDatabase, findDatabase, newDatabaseId } = await import('#lib/store/databases.ts');
-  const { indexDatabase, prepareIndex } = await import('#lib/connectors/indexing.ts');
-  const { closeConnectors, createConnector } = await import('#lib/connectors/index.ts');
+  const { findDatabase } = await import('#lib/store/databases.ts');
+  const { indexDatabase } = await import('#lib/connectors/indexing.ts');
+  const { closeConnectors } = await import('#lib/connectors/index.ts');
 
   if (existsSync(demoFile)) {
     const saved = JSON.parse(readFileSync(demoFile, 'utf8')) as DemoSetup;
@@ -77,33 +123,9 @@ export const ensureDemo = async (): Promise<{ demo: DemoSetup; created: boolean;
   }
   const { createApiKey } = await import('#lib/store/api-keys.ts');
   const { saveBranding } = await import('#lib/store/branding.ts');
-  const { secretStore } = await import('#lib/connectors/secrets.ts');
-  const { writeSchemaIndex } = await import('#lib/store/schema-index.ts');
 
   const organization = await createOrganization({ name: 'Demo Company', plan: 'professional' });
-  const databaseId = newDatabaseId();
-  const settings = {
-    organizationId: organization.id,
-    requiresOrganizationScoping: true,
-    tenantFilterColumn: demoPolicy.tenant_column,
-    policy: demoPolicy,
-  };
-  const connector = await createConnector({ engine: 'pglite', url: 'memory:', seedFile: demoSeedFile });
-  let catalog: Awaited<ReturnType<typeof prepareIndex>>;
-  try {
-    catalog = await prepareIndex(connector, settings);
-  } finally {
-    await connector.close();
-  }
-  const database = await addDatabase({
-    id: databaseId,
-    name: 'Demo shop',
-    engine: 'pglite',
-    ...settings,
-    connectionRef: await secretStore().save(databaseId, 'memory:'),
-    seedFile: demoSeedFile,
-    schemaIndex: await writeSchemaIndex(databaseId, catalog),
-  });
+  const database = await addDemoShop(organization.id, { asAdmin: true });
   const sk = await createApiKey({ organizationId: organization.id, kind: 'sk' });
   const pk = await createApiKey({ organizationId: organization.id, kind: 'pk', databaseId: database.id });
   await saveBranding(organization.id, demoBranding);

@@ -201,6 +201,13 @@ describe('routing', () => {
     expect(response.headers.get('allow')).toBe('GET');
     await expectEnvelope(response, 405, 'METHOD_NOT_ALLOWED', 'VALIDATION_ERROR');
   });
+
+  it('answers headers too large for the HTTP parser with the 413 envelope, not a bare close', async () => {
+    const response = await get(`/api/v1/branding?cursor=${'x'.repeat(9_000)}`, {
+      'X-API-Key': `sk_${'a'.repeat(9_000)}`,
+    });
+    await expectEnvelope(response, 413, 'VALIDATION_ERROR', 'VALIDATION_ERROR');
+  });
 });
 
 describe('pk_ key origins', () => {

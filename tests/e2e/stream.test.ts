@@ -82,19 +82,26 @@ const startConversation = async (headers: Headers, personalityId?: string): Prom
 const streamUrl = (id: string, message?: string) =>
   `${gateway.url}/api/v1/chat/${id}/stream${message === undefined ? '' : `?message=${encodeURIComponent(message)}`}`;
 
-/** Every event of a response body, in order, with the comments seen. */
-const readEvents = async (response: Response) => {
+/**
+ * Every event of a response body, in order, with the comments seen and when each event arrived
+ * (ms after `started`, a performance.now() reading).
+ */
+const readEvents = async (response: Response, started = performance.now()) => {
   const events: EventSourceMessage[] = [];
+  const arrivals: number[] = [];
   const comments: string[] = [];
   const parser = createParser({
-    onEvent: (event) => events.push(event),
+    onEvent: (event) => {
+      events.push(event);
+      arrivals.push(performance.now() - started);
+    },
     onComment: (comment) => comments.push(comment),
   });
   const decoder = new TextDecoder();
   for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
     parser.feed(decoder.decode(chunk, { stream: true }));
   }
-  return { events, comments };
+  return { events, arrivals, comments };
 };
 
 const historyOf = async (id: string, headers: Headers) =>
@@ -275,30 +282,24 @@ describe('streaming through a model engine', () => {
     description: 'Counting orders',
   });
 
-  it('streams the model’s tokens as they arrive, then done, and stores them joined', async () => {
-    // Arrange
+  /** A conversation on the model personality, started with a greeting the model answers. */
+  const modelConversation = async (greeting: string) => {
     const headers = headersOf();
     fake.reset();
-    fake.respond(reply({ kind: 'conversational', message: 'Hello! Ask me about your shop.' }));
-    const id = await startConversation(headers, modelPersonality.id);
+    fake.respond(reply({ kind: 'conversational', message: greeting }));
+    return { headers, id: await startConversation(headers, modelPersonality.id) };
+  };
+
+  it('streams the model’s tokens as they arrive, then done, and stores them joined', async () => {
+    // Arrange
+    const { headers, id } = await modelConversation('Hello! Ask me about your shop.');
     const tokens = ['You have', ' 42', ' orders', ' in total.'];
     fake.respond(countQuery, streamed(tokens, { intervalMs: 80 }));
 
     // Act
     const started = performance.now();
     const response = await fetch(streamUrl(id, 'How many orders are there?'), { headers });
-    const arrivals: number[] = [];
-    const events: EventSourceMessage[] = [];
-    const parser = createParser({
-      onEvent: (event) => {
-        events.push(event);
-        arrivals.push(performance.now() - started);
-      },
-    });
-    const decoder = new TextDecoder();
-    for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
-      parser.feed(decoder.decode(chunk, { stream: true }));
-    }
+    const { events, arrivals } = await readEvents(response, started);
 
     // Assert
     expect(response.status).toBe(200);
@@ -329,10 +330,7 @@ describe('streaming through a model engine', () => {
   });
 
   it('answers with the deterministic composition when the model fails before writing', async () => {
-    const headers = headersOf();
-    fake.reset();
-    fake.respond(reply({ kind: 'conversational', message: 'Hello!' }));
-    const id = await startConversation(headers, modelPersonality.id);
+    const { headers, id } = await modelConversation('Hello!');
     fake.respond(countQuery, {
       status: 503,
       body: { error: { message: 'The server is overloaded', type: 'server_error' } },
@@ -355,10 +353,7 @@ describe('streaming through a model engine', () => {
 
   it('ends with `event: error` after the pieces when the model breaks off mid-answer', async () => {
     // Arrange
-    const headers = headersOf();
-    fake.reset();
-    fake.respond(reply({ kind: 'conversational', message: 'Hello!' }));
-    const id = await startConversation(headers, modelPersonality.id);
+    const { headers, id } = await modelConversation('Hello!');
     fake.respond(countQuery, recordedStreams.dropped);
 
     // Act

@@ -7,140 +7,53 @@
 // inside the bundle once. A guard that could not load its parser would fail closed and answer
 // `refused`; here the guard allows the query and it goes on to the database: a real answer when
 // TABLETALK_TEST_POSTGRES_URL is set, otherwise DB_CONNECTION_FAILED from an unreachable server.
-import { execFile } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
+import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { secretStore } from '#lib/connectors/secrets.ts';
-import type { Catalog } from '#lib/connectors/types.ts';
-import { createApiKey } from '#lib/store/api-keys.ts';
-import { addDatabase, newDatabaseId } from '#lib/store/databases.ts';
-import { createOrganization } from '#lib/store/organizations.ts';
-import { writeSchemaIndex } from '#lib/store/schema-index.ts';
 import { apiEvent } from '../helpers/events.ts';
+import {
+  lambdaContextSource,
+  type PackagedStage,
+  packagedEnvironment,
+  packageStage,
+  runPackaged,
+  seedOrdersDatabase,
+} from '../helpers/packaged.ts';
 
-const run = promisify(execFile);
-const projectRoot = process.cwd();
-const binDir = resolve(projectRoot, 'node_modules/.bin');
 const postgresUrl = process.env.TABLETALK_TEST_POSTGRES_URL;
 const ANSWERING = ['chatMessage', 'conversationMessage'];
 
-let packageDir: string;
-// Inside the project, so the bundle's one external (@aws-sdk/*, provided by the Lambda runtime)
-// resolves from node_modules as it would from the runtime.
+let stage: PackagedStage | undefined;
 let extractDir: string;
 
 beforeAll(async () => {
-  packageDir = mkdtempSync(join(tmpdir(), 'tabletalk-package-answering-'));
-  await run(join(binDir, 'serverless'), ['package', '--stage', 'prod', '--package', packageDir], {
-    cwd: projectRoot,
-    env: {
-      ...process.env,
-      PATH: `${binDir}${delimiter}${process.env.PATH ?? ''}`,
-      SLS_TELEMETRY_DISABLED: '1',
-      SLS_NOTIFICATIONS_MODE: 'off',
-    },
-    timeout: 120_000,
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  extractDir = join(
-    projectRoot,
-    'node_modules',
-    '.cache',
-    `tabletalk-package-answering-${randomBytes(4).toString('hex')}`,
-  );
-  mkdirSync(extractDir, { recursive: true });
-  await run('unzip', ['-q', join(packageDir, 'chatMessage.zip'), '-d', extractDir]);
+  stage = await packageStage('answering');
+  extractDir = await stage.unzip('chatMessage.zip');
 }, 180_000);
 
 afterAll(() => {
-  if (packageDir) rmSync(packageDir, { recursive: true, force: true });
-  if (extractDir) rmSync(extractDir, { recursive: true, force: true });
+  stage?.remove();
 });
 
-const entries = async (zip: string): Promise<string[]> =>
-  (await run('unzip', ['-Z1', join(packageDir, zip)])).stdout.split('\n').filter(Boolean);
+const entries = (zip: string): Promise<string[]> => stage!.entries(zip);
 
-/** One table with a tenant column: enough for "How many orders are there?". */
-const catalog: Catalog = {
-  dialect: 'postgres',
-  defaultSchema: 'public',
-  relations: [
-    {
-      schema: 'public',
-      name: 'orders',
-      kind: 'table',
-      columns: [
-        { name: 'id', kind: 'integer', nativeType: 'integer', nullable: false },
-        { name: 'org_id', kind: 'integer', nativeType: 'integer', nullable: false },
-      ],
-      primaryKey: ['id'],
-      foreignKeys: [],
-      rowEstimate: 3,
-      samples: {},
-    },
-  ],
-  userFunctions: [],
-  indexedAt: '2026-01-01T00:00:00.000Z',
-};
-
-/** An organization, a key and a postgres database at `url`, indexed with `catalog`. */
-const seed = async (url: string) => {
-  const organization = await createOrganization({ name: 'Packaged', plan: 'professional' });
-  const id = newDatabaseId();
-  await addDatabase({
-    id,
-    organizationId: organization.id,
-    name: 'Packaged shop',
-    engine: 'postgres',
-    requiresOrganizationScoping: true,
-    tenantFilterColumn: 'org_id',
-    policy: { tenant_column: 'org_id', tables: {} },
-    connectionRef: await secretStore().save(id, url),
-    schemaIndex: await writeSchemaIndex(id, catalog),
-  });
-  const key = await createApiKey({ organizationId: organization.id, kind: 'sk' });
-  return { databaseId: id, key: key.key };
-};
+/** An organization, a key and a postgres database at `url`, indexed with the orders catalog. */
+const seed = (url: string) => seedOrdersDatabase('Packaged', url);
 
 /** Imports the packaged bundle in a fresh Node process and invokes its handler with one event. */
 const invokePackaged = async (event: unknown): Promise<{ statusCode: number; body: string }> => {
   const script = `
     const [file, eventJson] = process.argv.slice(1);
     const { handler } = await import(file);
-    const context = {
-      functionName: 'tabletalk-prod-chatMessage', awsRequestId: 'smoke', invokedFunctionArn: 'arn:aws:lambda:us-east-1:0:function:x',
-      memoryLimitInMB: '1024', getRemainingTimeInMillis: () => 29_000,
-    };
+    const context = ${lambdaContextSource('tabletalk-prod-chatMessage')};
     const result = await handler(JSON.parse(eventJson), context);
     process.stdout.write(JSON.stringify(result));
   `;
-  const file = pathToFileURL(join(extractDir, 'functions', 'chat-message.mjs')).href;
-  const { stdout } = await run(
-    join(binDir, 'node'),
-    ['--enable-source-maps', '--input-type=module', '-e', script, file, JSON.stringify(event)],
-    {
-      cwd: extractDir,
-      timeout: 60_000,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '/tmp',
-        STAGE: 'prod',
-        AWS_REGION: 'us-east-1',
-        TABLE_NAME: process.env.TABLE_NAME ?? '',
-        DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT ?? '',
-        LOCAL_SECRET_KEY_FILE: process.env.LOCAL_SECRET_KEY_FILE ?? '',
-        LIMITS_ENABLED: 'false',
-        POWERTOOLS_LOG_LEVEL: 'SILENT',
-        DB_CONNECT_TIMEOUT_MS: '2000',
-      },
-    },
-  );
+  const { stdout } = await runPackaged(script, join(extractDir, 'functions', 'chat-message.mjs'), event, {
+    cwd: extractDir,
+    env: packagedEnvironment(),
+  });
   return JSON.parse(stdout) as { statusCode: number; body: string };
 };
 

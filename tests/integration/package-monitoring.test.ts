@@ -5,21 +5,14 @@
 // SDK stays out of what a function imports at cold start (a chunk loaded on demand), and a
 // packaged function run as in a Lambda with tracing and metrics on answers, prints its EMF
 // lines and sends its segments to the X-Ray daemon address.
-import { execFile } from 'node:child_process';
-import { randomBytes } from 'node:crypto';
 import { createSocket } from 'node:dgram';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { delimiter, dirname, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
+import { readdirSync, readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { apiEvent } from '../helpers/events.ts';
+import { type PackagedStage, packageStage, projectRoot, runPackaged } from '../helpers/packaged.ts';
 
-const run = promisify(execFile);
-const projectRoot = process.cwd();
-const binDir = resolve(projectRoot, 'node_modules/.bin');
 const MAX_STATIC_BYTES = 150 * 1024;
 
 type Resource = { Type: string; Condition?: string; Properties: Record<string, unknown> };
@@ -33,44 +26,21 @@ const serverlessYml = parse(readFileSync(join(projectRoot, 'serverless.yml'), 'u
 const functionNames = Object.keys(serverlessYml.functions);
 const lambdaName = (fn: string) => `tabletalk-prod-${fn}`;
 
-let packageDir: string;
+let stage: PackagedStage | undefined;
 let extractDir: string;
 let template: Template;
 
 beforeAll(async () => {
-  packageDir = mkdtempSync(join(tmpdir(), 'tabletalk-package-monitoring-'));
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PATH: `${binDir}${delimiter}${process.env.PATH ?? ''}`,
-    SLS_TELEMETRY_DISABLED: '1',
-    SLS_NOTIFICATIONS_MODE: 'off',
-  };
-  delete env.TABLETALK_ALARM_EMAIL;
-  await run(join(binDir, 'serverless'), ['package', '--stage', 'prod', '--package', packageDir], {
-    cwd: projectRoot,
-    env,
-    timeout: 120_000,
-    maxBuffer: 16 * 1024 * 1024,
-  });
+  stage = await packageStage('monitoring', ['TABLETALK_ALARM_EMAIL']);
   template = JSON.parse(
-    readFileSync(join(packageDir, 'cloudformation-template-update-stack.json'), 'utf8'),
+    readFileSync(join(stage.dir, 'cloudformation-template-update-stack.json'), 'utf8'),
   ) as Template;
-  // Inside the project, so the bundles' external @aws-sdk/* resolves from node_modules as from the runtime.
-  extractDir = join(
-    projectRoot,
-    'node_modules',
-    '.cache',
-    `tabletalk-package-monitoring-${randomBytes(4).toString('hex')}`,
-  );
-  for (const fn of functionNames) {
-    mkdirSync(join(extractDir, fn), { recursive: true });
-    await run('unzip', ['-q', join(packageDir, `${fn}.zip`), '-d', join(extractDir, fn)]);
-  }
+  extractDir = stage.extractDir;
+  for (const fn of functionNames) await stage.unzip(`${fn}.zip`, fn);
 }, 180_000);
 
 afterAll(() => {
-  if (packageDir) rmSync(packageDir, { recursive: true, force: true });
-  if (extractDir) rmSync(extractDir, { recursive: true, force: true });
+  stage?.remove();
 });
 
 const ofType = (type: string) => Object.entries(template.Resources).filter(([, r]) => r.Type === type);
@@ -366,41 +336,31 @@ describe('the packaged bundles', () => {
     // Act
     let output: { stdout: string; stderr: string };
     try {
-      output = await run(
-        join(binDir, 'node'),
-        [
-          '--input-type=module',
-          '-e',
-          script,
-          pathToFileURL(bundleOf('branding')).href,
-          JSON.stringify(event),
-        ],
-        {
-          cwd: join(extractDir, 'branding'),
-          timeout: 60_000,
-          env: {
-            PATH: process.env.PATH ?? '',
-            HOME: process.env.HOME ?? '/tmp',
-            STAGE: 'prod',
-            TABLE_NAME: 'tabletalk-prod',
-            AWS_REGION: 'us-east-1',
-            AWS_ACCESS_KEY_ID: 'test',
-            AWS_SECRET_ACCESS_KEY: 'test',
-            AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
-            AWS_LAMBDA_FUNCTION_NAME: 'tabletalk-prod-branding',
-            LAMBDA_TASK_ROOT: join(extractDir, 'branding'),
-            _HANDLER: 'functions/branding.handler',
-            _X_AMZN_TRACE_ID: 'Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1',
-            AWS_XRAY_DAEMON_ADDRESS: `127.0.0.1:${port}`,
-            POWERTOOLS_SERVICE_NAME: 'tabletalk',
-            POWERTOOLS_LOG_LEVEL: 'INFO',
-            POWERTOOLS_METRICS_DISABLED: 'false',
-            POWERTOOLS_TRACE_ENABLED: 'true',
-            POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
-            LIMITS_ENABLED: 'false',
-          },
+      output = await runPackaged(script, bundleOf('branding'), event, {
+        cwd: join(extractDir, 'branding'),
+        sourceMaps: false,
+        env: {
+          PATH: process.env.PATH ?? '',
+          HOME: process.env.HOME ?? '/tmp',
+          STAGE: 'prod',
+          TABLE_NAME: 'tabletalk-prod',
+          AWS_REGION: 'us-east-1',
+          AWS_ACCESS_KEY_ID: 'test',
+          AWS_SECRET_ACCESS_KEY: 'test',
+          AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x',
+          AWS_LAMBDA_FUNCTION_NAME: 'tabletalk-prod-branding',
+          LAMBDA_TASK_ROOT: join(extractDir, 'branding'),
+          _HANDLER: 'functions/branding.handler',
+          _X_AMZN_TRACE_ID: 'Root=1-5759e988-bd862e3fe1be46a994272793;Parent=53995c3f42cd8ad8;Sampled=1',
+          AWS_XRAY_DAEMON_ADDRESS: `127.0.0.1:${port}`,
+          POWERTOOLS_SERVICE_NAME: 'tabletalk',
+          POWERTOOLS_LOG_LEVEL: 'INFO',
+          POWERTOOLS_METRICS_DISABLED: 'false',
+          POWERTOOLS_TRACE_ENABLED: 'true',
+          POWERTOOLS_TRACER_CAPTURE_RESPONSE: 'false',
+          LIMITS_ENABLED: 'false',
         },
-      );
+      });
     } finally {
       daemon.close();
     }

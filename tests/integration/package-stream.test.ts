@@ -6,113 +6,53 @@
 // a database (a greeting: prelude with status 200 and the SSE headers, `data` events, then
 // `event: done`, the answer stored), and one whose database cannot be reached (the prelude, then
 // `event: error` with the envelope, and the end).
-import { execFile } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { delimiter, join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { promisify } from 'node:util';
+import { randomUUID } from 'node:crypto';
+import { join } from 'node:path';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { secretStore } from '#lib/connectors/secrets.ts';
-import type { Catalog } from '#lib/connectors/types.ts';
-import { createApiKey } from '#lib/store/api-keys.ts';
-import { addDatabase, newDatabaseId } from '#lib/store/databases.ts';
 import { appendMessage, conversationMessagePage } from '#lib/store/messages.ts';
-import { createOrganization } from '#lib/store/organizations.ts';
-import { writeSchemaIndex } from '#lib/store/schema-index.ts';
 import { apiEvent } from '../helpers/events.ts';
+import {
+  lambdaContextSource,
+  type PackagedStage,
+  packagedEnvironment,
+  packageStage,
+  runPackaged,
+  seedOrdersDatabase,
+} from '../helpers/packaged.ts';
 
-const run = promisify(execFile);
-const projectRoot = process.cwd();
-const binDir = resolve(projectRoot, 'node_modules/.bin');
 const SCOPE = 'smoke-scope';
 /** Precedes the response bytes on the child's stdout (anything else there is not the response). */
 const MARK = '@@response@@';
 
-let packageDir: string;
-// Inside the project, so the bundle's one external (@aws-sdk/*, provided by the Lambda runtime)
-// resolves from node_modules as it would from the runtime.
+let stage: PackagedStage | undefined;
 let extractDir: string;
 
 beforeAll(async () => {
-  packageDir = mkdtempSync(join(tmpdir(), 'tabletalk-package-stream-'));
-  await run(join(binDir, 'serverless'), ['package', '--stage', 'prod', '--package', packageDir], {
-    cwd: projectRoot,
-    env: {
-      ...process.env,
-      PATH: `${binDir}${delimiter}${process.env.PATH ?? ''}`,
-      SLS_TELEMETRY_DISABLED: '1',
-      SLS_NOTIFICATIONS_MODE: 'off',
-    },
-    timeout: 180_000,
-    maxBuffer: 16 * 1024 * 1024,
-  });
-  extractDir = join(
-    projectRoot,
-    'node_modules',
-    '.cache',
-    `tabletalk-package-stream-${randomBytes(4).toString('hex')}`,
-  );
-  mkdirSync(extractDir, { recursive: true });
-  await run('unzip', ['-q', join(packageDir, 'stream.zip'), '-d', extractDir]);
+  stage = await packageStage('stream');
+  extractDir = await stage.unzip('stream.zip');
 }, 240_000);
 
 afterAll(() => {
-  if (packageDir) rmSync(packageDir, { recursive: true, force: true });
-  if (extractDir) rmSync(extractDir, { recursive: true, force: true });
+  stage?.remove();
 });
-
-/** One table with a tenant column. */
-const catalog: Catalog = {
-  dialect: 'postgres',
-  defaultSchema: 'public',
-  relations: [
-    {
-      schema: 'public',
-      name: 'orders',
-      kind: 'table',
-      columns: [
-        { name: 'id', kind: 'integer', nativeType: 'integer', nullable: false },
-        { name: 'org_id', kind: 'integer', nativeType: 'integer', nullable: false },
-      ],
-      primaryKey: ['id'],
-      foreignKeys: [],
-      rowEstimate: 3,
-      samples: {},
-    },
-  ],
-  userFunctions: [],
-  indexedAt: '2026-01-01T00:00:00.000Z',
-};
 
 /** An organization, a key, a postgres database nobody listens on, and a conversation on it. */
 const seed = async () => {
-  const organization = await createOrganization({ name: 'Packaged stream', plan: 'professional' });
-  const databaseId = newDatabaseId();
-  await addDatabase({
-    id: databaseId,
-    organizationId: organization.id,
-    name: 'Packaged shop',
-    engine: 'postgres',
-    requiresOrganizationScoping: true,
-    tenantFilterColumn: 'org_id',
-    policy: { tenant_column: 'org_id', tables: {} },
-    connectionRef: await secretStore().save(databaseId, 'postgres://tabletalk:unused@127.0.0.1:9/none'),
-    schemaIndex: await writeSchemaIndex(databaseId, catalog),
-  });
-  const key = await createApiKey({ organizationId: organization.id, kind: 'sk' });
+  const { organizationId, databaseId, key } = await seedOrdersDatabase(
+    'Packaged stream',
+    'postgres://tabletalk:unused@127.0.0.1:9/none',
+  );
   const conversationId = randomUUID();
   await appendMessage({
     conversationId,
-    organizationId: organization.id,
+    organizationId,
     scopeId: SCOPE,
     role: 'user',
     content: 'Hi there',
     conversation: { title: 'Hi there', userId: '', databaseId, personalityId: undefined },
   });
-  return { organizationId: organization.id, conversationId, key: key.key };
+  return { organizationId, conversationId, key };
 };
 
 const streamEvent = (conversationId: string, key: string, message: string) =>
@@ -147,36 +87,16 @@ const invokePackaged = async (event: unknown): Promise<string> => {
     const chunks = [];
     const sink = new Writable({ write(chunk, _encoding, callback) { chunks.push(Buffer.from(chunk)); callback(); } });
     const finished = new Promise((done) => sink.on('finish', done));
-    const context = {
-      functionName: 'tabletalk-prod-stream', awsRequestId: 'smoke', invokedFunctionArn: 'arn:aws:lambda:us-east-1:0:function:x',
-      memoryLimitInMB: '1024', getRemainingTimeInMillis: () => 29_000,
-    };
+    const context = ${lambdaContextSource('tabletalk-prod-stream')};
     await handler(JSON.parse(eventJson), sink, context);
     await finished;
     process.stdout.write('\\n' + MARK + Buffer.concat(chunks).toString('base64'));
     process.exit(0);
   `;
-  const file = pathToFileURL(join(extractDir, 'functions', 'stream.mjs')).href;
-  const { stdout } = await run(
-    join(binDir, 'node'),
-    ['--enable-source-maps', '--input-type=module', '-e', script, file, JSON.stringify(event)],
-    {
-      cwd: extractDir,
-      timeout: 60_000,
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '/tmp',
-        STAGE: 'prod',
-        AWS_REGION: 'us-east-1',
-        TABLE_NAME: process.env.TABLE_NAME ?? '',
-        DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT ?? '',
-        LOCAL_SECRET_KEY_FILE: process.env.LOCAL_SECRET_KEY_FILE ?? '',
-        LIMITS_ENABLED: 'false',
-        POWERTOOLS_LOG_LEVEL: 'SILENT',
-        DB_CONNECT_TIMEOUT_MS: '2000',
-      },
-    },
-  );
+  const { stdout } = await runPackaged(script, join(extractDir, 'functions', 'stream.mjs'), event, {
+    cwd: extractDir,
+    env: packagedEnvironment(),
+  });
   const at = stdout.lastIndexOf(MARK);
   expect(at, stdout.slice(0, 2_000)).toBeGreaterThanOrEqual(0);
   return Buffer.from(stdout.slice(at + MARK.length).trim(), 'base64').toString('utf8');

@@ -8,17 +8,10 @@ import { builtinEngine } from '#lib/answer/builtin/index.ts';
 import { readState } from '#lib/answer/builtin/intent.ts';
 import type { EngineInput } from '#lib/answer/engine.ts';
 import { ask, askSql } from '../fixtures/catalogs/ask.ts';
-import { SHOP_NOW, shopCatalog } from '../fixtures/catalogs/shop.ts';
+import { engineInput } from '../helpers/engines.ts';
 
-const input = (question: string, overrides: Partial<EngineInput> = {}): EngineInput => ({
-  question,
-  catalog: shopCatalog,
-  dialect: 'postgres',
-  history: [],
-  now: SHOP_NOW,
-  tenantColumn: 'org_id',
-  ...overrides,
-});
+const input = (question: string, overrides: Partial<EngineInput> = {}): EngineInput =>
+  engineInput({ question, ...overrides });
 
 describe('builtinEngine', () => {
   it('proposes SQL with a description, an answer shape and a state', async () => {

@@ -13,8 +13,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { EngineInput, ResultRows, SqlProposal, TokenUsage } from '#lib/answer/engine.ts';
 import { createBedrockEngine } from '#lib/answer/engines/bedrock.ts';
-import { ServiceError } from '#lib/http/errors.ts';
-import { SHOP_NOW, shopCatalog } from '../fixtures/catalogs/shop.ts';
+import { composeTimed, engineInput, llmFailure } from '../helpers/engines.ts';
 
 const MODEL = 'anthropic.claude-3-5-haiku-20241022-v1:0';
 const client = new BedrockRuntimeClient({ region: 'us-east-1' });
@@ -28,16 +27,12 @@ afterEach(() => {
 
 const engine = (timeoutMs = 5_000) => createBedrockEngine({ model: MODEL, client, timeoutMs });
 
-const input = (overrides: Partial<EngineInput> = {}): EngineInput => ({
-  question: 'What is the revenue per category?',
-  catalog: shopCatalog,
-  dialect: 'postgres',
-  history: [],
-  now: SHOP_NOW,
-  tenantColumn: 'org_id',
-  onUsage: (usage) => usages.push(usage),
-  ...overrides,
-});
+const input = (overrides: Partial<EngineInput> = {}): EngineInput =>
+  engineInput({
+    question: 'What is the revenue per category?',
+    onUsage: (usage) => usages.push(usage),
+    ...overrides,
+  });
 
 const proposal: SqlProposal = {
   kind: 'sql',
@@ -79,24 +74,9 @@ const answerEvents = (pieces: string[]): ConverseStreamOutput[] => [
   },
 ];
 
-const failure = async (promise: Promise<unknown>): Promise<ServiceError> => {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(ServiceError);
-  expect((error as ServiceError).kind).toBe('LLM_FAILED');
-  return error as ServiceError;
-};
-
 const collect = async (list: ConverseStreamOutput[], intervalMs = 0) => {
   bedrock.on(ConverseStreamCommand).resolves({ stream: events(list, intervalMs), $metadata: {} });
-  const pieces: { piece: string; at: number }[] = [];
-  const started = performance.now();
-  const composed = await engine().compose!(proposal, rows, input(), async (piece) => {
-    pieces.push({ piece, at: performance.now() - started });
-  });
-  return { composed, pieces };
+  return composeTimed(engine(), proposal, rows, input());
 };
 
 describe('the answer streamed with ConverseStream', () => {
@@ -131,7 +111,7 @@ describe('the answer streamed with ConverseStream', () => {
       $metadata: {},
     });
     const pieces: string[] = [];
-    const error = await failure(
+    const error = await llmFailure(
       engine().compose!(proposal, rows, input(), async (piece) => {
         pieces.push(piece);
       }),
@@ -147,12 +127,12 @@ describe('the answer streamed with ConverseStream', () => {
       throw new ThrottlingException({ message: 'Too many tokens', $metadata: { httpStatusCode: 429 } });
     }
     bedrock.on(ConverseStreamCommand).resolves({ stream: throwing(), $metadata: {} });
-    const error = await failure(engine().compose!(proposal, rows, input(), async () => undefined));
+    const error = await llmFailure(engine().compose!(proposal, rows, input(), async () => undefined));
     expect(error.detail).toBe('UNAVAILABLE');
   });
 
   it('a stream that ends without messageStop: UNAVAILABLE', async () => {
-    const error = await failure(collect([delta('Books lead')]));
+    const error = await llmFailure(collect([delta('Books lead')]));
     expect(error.detail).toBe('UNAVAILABLE');
     expect(error.message).toMatch(/broke off/);
   });
@@ -162,7 +142,7 @@ describe('the answer streamed with ConverseStream', () => {
       .on(ConverseStreamCommand)
       .rejects(new ThrottlingException({ message: 'Rate exceeded', $metadata: { httpStatusCode: 429 } }));
     const pieces: string[] = [];
-    const error = await failure(
+    const error = await llmFailure(
       engine().compose!(proposal, rows, input(), async (piece) => {
         pieces.push(piece);
       }),
@@ -176,7 +156,7 @@ describe('the answer streamed with ConverseStream', () => {
       .on(ConverseStreamCommand)
       .resolves({ stream: events(answerEvents(['a', 'b']), 2_000), $metadata: {} });
     const started = performance.now();
-    const error = await failure(engine(300).compose!(proposal, rows, input(), async () => undefined));
+    const error = await llmFailure(engine(300).compose!(proposal, rows, input(), async () => undefined));
     expect(error.detail).toBe('TIMEOUT');
     expect(performance.now() - started).toBeLessThan(1_500);
   });

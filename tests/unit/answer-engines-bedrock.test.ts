@@ -14,11 +14,9 @@ import {
 } from '@aws-sdk/client-bedrock-runtime';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it } from 'vitest';
-import type { EngineInput } from '#lib/answer/engine.ts';
 import { createBedrockEngine } from '#lib/answer/engines/bedrock.ts';
 import { FORMAT_REMINDER } from '#lib/answer/engines/prompt.ts';
-import { ServiceError } from '#lib/http/errors.ts';
-import { SHOP_NOW, shopCatalog } from '../fixtures/catalogs/shop.ts';
+import { engineInput, llmFailure } from '../helpers/engines.ts';
 
 const MODEL = 'anthropic.claude-3-5-haiku-20241022-v1:0';
 const client = new BedrockRuntimeClient({ region: 'us-east-1' });
@@ -30,16 +28,6 @@ afterEach(() => {
 
 const engine = (timeoutMs?: number) =>
   createBedrockEngine({ model: MODEL, client, ...(timeoutMs !== undefined ? { timeoutMs } : {}) });
-
-const input = (overrides: Partial<EngineInput> = {}): EngineInput => ({
-  question: 'How many cancelled orders are there?',
-  catalog: shopCatalog,
-  dialect: 'postgres',
-  history: [],
-  now: SHOP_NOW,
-  tenantColumn: 'org_id',
-  ...overrides,
-});
 
 /** A Converse response whose message is `text`. */
 const converse = (text: string): ConverseCommandOutput => ({
@@ -58,22 +46,12 @@ const sqlReply = JSON.stringify({
 
 const metadata = (httpStatusCode: number) => ({ $metadata: { httpStatusCode } });
 
-const failure = async (promise: Promise<unknown>): Promise<ServiceError> => {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(ServiceError);
-  expect((error as ServiceError).kind).toBe('LLM_FAILED');
-  return error as ServiceError;
-};
-
 describe('Converse requests and replies', () => {
   it('sends the system prompt, one user message and temperature 0 to the model', async () => {
     // Arrange
     bedrock.on(ConverseCommand).resolves(converse(sqlReply));
     // Act
-    const proposal = await engine().propose(input({ instructions: 'Be brief.' }));
+    const proposal = await engine().propose(engineInput({ instructions: 'Be brief.' }));
     // Assert
     expect(proposal).toMatchObject({
       kind: 'sql',
@@ -103,7 +81,7 @@ describe('Converse requests and replies', () => {
       },
       $metadata: {},
     });
-    expect(await engine().propose(input({ question: 'hi' }))).toEqual({
+    expect(await engine().propose(engineInput({ question: 'hi' }))).toEqual({
       kind: 'conversational',
       message: 'Hello!',
     });
@@ -114,7 +92,7 @@ describe('Converse requests and replies', () => {
       .on(ConverseCommand)
       .resolvesOnce(converse('Here is the SQL: SELECT count(*) FROM orders'))
       .resolvesOnce(converse(sqlReply));
-    expect(await engine().propose(input())).toMatchObject({ kind: 'sql' });
+    expect(await engine().propose(engineInput())).toMatchObject({ kind: 'sql' });
     const retry = bedrock.commandCalls(ConverseCommand)[1]!.args[0].input;
     expect(retry.messages?.map((m) => m.role)).toEqual(['user', 'assistant', 'user']);
     expect(retry.messages?.[2]?.content?.[0]?.text).toBe(FORMAT_REMINDER);
@@ -122,26 +100,29 @@ describe('Converse requests and replies', () => {
 
   it('never sends an empty assistant message (Converse rejects empty text blocks)', async () => {
     bedrock.on(ConverseCommand).resolvesOnce(converse('')).resolvesOnce(converse(sqlReply));
-    await engine().propose(input());
+    await engine().propose(engineInput());
     const retry = bedrock.commandCalls(ConverseCommand)[1]!.args[0].input;
     expect(retry.messages?.[1]?.content?.[0]?.text).toBe('(empty reply)');
   });
 
   it('fails with BAD_RESPONSE after two malformed replies', async () => {
     bedrock.on(ConverseCommand).resolves(converse('no JSON here'));
-    const error = await failure(engine().propose(input()));
+    const error = await llmFailure(engine().propose(engineInput()));
     expect(error.issues).toEqual([{ field: 'provider', message: 'bedrock', code: 'BAD_RESPONSE' }]);
     expect(bedrock.commandCalls(ConverseCommand)).toHaveLength(2);
   });
 
   it('fails with BAD_RESPONSE when the response has no message', async () => {
     bedrock.on(ConverseCommand).resolves({ $metadata: {} });
-    expect((await failure(engine().propose(input()))).detail).toBe('BAD_RESPONSE');
+    expect((await llmFailure(engine().propose(engineInput()))).detail).toBe('BAD_RESPONSE');
   });
 
   it('repairs a query with the database error as data', async () => {
     bedrock.on(ConverseCommand).resolves(converse(sqlReply));
-    await engine().repair(input(), { sql: 'SELECT nope FROM orders', error: 'column "nope" does not exist' });
+    await engine().repair(engineInput(), {
+      sql: 'SELECT nope FROM orders',
+      error: 'column "nope" does not exist',
+    });
     const text =
       bedrock.commandCalls(ConverseCommand)[0]!.args[0].input.messages?.[0]?.content?.[0]?.text ?? '';
     expect(text).toContain('<failed_query>\n"SELECT nope FROM orders"\n</failed_query>');
@@ -190,7 +171,7 @@ describe('Bedrock failures', () => {
     ],
   ])('maps %s to LLM_FAILED / %s', async (_, exception, code) => {
     bedrock.on(ConverseCommand).rejects(exception);
-    const error = await failure(engine().propose(input()));
+    const error = await llmFailure(engine().propose(engineInput()));
     expect(error.issues).toEqual([{ field: 'provider', message: 'bedrock', code }]);
     expect(error.detail).toBe(code);
     expect(bedrock.commandCalls(ConverseCommand)).toHaveLength(1);
@@ -198,13 +179,13 @@ describe('Bedrock failures', () => {
 
   it('maps a network failure to UNAVAILABLE', async () => {
     bedrock.on(ConverseCommand).rejects(Object.assign(new Error('socket hang up'), { code: 'ECONNRESET' }));
-    expect((await failure(engine().propose(input()))).detail).toBe('UNAVAILABLE');
+    expect((await llmFailure(engine().propose(engineInput()))).detail).toBe('UNAVAILABLE');
   });
 
   it('gives up on a model that hangs: TIMEOUT within the bound', async () => {
     bedrock.on(ConverseCommand).callsFake(() => new Promise(() => undefined));
     const started = Date.now();
-    const error = await failure(engine(300).propose(input()));
+    const error = await llmFailure(engine(300).propose(engineInput()));
     const elapsed = Date.now() - started;
     expect(error.issues).toEqual([{ field: 'provider', message: 'bedrock', code: 'TIMEOUT' }]);
     expect(elapsed).toBeGreaterThanOrEqual(280);
@@ -220,7 +201,7 @@ describe('Bedrock failures', () => {
       return send(command, options ?? {});
     };
     const spyClient = { send: spy } as unknown as BedrockRuntimeClient;
-    await createBedrockEngine({ model: MODEL, client: spyClient }).propose(input());
+    await createBedrockEngine({ model: MODEL, client: spyClient }).propose(engineInput());
     expect(seen).toBeInstanceOf(AbortSignal);
   });
 

@@ -3,48 +3,22 @@
 // request, each content delta handed on as it arrives, the rows as delimited and capped data,
 // token usage (streamed and not), and streams that go wrong (malformed, broken off, truncated,
 // a server without `stream_options` or without streaming) as LLM_FAILED.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import type { EngineInput, ResultRows, SqlProposal, TokenUsage } from '#lib/answer/engine.ts';
 import { MAX_ANSWER_LENGTH } from '#lib/answer/engines/model.ts';
 import { createOpenAiEngine } from '#lib/answer/engines/openai.ts';
 import { MAX_COMPOSE_ROWS } from '#lib/answer/engines/prompt.ts';
-import { ServiceError } from '#lib/http/errors.ts';
-import { SHOP_NOW, shopCatalog } from '../fixtures/catalogs/shop.ts';
-import {
-  completion,
-  type FakeOpenAi,
-  recorded,
-  recordedStreams,
-  reply,
-  startFakeOpenAi,
-  streamed,
-} from '../helpers/fake-openai.ts';
+import { composeTimed, engineInput, llmFailure, useFakeOpenAi } from '../helpers/engines.ts';
+import { completion, recorded, recordedStreams, reply, streamed } from '../helpers/fake-openai.ts';
 
-let fake: FakeOpenAi;
-beforeAll(async () => {
-  fake = await startFakeOpenAi();
-});
-afterEach(() => {
-  fake.reset();
-});
-afterAll(async () => {
-  await fake.close();
-});
+const fake = useFakeOpenAi();
 
 const engine = (timeoutMs = 5_000) =>
   createOpenAiEngine({ baseUrl: fake.baseUrl, model: 'gpt-4o-mini', apiKey: 'sk-test-key', timeoutMs });
 
 const usages: TokenUsage[] = [];
-const input = (overrides: Partial<EngineInput> = {}): EngineInput => ({
-  question: 'How many cancelled orders are there?',
-  catalog: shopCatalog,
-  dialect: 'postgres',
-  history: [],
-  now: SHOP_NOW,
-  tenantColumn: 'org_id',
-  onUsage: (usage) => usages.push(usage),
-  ...overrides,
-});
+const input = (overrides: Partial<EngineInput> = {}): EngineInput =>
+  engineInput({ onUsage: (usage) => usages.push(usage), ...overrides });
 
 const proposal: SqlProposal = {
   kind: 'sql',
@@ -58,24 +32,8 @@ const rows: ResultRows = {
 };
 
 /** compose, with every piece it handed on and when. */
-const compose = async (result: ResultRows = rows, extra: Partial<EngineInput> = {}) => {
-  const pieces: { piece: string; at: number }[] = [];
-  const started = performance.now();
-  const composed = await engine().compose!(proposal, result, input(extra), async (piece) => {
-    pieces.push({ piece, at: performance.now() - started });
-  });
-  return { composed, pieces };
-};
-
-const failure = async (promise: Promise<unknown>): Promise<ServiceError> => {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(ServiceError);
-  expect((error as ServiceError).kind).toBe('LLM_FAILED');
-  return error as ServiceError;
-};
+const compose = (result: ResultRows = rows, extra: Partial<EngineInput> = {}) =>
+  composeTimed(engine(), proposal, result, input(extra));
 
 afterEach(() => {
   usages.length = 0;
@@ -209,7 +167,7 @@ describe('streams that go wrong', () => {
   it('a chunk that is not JSON: BAD_RESPONSE, after the pieces before it', async () => {
     fake.respond(recordedStreams.malformed);
     const pieces: string[] = [];
-    const error = await failure(
+    const error = await llmFailure(
       engine().compose!(proposal, rows, input(), async (piece) => {
         pieces.push(piece);
       }),
@@ -222,7 +180,7 @@ describe('streams that go wrong', () => {
   it('a connection broken off mid-stream: UNAVAILABLE, after the pieces before it', async () => {
     fake.respond(recordedStreams.dropped);
     const pieces: string[] = [];
-    const error = await failure(
+    const error = await llmFailure(
       engine().compose!(proposal, rows, input(), async (piece) => {
         pieces.push(piece);
       }),
@@ -233,27 +191,27 @@ describe('streams that go wrong', () => {
 
   it('a stream that ends without finish_reason or [DONE]: UNAVAILABLE', async () => {
     fake.respond(recordedStreams.truncated);
-    const error = await failure(compose());
+    const error = await llmFailure(compose());
     expect(error.detail).toBe('UNAVAILABLE');
     expect(error.message).toMatch(/broke off/);
   });
 
   it('an HTTP error before the stream: the usual codes', async () => {
     fake.respond(recorded.rateLimited);
-    expect((await failure(compose())).detail).toBe('UNAVAILABLE');
+    expect((await llmFailure(compose())).detail).toBe('UNAVAILABLE');
     fake.respond(recorded.unauthorized);
-    expect((await failure(compose())).detail).toBe('AUTH_FAILED');
+    expect((await llmFailure(compose())).detail).toBe('AUTH_FAILED');
   });
 
   it('an empty answer: BAD_RESPONSE', async () => {
     fake.respond(streamed(['  ', '\n']));
-    expect((await failure(compose())).detail).toBe('BAD_RESPONSE');
+    expect((await llmFailure(compose())).detail).toBe('BAD_RESPONSE');
   });
 
   it('a stream that stalls: TIMEOUT within the bound', async () => {
     fake.respond(streamed(['There are', ' 42'], { intervalMs: 2_000 }));
     const started = performance.now();
-    const error = await failure(
+    const error = await llmFailure(
       createOpenAiEngine({ baseUrl: fake.baseUrl, model: 'gpt-4o-mini', timeoutMs: 300 }).compose!(
         proposal,
         rows,

@@ -2,15 +2,16 @@
 // a local server serving recorded responses: proposals of every kind, the one retry after a
 // malformed reply, the JSON-mode fallback, repair, and every provider failure as LLM_FAILED with
 // the provider named, within a bounded time.
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import type { EngineInput, PriorTurn } from '#lib/answer/engine.ts';
+import { describe, expect, it } from 'vitest';
+import type { PriorTurn } from '#lib/answer/engine.ts';
 import { createOpenAiEngine } from '#lib/answer/engines/openai.ts';
 import { FORMAT_REMINDER } from '#lib/answer/engines/prompt.ts';
-import { errorEnvelope, ServiceError } from '#lib/http/errors.ts';
+import { errorEnvelope } from '#lib/http/errors.ts';
 import { effectivePolicy } from '#lib/sql/policy.ts';
 import { guardPostgres } from '#lib/sql/postgres.ts';
-import { SHOP_NOW, shopCatalog } from '../fixtures/catalogs/shop.ts';
-import { completion, type FakeOpenAi, recorded, reply, startFakeOpenAi } from '../helpers/fake-openai.ts';
+import { shopCatalog } from '../fixtures/catalogs/shop.ts';
+import { engineInput, llmFailure, useFakeOpenAi } from '../helpers/engines.ts';
+import { completion, recorded, reply, startFakeOpenAi } from '../helpers/fake-openai.ts';
 
 const API_KEY = 'sk-test-0123456789-secret';
 const policy = effectivePolicy({
@@ -19,16 +20,7 @@ const policy = effectivePolicy({
   policy: { tenant_column: 'org_id', tables: { organizations: { tenant_column: 'id' } } },
 });
 
-let fake: FakeOpenAi;
-beforeAll(async () => {
-  fake = await startFakeOpenAi();
-});
-afterEach(() => {
-  fake.reset();
-});
-afterAll(async () => {
-  await fake.close();
-});
+const fake = useFakeOpenAi();
 
 const engine = (options: { timeoutMs?: number; apiKey?: string | null } = {}) =>
   createOpenAiEngine({
@@ -38,34 +30,12 @@ const engine = (options: { timeoutMs?: number; apiKey?: string | null } = {}) =>
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
   });
 
-const input = (overrides: Partial<EngineInput> = {}): EngineInput => ({
-  question: 'How many cancelled orders are there?',
-  catalog: shopCatalog,
-  dialect: 'postgres',
-  history: [],
-  now: SHOP_NOW,
-  tenantColumn: 'org_id',
-  ...overrides,
-});
-
-/** The LLM_FAILED error a promise rejects with. */
-const failure = async (promise: Promise<unknown>): Promise<ServiceError> => {
-  const error = await promise.then(
-    () => undefined,
-    (thrown: unknown) => thrown,
-  );
-  expect(error).toBeInstanceOf(ServiceError);
-  const serviceError = error as ServiceError;
-  expect(serviceError.kind).toBe('LLM_FAILED');
-  return serviceError;
-};
-
 describe('proposals', () => {
   it('turns a correct SQL answer into a proposal the guard accepts and filters by tenant', async () => {
     // Arrange
     fake.respond(recorded.countCancelledOrders);
     // Act
-    const proposal = await engine().propose(input());
+    const proposal = await engine().propose(engineInput());
     // Assert: the proposal, then what the guard makes of it.
     expect(proposal).toMatchObject({
       kind: 'sql',
@@ -86,7 +56,7 @@ describe('proposals', () => {
 
   it('sends one chat completion: model, temperature 0, JSON mode, Bearer key, system and user messages', async () => {
     fake.respond(recorded.countCancelledOrders);
-    await engine().propose(input({ instructions: 'Be brief.' }));
+    await engine().propose(engineInput({ instructions: 'Be brief.' }));
     expect(fake.requests).toHaveLength(1);
     const [request] = fake.requests;
     expect(request?.method).toBe('POST');
@@ -106,13 +76,13 @@ describe('proposals', () => {
 
   it('sends no Authorization header without an API key', async () => {
     fake.respond(recorded.countCancelledOrders);
-    await engine({ apiKey: null }).propose(input());
+    await engine({ apiKey: null }).propose(engineInput());
     expect(fake.requests[0]?.headers.authorization).toBeUndefined();
   });
 
   it('asks once more after a malformed reply, showing the model its reply and the format', async () => {
     fake.respond(recorded.malformed, recorded.countCancelledOrders);
-    const proposal = await engine().propose(input());
+    const proposal = await engine().propose(engineInput());
     expect(proposal).toMatchObject({ kind: 'sql' });
     expect(fake.requests).toHaveLength(2);
     const retry = fake.requests[1]?.body.messages ?? [];
@@ -123,14 +93,14 @@ describe('proposals', () => {
 
   it('fails with BAD_RESPONSE after two malformed replies, not with a clarification', async () => {
     fake.respond(recorded.malformed, completion('Still not JSON, sorry.'));
-    const error = await failure(engine().propose(input()));
+    const error = await llmFailure(engine().propose(engineInput()));
     expect(error.issues).toEqual([{ field: 'provider', message: 'openai', code: 'BAD_RESPONSE' }]);
     expect(fake.requests).toHaveLength(2);
   });
 
   it('passes unsafe SQL on as a proposal: the guard refuses it', async () => {
     fake.respond(recorded.dropTable);
-    const proposal = await engine().propose(input({ question: 'Please clean up the orders table' }));
+    const proposal = await engine().propose(engineInput({ question: 'Please clean up the orders table' }));
     expect(proposal).toMatchObject({ kind: 'sql', sql: 'DROP TABLE orders' });
     const outcome = await guardPostgres({
       sql: proposal.kind === 'sql' ? proposal.sql : '',
@@ -144,7 +114,7 @@ describe('proposals', () => {
 
   it('returns a clarification', async () => {
     fake.respond(recorded.clarification);
-    expect(await engine().propose(input({ question: 'What is the total amount?' }))).toEqual({
+    expect(await engine().propose(engineInput({ question: 'What is the total amount?' }))).toEqual({
       kind: 'clarification',
       message: 'Do you mean the amount of the orders’ payments or of their invoices?',
     });
@@ -152,15 +122,15 @@ describe('proposals', () => {
 
   it("reads the model's own safety refusal as a refused proposal", async () => {
     fake.respond(completion(null, { refusal: "I'm sorry, I can't help with that." }));
-    expect(await engine().propose(input())).toEqual({
+    expect(await engine().propose(engineInput())).toEqual({
       kind: 'refused',
       message: "I'm sorry, I can't help with that.",
     });
   });
 
   it('answers an empty or overlong question without calling the model', async () => {
-    expect(await engine().propose(input({ question: '   ' }))).toMatchObject({ kind: 'clarification' });
-    expect(await engine().propose(input({ question: 'x'.repeat(2_001) }))).toMatchObject({
+    expect(await engine().propose(engineInput({ question: '   ' }))).toMatchObject({ kind: 'clarification' });
+    expect(await engine().propose(engineInput({ question: 'x'.repeat(2_001) }))).toMatchObject({
       kind: 'clarification',
     });
     expect(fake.requests).toHaveLength(0);
@@ -186,7 +156,7 @@ describe('proposals', () => {
         description: 'Cancelled orders per month',
       }),
     );
-    await engine().propose(input({ question: 'and per month?', history }));
+    await engine().propose(engineInput({ question: 'and per month?', history }));
     const user = fake.requests[0]?.body.messages[1]?.content ?? '';
     expect(user).toContain(`"sql":"SELECT count(*) FROM orders WHERE status = 'cancelled'"`);
   });
@@ -196,8 +166,8 @@ describe('proposals', () => {
     const openai = engine();
     fake.respond(recorded.jsonModeUnsupported, recorded.countCancelledOrders, recorded.clarification);
     // Act
-    await openai.propose(input());
-    await openai.propose(input({ question: 'What is the total amount?' }));
+    await openai.propose(engineInput());
+    await openai.propose(engineInput({ question: 'What is the total amount?' }));
     // Assert: asked with JSON mode once, then never again.
     expect(fake.requests.map((r) => r.body.response_format)).toEqual([
       { type: 'json_object' },
@@ -216,7 +186,7 @@ describe('repair', () => {
         description: 'Counting cancelled orders',
       }),
     );
-    const proposal = await engine().repair(input(), {
+    const proposal = await engine().repair(engineInput(), {
       sql: "SELECT count(*) FROM orders WHERE state = 'cancelled'",
       error: 'column "state" does not exist',
     });
@@ -235,7 +205,7 @@ describe('repair', () => {
 describe('provider failures', () => {
   it('maps a 500 to LLM_FAILED / UNAVAILABLE naming the provider, in the error envelope', async () => {
     fake.respond(recorded.serverError);
-    const error = await failure(engine().propose(input()));
+    const error = await llmFailure(engine().propose(engineInput()));
     expect(error.issues).toEqual([{ field: 'provider', message: 'openai', code: 'UNAVAILABLE' }]);
     const envelope = errorEnvelope(error, 'req_test');
     expect(envelope).toMatchObject({
@@ -249,12 +219,12 @@ describe('provider failures', () => {
 
   it('maps a 429 to UNAVAILABLE', async () => {
     fake.respond(recorded.rateLimited);
-    expect((await failure(engine().propose(input()))).detail).toBe('UNAVAILABLE');
+    expect((await llmFailure(engine().propose(engineInput()))).detail).toBe('UNAVAILABLE');
   });
 
   it('maps a 401 to AUTH_FAILED without repeating the key or the provider body', async () => {
     fake.respond(recorded.unauthorized);
-    const error = await failure(engine().propose(input()));
+    const error = await llmFailure(engine().propose(engineInput()));
     expect(error.issues).toEqual([{ field: 'provider', message: 'openai', code: 'AUTH_FAILED' }]);
     const shown = JSON.stringify(errorEnvelope(error, 'req_test'));
     expect(shown).not.toContain(API_KEY);
@@ -263,20 +233,20 @@ describe('provider failures', () => {
 
   it('maps a 403 to AUTH_FAILED', async () => {
     fake.respond({ status: 403, body: { error: { message: 'Forbidden' } } });
-    expect((await failure(engine().propose(input()))).detail).toBe('AUTH_FAILED');
+    expect((await llmFailure(engine().propose(engineInput()))).detail).toBe('AUTH_FAILED');
   });
 
   it('maps a 200 that is not a chat completion to BAD_RESPONSE', async () => {
     fake.respond({ status: 200, body: '<html>gateway</html>' });
-    expect((await failure(engine().propose(input()))).detail).toBe('BAD_RESPONSE');
+    expect((await llmFailure(engine().propose(engineInput()))).detail).toBe('BAD_RESPONSE');
     fake.respond({ status: 200, body: { choices: [] } });
-    expect((await failure(engine().propose(input()))).detail).toBe('BAD_RESPONSE');
+    expect((await llmFailure(engine().propose(engineInput()))).detail).toBe('BAD_RESPONSE');
   });
 
   it('gives up on a provider that hangs: TIMEOUT within the bound', async () => {
     fake.respond(recorded.hang);
     const started = Date.now();
-    const error = await failure(engine({ timeoutMs: 300 }).propose(input()));
+    const error = await llmFailure(engine({ timeoutMs: 300 }).propose(engineInput()));
     const elapsed = Date.now() - started;
     expect(error.issues).toEqual([{ field: 'provider', message: 'openai', code: 'TIMEOUT' }]);
     expect(elapsed).toBeGreaterThanOrEqual(280);
@@ -286,7 +256,7 @@ describe('provider failures', () => {
   it('bounds both attempts together: a slow malformed reply leaves the retry the rest of the time', async () => {
     fake.respond({ ...recorded.malformed, delayMs: 200 }, recorded.hang);
     const started = Date.now();
-    const error = await failure(engine({ timeoutMs: 400 }).propose(input()));
+    const error = await llmFailure(engine({ timeoutMs: 400 }).propose(engineInput()));
     expect(error.detail).toBe('TIMEOUT');
     expect(Date.now() - started).toBeLessThan(2_000);
   });
@@ -294,9 +264,9 @@ describe('provider failures', () => {
   it('maps an unreachable server to UNAVAILABLE', async () => {
     const closed = await startFakeOpenAi();
     await closed.close();
-    const error = await failure(
+    const error = await llmFailure(
       createOpenAiEngine({ baseUrl: closed.baseUrl, model: 'gpt-4o-mini', timeoutMs: 2_000 }).propose(
-        input(),
+        engineInput(),
       ),
     );
     expect(error.detail).toBe('UNAVAILABLE');
@@ -307,9 +277,9 @@ describe('provider failures', () => {
     const controller = new AbortController();
     const reason = new Error('client disconnected');
     setTimeout(() => controller.abort(reason), 50);
-    await expect(engine({ timeoutMs: 5_000 }).propose(input({ signal: controller.signal }))).rejects.toBe(
-      reason,
-    );
+    await expect(
+      engine({ timeoutMs: 5_000 }).propose(engineInput({ signal: controller.signal })),
+    ).rejects.toBe(reason);
   });
 });
 

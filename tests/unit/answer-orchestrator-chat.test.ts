@@ -17,10 +17,10 @@ import { clearAnswerCatalogs } from '#lib/answer/catalog.ts';
 import { chatMessageLimits, conversationIdOf } from '#lib/answer/inputs.ts';
 import { clearEngines } from '#lib/answer/registry.ts';
 import { clearPrincipalCaches } from '#lib/auth/principal.ts';
-import type { Catalog } from '#lib/connectors/types.ts';
 import type { ErrorEnvelope } from '#lib/http/errors.ts';
 import { handler as chatMessage } from '../../functions/chat-message.ts';
 import { handler as conversationMessage } from '../../functions/conversation-message.ts';
+import { ordersCatalog } from '../fixtures/catalogs/orders.ts';
 import { type ApiEventInit, apiEvent, invoke } from '../helpers/events.ts';
 
 const ddb = mockClient(DynamoDBDocumentClient);
@@ -33,29 +33,6 @@ const CONVERSATION = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
 const PERSONALITY = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a61';
 const SK = 'sk_professionalKey000000000000000000000000000000';
 const PK = 'pk_widgetKey00000000000000000000000000000000000000';
-
-// Conversational questions need no database: the builtin engine answers "hello" from the catalog.
-const catalog: Catalog = {
-  dialect: 'postgres',
-  defaultSchema: 'public',
-  relations: [
-    {
-      schema: 'public',
-      name: 'orders',
-      kind: 'table',
-      columns: [
-        { name: 'id', kind: 'integer', nativeType: 'integer', nullable: false },
-        { name: 'org_id', kind: 'integer', nativeType: 'integer', nullable: false },
-      ],
-      primaryKey: ['id'],
-      foreignKeys: [],
-      rowEstimate: 100,
-      samples: {},
-    },
-  ],
-  userFunctions: [],
-  indexedAt: '2026-01-01T00:00:00.000Z',
-};
 
 const items = new Map<string, Record<string, unknown>>();
 const put = (item: Record<string, unknown>) => items.set(`${item.PK}|${item.SK}`, item);
@@ -122,7 +99,8 @@ beforeEach(() => {
     const values = input.ExpressionAttributeValues;
     // The schema index: one gzipped chunk.
     if (values[':prefix']?.startsWith('INDEX#')) {
-      return { Items: [{ data: gzipSync(JSON.stringify(catalog)) }] };
+      // Conversational questions need no database: the builtin engine answers "hello" from the catalog.
+      return { Items: [{ data: gzipSync(JSON.stringify(ordersCatalog)) }] };
     }
     return { Items: [] };
   });

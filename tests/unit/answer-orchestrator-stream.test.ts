@@ -7,54 +7,31 @@
 import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { visibleCatalog } from '#lib/answer/catalog.ts';
 import { sentencePieces } from '#lib/answer/compose.ts';
 import type { Engine, Proposal, SqlProposal } from '#lib/answer/engine.ts';
 import { llmFailure } from '#lib/answer/engines/model.ts';
 import { type AnswerDependencies, type AnswerRequest, answerQuestion } from '#lib/answer/orchestrator.ts';
-import type { Catalog, Connector, QueryResult } from '#lib/connectors/types.ts';
+import type { Connector, QueryResult } from '#lib/connectors/types.ts';
 import { ServiceError } from '#lib/http/errors.ts';
-import { effectivePolicy } from '#lib/sql/policy.ts';
-import type { DatabaseRecord } from '#lib/store/databases.ts';
+import { catalogOf, col } from '../fixtures/catalogs/define.ts';
+import { answerRequest, storedMessages, testDatabase } from '../helpers/orchestrator.ts';
 
 const ddb = mockClient(DynamoDBDocumentClient);
-const CONVERSATION = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
-
-const catalog: Catalog = {
-  dialect: 'postgres',
-  defaultSchema: 'public',
-  relations: [
+const catalog = catalogOf(
+  [
     {
-      schema: 'public',
       name: 'customers',
-      kind: 'table',
       columns: [
-        { name: 'id', kind: 'integer', nativeType: 'integer', nullable: false },
-        { name: 'org_id', kind: 'integer', nativeType: 'integer', nullable: false },
-        { name: 'name', kind: 'text', nativeType: 'text', nullable: false },
+        col('id', 'integer', 'integer'),
+        col('org_id', 'integer', 'integer'),
+        col('name', 'text', 'text'),
       ],
-      primaryKey: ['id'],
-      foreignKeys: [],
       rowEstimate: 10,
-      samples: {},
     },
   ],
-  userFunctions: [],
-  indexedAt: '2026-01-01T00:00:00.000Z',
-};
-const database: DatabaseRecord = {
-  id: '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5f',
-  organizationId: 7,
-  name: 'Shop',
-  engine: 'postgres',
-  status: 'active',
-  requiresOrganizationScoping: true,
-  tenantFilterColumn: 'org_id',
-  policy: { tenant_column: 'org_id', tables: {} },
-  connectionRef: 'enc:v1:test',
-  createdAt: '2026-01-01T00:00:00.000Z',
-};
-const policy = effectivePolicy(database);
+  { indexedAt: '2026-01-01T00:00:00.000Z' },
+);
+const database = testDatabase();
 
 /** A top-5 ranking: the deterministic composition is a headline, then the list. */
 const ranking: SqlProposal = {
@@ -104,31 +81,18 @@ const deps: AnswerDependencies = {
   limits: { timeoutMs: 1_000 },
 };
 
-const request = (engine: Engine, extra: Partial<AnswerRequest> = {}): AnswerRequest => ({
-  caller: { organizationId: 7, scopeId: 'alice', userId: undefined },
-  conversationId: CONVERSATION,
-  question: 'top 5 customers by revenue',
-  database,
-  catalog: { full: catalog, visible: visibleCatalog(catalog, policy), policy },
-  tenant: { tenant: 3 },
-  history: [],
-  engine,
-  now: new Date('2026-03-15T12:00:00.000Z'),
-  onPiece: async (piece) => {
-    log.push(`piece:${piece}`);
-  },
-  ...extra,
-});
+const request = (engine: Engine, extra: Partial<AnswerRequest> = {}): AnswerRequest =>
+  answerRequest(
+    { engine, database, catalog, question: 'top 5 customers by revenue' },
+    {
+      onPiece: async (piece) => {
+        log.push(`piece:${piece}`);
+      },
+      ...extra,
+    },
+  );
 
-const stored = () =>
-  ddb.commandCalls(TransactWriteCommand).map((call) => {
-    const item = call.args[0].input.TransactItems?.[0]?.Put?.Item as Record<string, unknown>;
-    return {
-      role: item.role,
-      content: item.content as string,
-      metadata: item.metadataJson ? JSON.parse(item.metadataJson as string) : undefined,
-    };
-  });
+const stored = () => storedMessages(ddb.commandCalls(TransactWriteCommand));
 
 beforeEach(() => {
   log = [];

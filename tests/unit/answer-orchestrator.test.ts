@@ -6,7 +6,6 @@ import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { visibleCatalog } from '#lib/answer/catalog.ts';
 import type { Engine, EngineInput, Proposal } from '#lib/answer/engine.ts';
 import {
   type AnswerDependencies,
@@ -16,61 +15,50 @@ import {
   RESULT_ROW_CAP,
 } from '#lib/answer/orchestrator.ts';
 import { Timings } from '#lib/answer/timing.ts';
-import type { Catalog, Connector, QueryResult } from '#lib/connectors/types.ts';
+import type { Connector, QueryResult } from '#lib/connectors/types.ts';
 import { ServiceError } from '#lib/http/errors.ts';
 import { logger } from '#lib/log.ts';
 import { effectivePolicy } from '#lib/sql/policy.ts';
 import type { Guard, GuardRequest } from '#lib/sql/types.ts';
-import type { DatabaseRecord } from '#lib/store/databases.ts';
 import type { MessageRecord } from '#lib/store/messages.ts';
+import { catalogOf, col } from '../fixtures/catalogs/define.ts';
+import {
+  answerRequest,
+  CONVERSATION,
+  DATABASE,
+  storedMessages,
+  testDatabase,
+} from '../helpers/orchestrator.ts';
 
 const ddb = mockClient(DynamoDBDocumentClient);
 
-const CONVERSATION = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
-const DATABASE = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5f';
-
-const column = (name: string, kind: 'integer' | 'text' = 'integer') => ({
-  name,
-  kind,
-  nativeType: kind === 'integer' ? 'integer' : 'text',
-  nullable: false,
-});
-const table = (name: string, columns: ReturnType<typeof column>[]) => ({
-  schema: 'public',
-  name,
-  kind: 'table' as const,
-  columns,
-  primaryKey: ['id'],
-  foreignKeys: [],
-  rowEstimate: 10,
-  samples: {},
-});
-
-const catalog: Catalog = {
-  dialect: 'postgres',
-  defaultSchema: 'public',
-  relations: [
-    table('orders', [column('id'), column('org_id'), column('status', 'text')]),
-    table('countries', [column('id'), column('name', 'text')]),
+const catalog = catalogOf(
+  [
+    {
+      name: 'orders',
+      columns: [
+        col('id', 'integer', 'integer'),
+        col('org_id', 'integer', 'integer'),
+        col('status', 'text', 'text'),
+      ],
+      rowEstimate: 10,
+    },
+    {
+      name: 'countries',
+      columns: [col('id', 'integer', 'integer'), col('name', 'text', 'text')],
+      rowEstimate: 10,
+    },
     // No tenant column and not shared: the guard refuses it, so the engine must not see it.
-    table('platform_admins', [column('id'), column('email', 'text')]),
+    {
+      name: 'platform_admins',
+      columns: [col('id', 'integer', 'integer'), col('email', 'text', 'text')],
+      rowEstimate: 10,
+    },
   ],
-  userFunctions: [],
-  indexedAt: '2026-01-01T00:00:00.000Z',
-};
+  { indexedAt: '2026-01-01T00:00:00.000Z' },
+);
 
-const database: DatabaseRecord = {
-  id: DATABASE,
-  organizationId: 7,
-  name: 'Shop',
-  engine: 'postgres',
-  status: 'active',
-  requiresOrganizationScoping: true,
-  tenantFilterColumn: 'org_id',
-  policy: { tenant_column: 'org_id', tables: { countries: { shared: true } } },
-  connectionRef: 'enc:v1:test',
-  createdAt: '2026-01-01T00:00:00.000Z',
-};
+const database = testDatabase({ countries: { shared: true } });
 const policy = effectivePolicy(database);
 
 const countProposal: Proposal = {
@@ -128,18 +116,8 @@ const message = (
   createdAt: '2026-01-01T00:00:00.000Z',
 });
 
-const request = (engine: Engine, extra: Partial<AnswerRequest> = {}): AnswerRequest => ({
-  caller: { organizationId: 7, scopeId: 'alice', userId: undefined },
-  conversationId: CONVERSATION,
-  question: 'How many orders are there?',
-  database,
-  catalog: { full: catalog, visible: visibleCatalog(catalog, policy), policy },
-  tenant: { tenant: 3 },
-  history: [],
-  engine,
-  now: new Date('2026-03-15T12:00:00.000Z'),
-  ...extra,
-});
+const request = (engine: Engine, extra: Partial<AnswerRequest> = {}): AnswerRequest =>
+  answerRequest({ engine, database, catalog, question: 'How many orders are there?' }, extra);
 
 const deps = (guard: ReturnType<typeof fakeGuard>, connector: Connector): AnswerDependencies => ({
   guardFor: async () => guard,
@@ -147,19 +125,7 @@ const deps = (guard: ReturnType<typeof fakeGuard>, connector: Connector): Answer
   limits: { timeoutMs: 1_000 },
 });
 
-/** The messages stored, in order: role, content and parsed metadata of each TransactWriteItems. */
-const stored = () =>
-  ddb.commandCalls(TransactWriteCommand).map((call) => {
-    const item = call.args[0].input.TransactItems?.[0]?.Put?.Item as Record<string, unknown>;
-    const update = call.args[0].input.TransactItems?.[1]?.Update;
-    return {
-      id: item.id as string,
-      role: item.role,
-      content: item.content,
-      metadata: item.metadataJson ? JSON.parse(item.metadataJson as string) : undefined,
-      conversationValues: update?.ExpressionAttributeValues,
-    };
-  });
+const stored = () => storedMessages(ddb.commandCalls(TransactWriteCommand));
 
 beforeEach(() => {
   ddb.on(TransactWriteCommand).resolves({});

@@ -23,6 +23,8 @@ import {
   llmFailure,
   type ModelCall,
   type ModelStream,
+  streamEnd,
+  usageField,
 } from './model.ts';
 import type { ChatPrompt } from './prompt.ts';
 
@@ -139,7 +141,7 @@ export const createBedrockEngine = (
     const content = output.output?.message?.content;
     if (!content) throw llmFailure(BEDROCK_ENGINE, 'BAD_RESPONSE', 'the provider answered without a message');
     const usage = usageOf(output.usage);
-    return { text: content.map((block) => block.text ?? '').join(''), ...(usage ? { usage } : {}) };
+    return { text: content.map((block) => block.text ?? '').join(''), ...usageField(usage) };
   };
 
   const stream: ModelStream = async (prompt, signal, onText) => {
@@ -170,14 +172,7 @@ export const createBedrockEngine = (
     } catch (error) {
       throw mapped(error);
     }
-    if (!stopped) {
-      throw llmFailure(
-        BEDROCK_ENGINE,
-        'UNAVAILABLE',
-        'the provider’s stream broke off before the answer ended',
-      );
-    }
-    return usage ? { usage } : {};
+    return streamEnd(BEDROCK_ENGINE, stopped, usage);
   };
 
   return createModelEngine({

@@ -63,6 +63,24 @@ export type ModelStream = (
   onText: (text: string) => Promise<void>,
 ) => Promise<{ usage?: TokenUsage }>;
 
+/** `{ usage }` when the provider reported it, otherwise nothing. */
+export const usageField = (usage: TokenUsage | undefined): { usage?: TokenUsage } => (usage ? { usage } : {});
+
+/**
+ * What a ModelStream resolves with once the provider's stream has ended: the usage, when it was
+ * reported; a stream that ended before the provider marked the end of the answer broke off.
+ */
+export const streamEnd = (
+  provider: string,
+  answerEnded: boolean,
+  usage: TokenUsage | undefined,
+): { usage?: TokenUsage } => {
+  if (!answerEnded) {
+    throw llmFailure(provider, 'UNAVAILABLE', 'the provider’s stream broke off before the answer ended');
+  }
+  return usageField(usage);
+};
+
 /** An answer written by a model is cut at this length (the stream is stopped there). */
 export const MAX_ANSWER_LENGTH = 4_000;
 

@@ -18,6 +18,8 @@ import {
   llmFailure,
   type ModelCall,
   type ModelStream,
+  streamEnd,
+  usageField,
 } from './model.ts';
 import type { ChatPrompt } from './prompt.ts';
 
@@ -198,12 +200,12 @@ export const createOpenAiEngine = (
     if (!(response.headers.get('content-type') ?? '').includes('text/event-stream')) {
       const reply = await readCompletion(response);
       if (typeof reply.text === 'string' && reply.text !== '') await onText(reply.text);
-      return reply.usage ? { usage: reply.usage } : {};
+      return usageField(reply.usage);
     }
     let usage: TokenUsage | undefined;
     let finished = false;
     for await (const data of eventData(response.body)) {
-      if (data.trim() === '[DONE]') return usage ? { usage } : {};
+      if (data.trim() === '[DONE]') return usageField(usage);
       let json: unknown;
       try {
         json = JSON.parse(data);
@@ -233,14 +235,7 @@ export const createOpenAiEngine = (
         if (choice.finish_reason) finished = true;
       }
     }
-    if (!finished) {
-      throw llmFailure(
-        OPENAI_ENGINE,
-        'UNAVAILABLE',
-        'the provider’s stream broke off before the answer ended',
-      );
-    }
-    return usage ? { usage } : {};
+    return streamEnd(OPENAI_ENGINE, finished, usage);
   };
 
   const call: ModelCall = async (prompt, signal) => {
@@ -275,8 +270,6 @@ export const createOpenAiEngine = (
     ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
   });
 };
-
-const usageField = (usage: TokenUsage | undefined) => (usage ? { usage } : {});
 
 /** A non-streamed chat completion: its text, the model's refusal and the usage. */
 const readCompletion = async (

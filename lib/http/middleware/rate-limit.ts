@@ -9,13 +9,14 @@
 //    the response exists (a success, the 429, or any later error) and add X-RateLimit-* to it.
 // Failure policy: when the counters cannot be read or written, answering routes fail closed
 // (503 with Retry-After); every other route fails open: it is served, uncounted, with a warning.
-import { pipeline, Readable, Transform } from 'node:stream';
+import { Readable } from 'node:stream';
 import type { MiddlewareObj, Request } from '@middy/core';
 import { ServiceError } from '#lib/http/errors.ts';
 import { type Admission, admit, LEASE_MARGIN_MS, type LimitClass, release } from '#lib/limits/limiter.ts';
 import { effectiveLimits } from '#lib/limits/plans.ts';
 import { logger } from '#lib/log.ts';
 import { recordLimiterRejection } from '#lib/observability/metrics.ts';
+import { onStreamEnd } from '../stream-end.ts';
 import type { ApiContext, ApiEvent, ApiResult } from '../types.ts';
 
 /** A route's limits: fixed, or chosen per request from the raw event (one route, two variants). */
@@ -41,27 +42,6 @@ const leaseMsOf = (context: ApiContext): number | undefined => {
 };
 
 const isReadable = (body: unknown): body is Readable => body instanceof Readable;
-
-/**
- * A streamed body that gives the lease back once the stream has ended (before its reader sees
- * the end), failed or been dropped. A pass-through rather than a generator, so that a reader that
- * goes away destroys the body at once (a generator would only notice at its next chunk).
- */
-const releasedWhenDone = (body: Readable, done: () => Promise<void>): Readable => {
-  const objectMode = body.readableObjectMode;
-  const out = new Transform({
-    readableObjectMode: objectMode,
-    writableObjectMode: objectMode,
-    transform: (chunk, _encoding, callback) => callback(null, chunk),
-    flush: (callback) => {
-      done().then(() => callback(), callback);
-    },
-  });
-  pipeline(body, out, (error) => {
-    if (error) void done();
-  });
-  return out;
-};
 
 export const rateLimit = (
   options: RateLimitOptions,
@@ -124,7 +104,8 @@ export const rateLimit = (
     // A streamed answer is still running when the handler returns: release when it ends.
     const body: unknown = request.response?.body;
     if (request.response && request.context.rateLimit?.lease && isReadable(body)) {
-      (request.response as { body: unknown }).body = releasedWhenDone(body, () => releaseLease(request));
+      // The lease goes back once the stream has ended (before its reader sees the end), failed or been dropped.
+      (request.response as { body: unknown }).body = onStreamEnd(body, () => releaseLease(request));
       return;
     }
     await releaseLease(request);

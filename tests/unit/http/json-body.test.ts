@@ -150,6 +150,17 @@ describe('JSON body', () => {
     expect(error.status).toBe(413);
   });
 
+  it('refuses a body nested deeper than 32 levels with 400 TOO_DEEP, however deep, and accepts 32', () => {
+    const nested = (depth: number) => `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
+    expect(parseJsonBody({ body: nested(32), isBase64Encoded: false }, 'application/json')).toBeDefined();
+    // 20,000 levels parse, but would overflow the stack of anything that walks them recursively.
+    for (const body of [nested(33), nested(20_000), `${'['.repeat(20_000)}${']'.repeat(20_000)}`]) {
+      const error = thrownBy(() => parseJsonBody({ body, isBase64Encoded: false }, 'application/json'));
+      expect(error.status).toBe(400);
+      expect(error.issues).toEqual([{ field: 'body', message: expect.any(String), code: 'TOO_DEEP' }]);
+    }
+  });
+
   it('decodes a base64-encoded body before parsing and measuring it', () => {
     const json = JSON.stringify({ message: 'hé', database_id: DATABASE_ID });
     const parsed = parseJsonBody(
