@@ -65,6 +65,8 @@ try {
   const config = await loadServerlessConfig(root, LOCAL_STAGE);
   const stack = { dynamodbEndpoint: dynamodb.endpoint, tableName: LOCAL_TABLE };
   applyLocalEnvironment(environmentOf(config), stack);
+  // The default logos come from this gateway (web/serve.ts), not from a CDN the machine may not reach.
+  process.env.ASSETS_URL ??= `http://127.0.0.1:${port}`;
 
   progress(`Creating table ${LOCAL_TABLE}…`);
   const client = localClient(dynamodb.endpoint);

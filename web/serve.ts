@@ -35,7 +35,13 @@ export const demoPage = (options: DemoPageOptions): string =>
     )
     .replace('{{TENANT_ID}}', escapeHtml(options.tenantId ?? 'none'));
 
+/** A logo as an SVG badge: the demo's default logos (`ASSETS_URL` of the local stack). */
+export const badgeLogo = (fill: string, text: string): string =>
+  `<svg xmlns="http://www.w3.org/2000/svg" width="96" height="28" viewBox="0 0 96 28"><rect width="96" height="28" rx="6" fill="${fill}"/><text x="48" y="19" font-family="sans-serif" font-size="14" font-weight="700" text-anchor="middle" fill="#fff">${escapeHtml(text)}</text></svg>`;
+
 export const widgetPages = (options: DemoPageOptions): Record<string, StaticPage> => ({
   '/': { contentType: 'text/html; charset=utf-8', body: () => demoPage(options) },
   '/widget.js': { contentType: 'text/javascript; charset=utf-8', body: () => buildWidget() },
+  '/logo.svg': { contentType: 'image/svg+xml', body: () => badgeLogo('#0f766e', 'tabletalk') },
+  '/logo-dark.svg': { contentType: 'image/svg+xml', body: () => badgeLogo('#f59e0b', 'tabletalk') },
 });

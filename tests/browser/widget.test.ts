@@ -13,7 +13,7 @@ import { saveBranding } from '#lib/store/branding.ts';
 import { type RunningGateway, startGateway } from '../../local/gateway.ts';
 import { environmentOf, loadServerlessConfig, routesOf } from '../../local/serverless-config.ts';
 import { applyLocalEnvironment, LOCAL_STAGE, root } from '../../local/stack.ts';
-import { widgetPages } from '../../web/serve.ts';
+import { badgeLogo, widgetPages } from '../../web/serve.ts';
 import { closeConnectors, registerDatabase } from '../helpers/answering.ts';
 import { makeOrganization } from '../helpers/fixtures.ts';
 
@@ -46,9 +46,6 @@ const BRANDING = {
   },
   hide_dialektai_branding: true,
 } as const;
-
-const logo = (fill: string, text: string) =>
-  `<svg xmlns="http://www.w3.org/2000/svg" width="96" height="28" viewBox="0 0 96 28"><rect width="96" height="28" rx="6" fill="${fill}"/><text x="48" y="19" font-family="sans-serif" font-size="14" font-weight="700" text-anchor="middle" fill="#fff">${text}</text></svg>`;
 
 let gateway: RunningGateway;
 let context: BrowserContext;
@@ -139,8 +136,8 @@ describe('the chat widget in Chromium', () => {
       routes: routesOf(config),
       pages: {
         ...widgetPages({ apiKey: pk.key, databaseId, tenantId: '1', scopeId: 'visitor-1' }),
-        '/logo.svg': { contentType: 'image/svg+xml', body: () => logo('#0f766e', 'Demo Co') },
-        '/logo-dark.svg': { contentType: 'image/svg+xml', body: () => logo('#f59e0b', 'Demo Co') },
+        '/logo.svg': { contentType: 'image/svg+xml', body: () => badgeLogo('#0f766e', 'Demo Co') },
+        '/logo-dark.svg': { contentType: 'image/svg+xml', body: () => badgeLogo('#f59e0b', 'Demo Co') },
       },
     });
     await saveBranding(acme.organization.id, {
