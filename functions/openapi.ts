@@ -5,6 +5,7 @@ import middy from '@middy/core';
 import { errorEnvelope } from '#lib/http/middleware/error-envelope.ts';
 import { requestId } from '#lib/http/middleware/request-id.ts';
 import type { ApiContext, ApiEvent, ApiResult } from '#lib/http/types.ts';
+import { observability } from '#lib/observability/middleware.ts';
 import { buildOpenApiDocument } from '#lib/openapi/document.ts';
 
 const documents = new Map<string, string>();
@@ -19,6 +20,7 @@ const serverUrlOf = (event: ApiEvent): string | undefined => {
 
 export const handler = middy<ApiEvent, ApiResult, Error, ApiContext>()
   .use(requestId())
+  .use(observability())
   .use(errorEnvelope())
   .handler(async (event) => {
     const serverUrl = serverUrlOf(event);

@@ -23,7 +23,8 @@ import { logger } from '#lib/log.ts';
 import {
   type ConversationRecord,
   conversationKeeps,
-  findOwnedConversation,
+  findConversation,
+  isOwnedBy,
 } from '#lib/store/conversations.ts';
 import { type DatabaseRecord, findDatabase } from '#lib/store/databases.ts';
 import { conversationMessagePage, type MessageRecord } from '#lib/store/messages.ts';
@@ -71,17 +72,30 @@ const checkKeyDatabase = (principal: Principal, databaseId: string | undefined):
     throw forbiddenDatabase();
 };
 
-/** The conversation if it is the caller's, with its latest messages oldest first. */
+interface KnownConversation {
+  /** The conversation if it is the caller's. */
+  conversation: ConversationRecord | undefined;
+  /** The id is another scope's or organization's, or being deleted: it cannot be created either. */
+  taken: boolean;
+  /** Its latest messages, oldest first. */
+  history: MessageRecord[];
+}
+
 const loadConversation = async (
   organizationId: number,
   scopeId: string | undefined,
   id: string,
-): Promise<{ conversation: ConversationRecord | undefined; history: MessageRecord[] }> => {
-  const [conversation, page] = await Promise.all([
-    findOwnedConversation(organizationId, scopeId, id),
+): Promise<KnownConversation> => {
+  const [stored, page] = await Promise.all([
+    findConversation(id),
     conversationMessagePage(organizationId, scopeId, id, { limit: HISTORY_MESSAGES, order: 'desc' }),
   ]);
-  return { conversation, history: conversation ? [...page.items].reverse() : [] };
+  const conversation = stored && isOwnedBy(stored, organizationId, scopeId) ? stored : undefined;
+  return {
+    conversation,
+    taken: stored !== undefined && !conversation,
+    history: conversation ? [...page.items].reverse() : [],
+  };
 };
 
 const loadDatabase = async (organizationId: number, id: string): Promise<DatabaseRecord> => {
@@ -99,8 +113,11 @@ const personalityNotFound = async (id: string): Promise<never> => {
 /** What the conversation (when it exists) fixes, checked against what the body names. */
 const settle = (
   request: ChatRequest,
-  conversation: ConversationRecord | undefined,
+  { conversation, taken }: Pick<KnownConversation, 'conversation' | 'taken'>,
 ): { databaseId: string; personalityId: string | undefined } => {
+  // Refused here rather than by the append's condition, so that the stream refuses it before
+  // its first byte (DESIGN.md "Unknown ids": another scope's id is always 404).
+  if (taken) throw new ServiceError('CONVERSATION_NOT_FOUND');
   if (!conversation) {
     if (request.databaseId === undefined) {
       // DESIGN.md "Unknown ids": an id that does not exist yet needs database_id to be created.
@@ -137,14 +154,14 @@ export const prepareChatAnswer = async (request: ChatRequest): Promise<AnswerReq
     // The conversation, the body's database and the body's personality do not depend on each other.
     const [known, bodyDatabase, bodyPersonality] = await Promise.all([
       request.conversationId === undefined
-        ? { conversation: undefined, history: [] }
+        ? { conversation: undefined, taken: false, history: [] }
         : loadConversation(organizationId, scopeId, request.conversationId),
       request.databaseId === undefined ? undefined : findDatabase(organizationId, request.databaseId),
       request.personalityId === undefined
         ? undefined
         : findPersonality(organizationId, request.personalityId),
     ]);
-    const settled = settle(request, known.conversation);
+    const settled = settle(request, known);
     checkKeyDatabase(principal, settled.databaseId);
     const [database, personality] = await Promise.all([
       bodyDatabase?.id === settled.databaseId

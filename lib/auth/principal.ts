@@ -118,11 +118,22 @@ const credentialNames: Record<Credential, string> = {
   jwt: 'Portal tokens',
 };
 
+const normalisedOrigin = (origin: string): string => origin.trim().replace(/\/$/, '').toLowerCase();
+
+/**
+ * Whether a page at `origin` may use this credential: any page when the key lists no origins,
+ * else a listed one (scheme and host compare case-insensitively, a trailing slash is ignored).
+ */
+export const originListed = (principal: Pick<Principal, 'allowedOrigins'>, origin: string): boolean => {
+  const listed = principal.allowedOrigins;
+  if (!listed?.length) return true;
+  const wanted = normalisedOrigin(origin);
+  return listed.some((allowed) => normalisedOrigin(allowed) === wanted);
+};
+
 /** An Origin the key does not list is refused; requests without Origin (servers) pass. */
 const originAllowed = (principal: Principal, origin: string | undefined): boolean =>
-  !origin ||
-  !principal.allowedOrigins?.length ||
-  principal.allowedOrigins.includes(origin.replace(/\/$/, ''));
+  !origin || originListed(principal, origin);
 
 export const authorise = (principal: Principal, rule: AccessRule, origin?: string): void => {
   if (!originAllowed(principal, origin)) {

@@ -59,18 +59,22 @@ export const isOwnedBy = (
 export const parseConversation = (item: Record<string, unknown>): ConversationRecord =>
   v.parse(ConversationRecord, item);
 
+/** The conversation with this id, whoever it belongs to (callers check isOwnedBy). */
+export const findConversation = async (id: string): Promise<ConversationRecord | undefined> => {
+  const { Item } = await documents.send(
+    new GetCommand({ TableName: tableName(), Key: conversationKey(id), ConsistentRead: true }),
+  );
+  return Item ? parseConversation(Item) : undefined;
+};
+
 /** The conversation with this id if it exists and belongs to this organization and scope. */
 export const findOwnedConversation = async (
   organizationId: number,
   scopeId: string | undefined,
   id: string,
 ): Promise<ConversationRecord | undefined> => {
-  const { Item } = await documents.send(
-    new GetCommand({ TableName: tableName(), Key: conversationKey(id), ConsistentRead: true }),
-  );
-  if (!Item) return undefined;
-  const conversation = parseConversation(Item);
-  return isOwnedBy(conversation, organizationId, scopeId) ? conversation : undefined;
+  const conversation = await findConversation(id);
+  return conversation && isOwnedBy(conversation, organizationId, scopeId) ? conversation : undefined;
 };
 
 /** What a message append sets on its conversation: creates it, or checks it is the caller's. */

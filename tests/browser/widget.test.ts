@@ -238,7 +238,7 @@ describe('the chat widget in Chromium', () => {
             ),
           ) as { conversationId: string }
         ).conversationId,
-      `tabletalk:conversation:${databaseId}:visitor-1`,
+      `tabletalk:conversation:${databaseId}:1:visitor-1`,
     );
 
     // After a reload the transcript (with its table) is back, and the next question continues

@@ -205,6 +205,10 @@ describe('streaming an answer', () => {
     const other = await fetch(`${streamUrl(id, QUESTION)}&database_id=${randomUUID()}`, { headers });
     const body = await expectEnvelope(other, 400, 'VALIDATION_ERROR');
     expect(body.details).toEqual([expect.objectContaining({ field: 'query.database_id' })]);
+    // Another scope cannot take the id over: a JSON 404 before any stream, and nothing stored.
+    const intruder = { ...headers, 'X-Scope-Id': 'customer-2' };
+    await expectEnvelope(await fetch(url, { headers: intruder }), 404, 'NOT_FOUND');
+    expect(await historyOf(id, headers)).toHaveLength(2);
   });
 
   it('requires authentication like the chat endpoints', async () => {

@@ -1,7 +1,7 @@
-// The widget's HTTP client for the chat API with a database (`pk_`) key: branding (endpoint 9),
-// a first question that creates the conversation (endpoint 5 with a new id; its answer carries
-// the result rows) and follow-ups streamed as server-sent events (endpoint 8) read with fetch,
-// because EventSource cannot send X-API-Key. Errors come back as `ChatError` in plain words.
+// The widget's HTTP client for the chat API with a database (`pk_`) key: branding (endpoint 9)
+// and questions streamed as server-sent events (endpoint 8, with database_id so that the first
+// question creates the conversation; the `done` event carries the rows), read with fetch because
+// EventSource cannot send X-API-Key. Errors come back as `ChatError` in plain words.
 
 export interface Branding {
   colors: {

@@ -21,8 +21,12 @@ export interface StoredConversation {
 /** Messages kept; older ones are dropped first. */
 const MAX_MESSAGES = 40;
 
-export const storageKey = (databaseId: string, scopeId: string | undefined): string =>
-  `tabletalk:conversation:${databaseId}:${scopeId ?? ''}`;
+/** One conversation per database, tenant and scope: a shared browser never shows one tenant another's rows. */
+export const storageKey = (
+  databaseId: string,
+  tenantId: string | undefined,
+  scopeId: string | undefined,
+): string => `tabletalk:conversation:${databaseId}:${tenantId ?? ''}:${scopeId ?? ''}`;
 
 const storage = (): Storage | undefined => {
   try {

@@ -100,7 +100,7 @@ export const create = (target: string | HTMLElement, options: WidgetOptions): Wi
     tenantId: options.tenantId,
     scopeId: options.scopeId,
   });
-  const key = storageKey(options.databaseId, options.scopeId);
+  const key = storageKey(options.databaseId, options.tenantId, options.scopeId);
   const shadow = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
   shadow.replaceChildren();
 

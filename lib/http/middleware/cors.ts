@@ -9,7 +9,7 @@
 // (lib/auth/principal.ts refuses an unlisted Origin with 403, without Allow-Origin).
 // Placed right after the request id, so that its `after`/`onError` see the final response.
 import type { MiddlewareObj, Request } from '@middy/core';
-import type { Principal } from '#lib/auth/principal.ts';
+import { originListed, type Principal } from '#lib/auth/principal.ts';
 import type { ApiContext, ApiEvent, ApiResult } from '../types.ts';
 import { normaliseHeaders } from './headers.ts';
 
@@ -39,21 +39,23 @@ export const CORS_MAX_AGE_SECONDS = 7200;
 /** A page origin, `scheme://host[:port]`, as sent in `Origin` (`null` and paths are not origins). */
 const ORIGIN = /^https?:\/\/[^/\s]+\/?$/i;
 
-const normalised = (origin: string): string => origin.trim().replace(/\/$/, '').toLowerCase();
-
-/** Whether `origin` may read responses made with `principal`'s credential. */
-export const originAllowed = (origin: string, principal?: Pick<Principal, 'allowedOrigins'>): boolean => {
+/**
+ * Whether `origin` may read responses made with `principal`'s credential: never for an
+ * organization (sk_) key, which belongs on servers, not in pages; a pk_ key as it lists origins.
+ */
+export const originAllowed = (
+  origin: string,
+  principal?: Pick<Principal, 'allowedOrigins' | 'credential'>,
+): boolean => {
   if (!ORIGIN.test(origin.trim())) return false;
-  const listed = principal?.allowedOrigins;
-  if (!listed?.length) return true;
-  const wanted = normalised(origin);
-  return listed.some((allowed) => normalised(allowed) === wanted);
+  if (!principal) return true;
+  return principal.credential !== 'sk' && originListed(principal, origin);
 };
 
 /** The CORS headers of an ordinary response; empty when there is no Origin or it is not allowed. */
 export const corsHeaders = (
   origin: string | undefined,
-  principal?: Pick<Principal, 'allowedOrigins'>,
+  principal?: Pick<Principal, 'allowedOrigins' | 'credential'>,
 ): Record<string, string> => {
   if (!origin) return {};
   if (!originAllowed(origin, principal)) return { Vary: 'Origin' };

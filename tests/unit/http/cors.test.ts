@@ -23,7 +23,10 @@ vi.hoisted(() => {
   process.env.ROUTE_METHODS = JSON.stringify({ '/api/v1/chat/{conversation_id}/stream': ['GET'] });
 });
 
-const pkWithOrigins: Pick<Principal, 'allowedOrigins'> = { allowedOrigins: ['https://shop.example'] };
+const pkWithOrigins: Pick<Principal, 'allowedOrigins' | 'credential'> = {
+  credential: 'pk',
+  allowedOrigins: ['https://shop.example'],
+};
 
 /** The chain's order of concerns around a handler that succeeds or fails as told. */
 const chain = (principal: Partial<Principal> | undefined, fail?: ServiceError) =>
@@ -45,10 +48,16 @@ const chain = (principal: Partial<Principal> | undefined, fail?: ServiceError) =
 describe('originAllowed', () => {
   it('allows any page origin when the key lists none, and only listed ones otherwise', () => {
     expect(originAllowed('https://anything.example')).toBe(true);
-    expect(originAllowed('http://127.0.0.1:3000', { allowedOrigins: [] })).toBe(true);
+    expect(originAllowed('http://127.0.0.1:3000', { credential: 'pk', allowedOrigins: [] })).toBe(true);
     expect(originAllowed('https://shop.example', pkWithOrigins)).toBe(true);
     expect(originAllowed('https://SHOP.example/', pkWithOrigins)).toBe(true);
     expect(originAllowed('https://evil.example', pkWithOrigins)).toBe(false);
+  });
+
+  it('never lets a page read what an organization (sk_) key or a listed-origins key elsewhere answered', () => {
+    expect(originAllowed('https://anything.example', { credential: 'sk' })).toBe(false);
+    expect(originAllowed('https://anything.example', { credential: 'jwt' })).toBe(true);
+    expect(corsHeaders('https://anything.example', { credential: 'sk' })).toEqual({ Vary: 'Origin' });
   });
 
   it('never allows what is not an origin', () => {
