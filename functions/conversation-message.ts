@@ -25,6 +25,7 @@ export const handler = api({
     question: body.message,
     databaseId: body.database_id,
     personalityId: body.personality_id,
+    remainingMs: () => context.getRemainingTimeInMillis(),
   });
   return answerResponse(outcome);
 });

@@ -47,6 +47,7 @@ export const handler = api({
     question: query.message,
     databaseId: query.database_id,
     personalityId: query.personality_id,
+    remainingMs: () => context.getRemainingTimeInMillis(),
     fields: 'query',
   });
   const body = sseStream(

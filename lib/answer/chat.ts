@@ -52,6 +52,8 @@ export interface ChatRequest {
   question: string;
   databaseId: string | undefined;
   personalityId: string | undefined;
+  /** The function's remaining time (Lambda context): sets the answer's deadline (AnswerRequest.deadline). */
+  remainingMs?: () => number;
   /** Where the request carried database_id and personality_id, for the fields errors name. */
   fields?: 'body' | 'query';
   now?: Date;
@@ -218,6 +220,7 @@ export const prepareChatAnswer = async (request: ChatRequest): Promise<AnswerReq
     examples: prepared.examples,
     timings,
     ...(request.now ? { now: request.now } : {}),
+    ...(request.remainingMs ? { deadline: Date.now() + request.remainingMs() } : {}),
   };
 };
 

@@ -100,6 +100,13 @@ export interface AnswerRequest {
   now?: Date;
   signal?: AbortSignal;
   /**
+   * When the function must have answered (epoch ms; its remaining time, from the handler): the
+   * query's statement timeout and a model's composition are cut to what is left, less the time
+   * kept for storing the answer, so that an answer is stored rather than lost to the function's
+   * timeout; with too little left the deterministic composition answers.
+   */
+  deadline?: number;
+  /**
    * Streaming: receives the answer's text piece by piece as it is produced (their concatenation
    * is the stored message); awaited, so that a caller can pace the pieces to its reader.
    */
@@ -210,6 +217,15 @@ const fromMessage = (proposal: Exclude<Proposal, SqlProposal>): Produced => ({
   ...(proposal.kind === 'refused' && proposal.reason ? { refusal: proposal.reason } : {}),
 });
 
+/** Kept at the end of an answer for storing it and sending the response. */
+const STORE_MARGIN_MS = 2_000;
+/** A model's composition is only started with at least this long left (see AnswerRequest.deadline). */
+const MIN_MODEL_COMPOSE_MS = 3_000;
+
+/** Milliseconds left for work before the answer must be stored; undefined without a deadline. */
+const workTimeLeft = (deadline: number | undefined): number | undefined =>
+  deadline === undefined ? undefined : deadline - Date.now() - STORE_MARGIN_MS;
+
 /**
  * Step 4, its pieces handed over as they are written: the engine's own composition (a model's
  * streamed tokens), else or on its failure the deterministic one. See the top of this file for
@@ -221,15 +237,32 @@ const composeRows = async (
   rows: ResultRows,
   input: EngineInput,
   out: Emitter,
+  deadline: number | undefined,
 ): Promise<ComposedAnswer & { stopped?: boolean }> => {
   const sendAll = async (composed: ComposedAnswer): Promise<ComposedAnswer> => {
     for (const piece of composed.pieces) await out.emit(piece);
     return composed;
   };
-  if (engine.compose) {
+  const left = workTimeLeft(deadline);
+  if (engine.compose && left !== undefined && left < MIN_MODEL_COMPOSE_MS) {
+    logger.warn('too little time left for the engine to compose; answering with the generic composition', {
+      engine: engine.name,
+      leftMs: Math.round(left),
+    });
+  } else if (engine.compose) {
     const written: string[] = [];
+    // The composition stops at the deadline as it would when the reader went away.
+    const inTime =
+      left === undefined
+        ? input
+        : {
+            ...input,
+            signal: input.signal
+              ? AbortSignal.any([input.signal, AbortSignal.timeout(left)])
+              : AbortSignal.timeout(left),
+          };
     try {
-      const composed = await engine.compose(proposal, rows, input, async (piece) => {
+      const composed = await engine.compose(proposal, rows, inTime, async (piece) => {
         if (piece === '') return;
         written.push(piece);
         await out.emit(piece);
@@ -267,6 +300,15 @@ const repairable = (error: unknown): error is ServiceError =>
 type Ran =
   | { kind: 'refused'; code: string }
   | { kind: 'rows'; result: Awaited<ReturnType<Connector['execute']>> };
+
+/** The connector's limits, the statement timeout cut to the time left before the deadline (at least 1 s). */
+const limitsInTime = (deadline: number | undefined) => {
+  const limits = defaultLimits();
+  const left = workTimeLeft(deadline);
+  return left === undefined
+    ? limits
+    : { ...limits, timeoutMs: Math.max(1_000, Math.min(limits.timeoutMs, left)) };
+};
 
 /** Guard, then run: what one proposed query comes to. */
 const guardAndRun = async (
@@ -306,7 +348,7 @@ const guardAndRun = async (
   const allowed = outcome;
   const result = await timings.measure('db', async () => {
     const connector = await (deps.connectorFor ?? connectorFor)(request.database);
-    return connector.execute(allowed.sql, allowed.params, deps.limits ?? defaultLimits());
+    return connector.execute(allowed.sql, allowed.params, deps.limits ?? limitsInTime(request.deadline));
   });
   return { kind: 'rows', result };
 };
@@ -363,7 +405,14 @@ const runProposal = async (
   const results = result.rows.slice(0, RESULT_ROW_CAP);
   const truncated = result.rows.length > RESULT_ROW_CAP;
   const { text, pieces, stopped } = await timings.measure('engine', () =>
-    composeRows(engine, query, { columns: result.columns, rows: results, truncated }, input, out),
+    composeRows(
+      engine,
+      query,
+      { columns: result.columns, rows: results, truncated },
+      input,
+      out,
+      request.deadline,
+    ),
   );
   return {
     kind: 'sql',

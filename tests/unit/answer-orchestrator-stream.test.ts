@@ -294,3 +294,62 @@ describe('sentence pieces', () => {
     expect(sentencePieces('')).toEqual([]);
   });
 });
+
+describe('an answer against the function’s deadline', () => {
+  /** A model composition that writes nothing until its signal aborts. */
+  const hanging = (calls: string[]) =>
+    engineOf(ranking, {
+      compose: async (_proposal, _rows, input) => {
+        calls.push('compose');
+        await new Promise((_resolve, reject) =>
+          input.signal?.addEventListener('abort', () => reject(input.signal?.reason), { once: true }),
+        );
+        throw new Error('unreachable');
+      },
+    });
+
+  it('cuts a model composition at the deadline and answers with the deterministic one, stored', async () => {
+    // Arrange: 5.4 s left, 2 s of it kept for storing the answer: the model gets 3.4 s.
+    const calls: string[] = [];
+    const started = Date.now();
+
+    // Act
+    const { answer } = await answerQuestion(request(hanging(calls), { deadline: Date.now() + 5_400 }), deps);
+
+    // Assert
+    expect(calls).toEqual(['compose']);
+    expect(Date.now() - started).toBeLessThan(4_000);
+    expect(answer.message).toBe('The top customers by revenue: Acme (120.00) and Globex (80.00).');
+    expect(stored().map((message) => message.role)).toEqual(['user', 'assistant']);
+  });
+
+  it('does not start a model composition with too little time left', async () => {
+    const calls: string[] = [];
+    const { answer } = await answerQuestion(request(hanging(calls), { deadline: Date.now() + 4_000 }), deps);
+    expect(calls).toEqual([]);
+    expect(answer.message).toBe('The top customers by revenue: Acme (120.00) and Globex (80.00).');
+  });
+
+  it('cuts the statement timeout to the time left (at least 1 s)', async () => {
+    const timeouts: number[] = [];
+    const timed: AnswerDependencies = {
+      ...(deps.guardFor ? { guardFor: deps.guardFor } : {}),
+      connectorFor: async () =>
+        ({
+          dialect: 'postgres',
+          test: async () => undefined,
+          introspect: async () => catalog,
+          execute: async (_sql, _params, limits) => {
+            timeouts.push(limits.timeoutMs);
+            return result;
+          },
+          close: async () => undefined,
+        }) satisfies Connector,
+    };
+    await answerQuestion(request(engineOf(ranking, {}, 'builtin'), { deadline: Date.now() + 12_000 }), timed);
+    await answerQuestion(request(engineOf(ranking, {}, 'builtin'), { deadline: Date.now() + 1_000 }), timed);
+    expect(timeouts[0]).toBeGreaterThan(9_000);
+    expect(timeouts[0]).toBeLessThanOrEqual(10_000);
+    expect(timeouts[1]).toBe(1_000);
+  });
+});
