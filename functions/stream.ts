@@ -74,6 +74,8 @@ export const handler = api({
     },
     (thrown) => {
       const error = toServiceError(thrown);
+      const envelope = errorEnvelope(error, context.traceId);
+      context.streamFailure = { status: envelope.status_code, code: envelope.error.code };
       // The headers are out: the error goes down the stream, as the envelope a response would carry.
       if (error.status >= 500)
         logger.error('stream failed', {
@@ -81,7 +83,7 @@ export const handler = api({
           error: (error.cause as Error | undefined) ?? error,
         });
       else logger.info('stream ended with an error', { code: error.kind, reason: error.message });
-      return sseError(errorEnvelope(error, context.traceId));
+      return sseError(envelope);
     },
     pacing.pingIntervalMs,
   );

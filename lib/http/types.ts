@@ -23,4 +23,9 @@ export interface ApiContext extends Context {
    * the request was not counted (refused before, limits off, or the limiter failed open).
    */
   rateLimit?: { headers: RateLimitHeaders; lease?: Lease };
+  /**
+   * A streamed response that ended with `event: error` after its 200 went out: the envelope's
+   * status and code, so that metrics count it as the error it was.
+   */
+  streamFailure?: { status: number; code: string };
 }

@@ -59,14 +59,15 @@ export const observability = (): MiddlewareObj<ApiEvent, ApiResult, Error, ApiCo
   const finish = (request: ApiRequest, state: Observed): void => {
     if (state.done) return;
     state.done = true;
-    const status = request.response?.statusCode ?? 500;
+    const failed = request.context.streamFailure;
+    const status = failed?.status ?? request.response?.statusCode ?? 500;
     try {
       recordRequest({
         functionName: state.functionName,
         status,
         latencyMs: performance.now() - state.startedAt,
         traceId: request.context.traceId,
-        ...(status >= 400 ? { errorCode: errorCodeOf(request.response) } : {}),
+        ...(status >= 400 ? { errorCode: failed?.code ?? errorCodeOf(request.response) } : {}),
       });
     } catch (error) {
       logger.warn('request metrics not recorded', { error: error as Error });

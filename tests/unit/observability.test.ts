@@ -267,6 +267,46 @@ describe('trace_id on every log line and every error', () => {
     expect(order.indexOf('request')).toBeGreaterThan(order.lastIndexOf('piece written'));
     expect(emf('AnswerLatency').trace_id).toBe('req_r-stream');
   });
+
+  it('records a stream that ended with `event: error` as the error it carried, not as its 200', async () => {
+    // Arrange: the body fails after its first piece, as functions/stream.ts reports it.
+    installAwsLambdaGlobal();
+    const streaming = middy<ApiEvent, ApiResult, Error, ApiContext>({
+      executionMode: executionModeStreamifyResponse,
+    })
+      .use(requestId())
+      .use(observability())
+      .use(errorEnvelope())
+      .handler(async (_event, context) => {
+        const body = Readable.from(
+          (async function* () {
+            yield 'data: {"content":"one"}\n\n';
+            context.streamFailure = { status: 500, code: 'DB_QUERY_FAILED' };
+            yield 'event: error\ndata: {}\n\n';
+          })(),
+        );
+        return {
+          statusCode: 200,
+          headers: { 'Content-Type': 'text/event-stream' },
+          body,
+        } as unknown as ApiResult;
+      });
+    const sink = new ResponseStreamSink(
+      () => undefined,
+      () => undefined,
+    );
+
+    // Act
+    await (streaming as unknown as (event: unknown, stream: unknown, context: unknown) => Promise<void>)(
+      apiEvent({ path: '/api/v1/chat/c/stream', requestId: 'r-failed' }),
+      sink,
+      lambdaContext({ functionName: 'tabletalk-test-stream' }),
+    );
+
+    // Assert
+    expect(emf('Requests')).toMatchObject({ function: 'stream', status: '500', trace_id: 'req_r-failed' });
+    expect(emf('Errors')).toMatchObject({ code: 'DB_QUERY_FAILED' });
+  });
 });
 
 describe('answer metrics', () => {
