@@ -40,8 +40,6 @@ try {
   const stack = await startScratchStack(TABLE);
   dynamodb = stack.dynamodb;
 
-  const { documents } = await import('#lib/store/client.ts');
-  const { isLimitsPartition } = await import('#lib/store/limit-counters.ts');
   closeConnectors = (await import('#lib/connectors/index.ts')).closeConnectors;
   const { startGateway } = await import('../local/gateway.ts');
 
@@ -49,19 +47,7 @@ try {
   // The demo shop, registered like local/demo/seed.ts does (without the indexing quota).
   const { id: databaseId } = await addDemoShop(organizationId);
 
-  // Every command of the shared document client, once per send; the limiter's are those on its partition.
-  let calls = 0;
-  let limiterCalls = 0;
-  documents.middlewareStack.add(
-    (next) => async (args) => {
-      calls++;
-      const pk = (args.input as { Key?: { PK?: string | { S?: string } } }).Key?.PK;
-      const partition = typeof pk === 'string' ? pk : pk?.S;
-      if (partition !== undefined && isLimitsPartition(partition)) limiterCalls++;
-      return next(args);
-    },
-    { step: 'initialize', name: 'benchCallCounter' },
-  );
+  const count = (await import('./call-counter.ts')).countDynamoDbCalls();
 
   let requests = 0;
   gateway = await startGateway({
@@ -74,7 +60,7 @@ try {
   });
   const send = (message: ChatChildMessage) => process.send?.(message);
   process.on('message', (message: ChatParentMessage) => {
-    if (message.type === 'count') send({ type: 'count', calls, limiterCalls, requests });
+    if (message.type === 'count') send({ type: 'count', ...count, requests });
     else void shutdown(0);
   });
   send({ type: 'ready', url: gateway.url, apiKey, databaseId });

@@ -232,49 +232,27 @@ export async function benchConversations(opts: ConversationsBenchOptions): Promi
 // ---- On its own: node bench/conversations.ts ------------------------------------------------
 
 const runAlone = async (): Promise<void> => {
-  const { startScratchStack } = await import('../local/scratch.ts');
+  const { createUnlimitedOrganization, startScratchStack } = await import('../local/scratch.ts');
   const { LOCAL_STAGE, root } = await import('../local/stack.ts');
   // Before any lib/ import: lib/config.ts reads the environment once.
   const { dynamodb, routes } = await startScratchStack('tabletalk-bench-conversations');
   let gateway: { url: string; close(): Promise<void> } | undefined;
   try {
     process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
-    const { documents } = await import('#lib/store/client.ts');
-    const { createOrganization, setOrganizationLimits } = await import('#lib/store/organizations.ts');
-    const { createApiKey } = await import('#lib/store/api-keys.ts');
-    const { isLimitsPartition } = await import('#lib/store/limit-counters.ts');
     const { startGateway } = await import('../local/gateway.ts');
-    // Thousands of requests in a few minutes: enterprise with its own limits beyond reach, so the
-    // limiter counts every request and refuses none.
-    const organization = await createOrganization({ name: 'Bench', plan: 'enterprise' });
-    const unreachable = 1_000_000_000;
-    await setOrganizationLimits(organization.id, {
-      requestsPerMinute: unreachable,
-      requestsPerHour: unreachable,
-      monthlyRequests: unreachable,
-    });
-    const sk = await createApiKey({ organizationId: organization.id, kind: 'sk' });
-    let calls = 0;
-    let limiterCalls = 0;
-    documents.middlewareStack.add(
-      (next) => async (args) => {
-        calls += 1;
-        const pk = (args.input as { Key?: { PK?: string | { S?: string } } }).Key?.PK;
-        const partition = typeof pk === 'string' ? pk : pk?.S;
-        if (partition !== undefined && isLimitsPartition(partition)) limiterCalls += 1;
-        return next(args);
-      },
-      { step: 'initialize', name: 'conversationsBenchCounter' },
-    );
+    // Thousands of requests in a few minutes: limits beyond reach, so the limiter counts every
+    // request and refuses none.
+    const { apiKey } = await createUnlimitedOrganization('Bench');
+    const count = (await import('./call-counter.ts')).countDynamoDbCalls();
     gateway = await startGateway({ root, routes, stage: LOCAL_STAGE });
     const figures = await benchConversations({
       baseUrl: gateway.url,
-      skKey: sk.key,
-      countDynamoCalls: () => calls,
-      countLimiterCalls: () => limiterCalls,
+      skKey: apiKey,
+      countDynamoCalls: () => count.calls,
+      countLimiterCalls: () => count.limiterCalls,
       resetDynamoCalls: () => {
-        calls = 0;
-        limiterCalls = 0;
+        count.calls = 0;
+        count.limiterCalls = 0;
       },
     });
     if (process.argv.includes('--json')) {

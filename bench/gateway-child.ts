@@ -38,9 +38,7 @@ try {
   const stack = await startScratchStack(TABLE);
   dynamodb = stack.dynamodb;
 
-  const { documents } = await import('#lib/store/client.ts');
   const { createOrganization, setOrganizationLimits } = await import('#lib/store/organizations.ts');
-  const { isLimitsPartition } = await import('#lib/store/limit-counters.ts');
   const { createApiKey } = await import('#lib/store/api-keys.ts');
   const { saveBranding } = await import('#lib/store/branding.ts');
   const { demoBranding } = await import('../local/demo/seed.ts');
@@ -52,21 +50,7 @@ try {
   await setOrganizationLimits(tight.id, { requestsPerMinute: 5 });
   const tightSk = await createApiKey({ organizationId: tight.id, kind: 'sk' });
 
-  // `documents` shares its middleware stack with the underlying DynamoDBClient, so this sees
-  // every command either of them sends, once per send (retries happen further down the stack).
-  // The limiter's calls are those on its partition (lib/store/limit-counters.ts).
-  let calls = 0;
-  let limiterCalls = 0;
-  documents.middlewareStack.add(
-    (next) => async (args) => {
-      calls++;
-      const pk = (args.input as { Key?: { PK?: string | { S?: string } } }).Key?.PK;
-      const partition = typeof pk === 'string' ? pk : pk?.S;
-      if (partition !== undefined && isLimitsPartition(partition)) limiterCalls++;
-      return next(args);
-    },
-    { step: 'initialize', name: 'benchCallCounter' },
-  );
+  const count = (await import('./call-counter.ts')).countDynamoDbCalls();
 
   // Requests the gateway has finished, counted here rather than by the client: a load generator
   // stopping mid-request would otherwise leave calls without a counted response.
@@ -91,7 +75,7 @@ try {
   });
   const send = (message: GatewayChildMessage) => process.send?.(message);
   process.on('message', (message: GatewayParentMessage) => {
-    if (message.type === 'count') send({ type: 'count', calls, limiterCalls, requests });
+    if (message.type === 'count') send({ type: 'count', ...count, requests });
     else void shutdown(0);
   });
   send({
