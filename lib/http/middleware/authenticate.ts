@@ -13,8 +13,10 @@ export const authenticate = (rule: AccessRule): MiddlewareObj<ApiEvent, ApiResul
       apiKey: headers['x-api-key'],
       authorization: headers.authorization,
     });
-    authorise(principal, rule, headers.origin);
+    // Stored before the rule is applied: a refusal's response still knows whose credential it
+    // was (the CORS middleware reads the key's allowed origins from it).
     request.context.principal = principal;
+    authorise(principal, rule, headers.origin);
   };
   return { before: authenticateBefore };
 };

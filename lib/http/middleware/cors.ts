@@ -1,7 +1,8 @@
 // CORS for browsers (the chat widget; DESIGN.md "Credentials"). A response to a request with an
 // `Origin` carries Access-Control-Allow-Origin (that origin), `Vary: Origin` and the headers a
 // page may read (rate limits, Retry-After, X-Request-ID) when the origin is allowed: for a `pk_`
-// key whose database lists origins, only those; otherwise any origin is echoed. That covers every
+// key that lists origins, only those; never for an organization (`sk_`) key; otherwise any
+// origin is echoed. That covers every
 // response of the chain, error envelopes and 429s included, and the stream's headers.
 // A preflight (`OPTIONS`) carries no credentials, so it cannot know the key's origins: it is
 // answered for any origin by the gateway (local/gateway.ts) or the fallback function
@@ -85,30 +86,16 @@ export const preflightHeaders = (
 
 type ApiRequest = Request<ApiEvent, ApiResult, Error, ApiContext>;
 
-/**
- * The principal of a request that failed before authentication stored it: refused for its Origin
- * (the key's lookup is cached, so this costs no second read), or unauthenticated (undefined:
- * nothing restricts the origin, and the page may read the 401 envelope). Imported on demand so
- * that the fallback function, which uses only the header helpers, does not bundle key lookups.
- */
-const principalOf = async (request: ApiRequest, headers: Record<string, string>) => {
-  const known = request.context.principal as Principal | undefined;
-  if (known || (!headers['x-api-key'] && !headers.authorization)) return known;
-  try {
-    const { resolvePrincipal } = await import('#lib/auth/principal.ts');
-    return await resolvePrincipal({ apiKey: headers['x-api-key'], authorization: headers.authorization });
-  } catch {
-    return undefined;
-  }
-};
-
 export const cors = (): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => {
-  const addCorsHeaders = async (request: ApiRequest): Promise<void> => {
+  const addCorsHeaders = (request: ApiRequest): void => {
     if (!request.response) return;
     const requestHeaders = request.context.headers ?? normaliseHeaders(request.event);
     const origin = requestHeaders.origin;
     if (!origin) return;
-    const headers = corsHeaders(origin, await principalOf(request, requestHeaders));
+    // Set by authentication, also when the credential was refused for its origin or route;
+    // undefined when there was none or it was invalid (nothing restricts the origin then, and
+    // the page may read the 401 envelope).
+    const headers = corsHeaders(origin, request.context.principal as Principal | undefined);
     if (Object.keys(headers).length > 0) {
       request.response.headers = { ...request.response.headers, ...headers };
     }
