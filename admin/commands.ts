@@ -4,12 +4,12 @@
 import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import * as v from 'valibot';
+import { resolveTenant, type TenantValues } from '#lib/auth/tenant.ts';
 import { closeConnectors, connectorFor, createConnector } from '#lib/connectors/index.ts';
 import { indexDatabase, prepareIndex } from '#lib/connectors/indexing.ts';
 import { secretStore } from '#lib/connectors/secrets.ts';
 import type { Catalog } from '#lib/connectors/types.ts';
-import { isServiceError } from '#lib/http/errors.ts';
-import { resolveTenant, type TenantValues } from '#lib/http/middleware/tenant.ts';
+import { isServiceError } from '#lib/errors.ts';
 import { uuidPattern } from '#lib/ids.ts';
 import { effectiveLimits, type LimitOverrides, PlanName } from '#lib/limits/plans.ts';
 import { effectivePolicy } from '#lib/sql/policy.ts';

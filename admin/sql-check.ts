@@ -7,10 +7,10 @@
 // The failure line keeps sql and params so the operator sees which statement failed.
 import { readFileSync } from 'node:fs';
 import * as v from 'valibot';
+import type { TenantValues } from '#lib/auth/tenant.ts';
 import { defaultLimits } from '#lib/connectors/index.ts';
 import type { Catalog, Connector } from '#lib/connectors/types.ts';
-import { errorCatalogue, toServiceError } from '#lib/http/errors.ts';
-import type { TenantValues } from '#lib/http/middleware/tenant.ts';
+import { errorCatalogue, toServiceError } from '#lib/errors.ts';
 import { effectivePolicy } from '#lib/sql/policy.ts';
 import type { Guard } from '#lib/sql/types.ts';
 import type { DatabaseRecord, Engine } from '#lib/store/databases.ts';

@@ -7,10 +7,10 @@
 // message limits and holds a concurrency lease (chatMessageLimits reads the raw body).
 import { sendChatMessage } from '#lib/answer/chat.ts';
 import { ChatMessageInput, chatMessageLimits, conversationIdOf } from '#lib/answer/inputs.ts';
-import { answerResponse } from '#lib/answer/response.ts';
 import { authorise } from '#lib/auth/principal.ts';
 import { appendToHistory } from '#lib/conversations/history.ts';
 import { AppendInput, historyAccess, messageVariantOf } from '#lib/conversations/inputs.ts';
+import { answerResponse } from '#lib/http/answer-response.ts';
 import { api } from '#lib/http/api.ts';
 import { requireScopeId } from '#lib/http/middleware/scope.ts';
 import { validateInput } from '#lib/http/middleware/validate.ts';

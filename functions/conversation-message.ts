@@ -4,7 +4,7 @@
 // 200 per hour) and holds a concurrency lease while it answers.
 import { sendChatMessage } from '#lib/answer/chat.ts';
 import { ConversationMessageInput } from '#lib/answer/inputs.ts';
-import { answerResponse } from '#lib/answer/response.ts';
+import { answerResponse } from '#lib/http/answer-response.ts';
 import { api } from '#lib/http/api.ts';
 import { uuidv7 } from '#lib/ids.ts';
 

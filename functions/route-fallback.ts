@@ -2,7 +2,7 @@
 // preflight (OPTIONS) on a known route is 204 with the CORS headers (lib/http/middleware/cors.ts),
 // a wrong method on a known route is 405 with Allow, an unknown route 404, in the envelope.
 import middy from '@middy/core';
-import { ServiceError } from '#lib/http/errors.ts';
+import { ServiceError } from '#lib/errors.ts';
 import { corsHeaders, preflightHeaders } from '#lib/http/middleware/cors.ts';
 import { errorEnvelope } from '#lib/http/middleware/error-envelope.ts';
 import { normaliseHeaders } from '#lib/http/middleware/headers.ts';

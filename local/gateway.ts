@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { APIGatewayProxyResult } from 'aws-lambda';
-import { errorEnvelope, ServiceError } from '../lib/http/errors.ts';
+import { errorEnvelope, ServiceError } from '../lib/errors.ts';
 import { corsHeaders, preflightHeaders } from '../lib/http/middleware/cors.ts';
 import {
   installAwsLambdaGlobal,

@@ -17,8 +17,8 @@
 //      patterns (lib/store/patterns.ts).
 // Lookups that do not depend on each other run at once.
 import type { Principal } from '#lib/auth/principal.ts';
-import { invalidField, ServiceError } from '#lib/http/errors.ts';
-import { resolveTenant } from '#lib/http/middleware/tenant.ts';
+import { resolveTenant } from '#lib/auth/tenant.ts';
+import { invalidField, ServiceError } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
 import {
   type ConversationRecord,

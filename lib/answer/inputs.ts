@@ -2,7 +2,7 @@
 // files validate with, the conversation id a chat-variant body names, and which limits a request
 // to the shared POST /chat/message route counts toward.
 import * as v from 'valibot';
-import { invalidField } from '#lib/http/errors.ts';
+import { invalidField } from '#lib/errors.ts';
 import { uuidPattern } from '#lib/ids.ts';
 import type { LimitClass } from '#lib/limits/limiter.ts';
 

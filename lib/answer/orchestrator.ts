@@ -27,12 +27,13 @@
 // is stored too, so the history shows what was asked and what became of it, and the error then
 // goes out as its envelope (DB_QUERY_FAILED / DB_CONNECTION_FAILED / EXTERNAL_LLM_ERROR, 500).
 // The orchestrator knows nothing of HTTP: lib/answer/chat.ts loads what it needs.
+
+import type { TenantValues } from '#lib/auth/tenant.ts';
 import { connectorFor, defaultLimits } from '#lib/connectors/index.ts';
 import type { Connector, Dialect, ExecuteLimits } from '#lib/connectors/types.ts';
 import type { Caller } from '#lib/conversations/history.ts';
 import { titleOf } from '#lib/conversations/title.ts';
-import { errorCatalogue, ServiceError, toServiceError } from '#lib/http/errors.ts';
-import type { TenantValues } from '#lib/http/middleware/tenant.ts';
+import { errorCatalogue, ServiceError, toServiceError } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
 import { recordAnswer } from '#lib/observability/metrics.ts';
 import type { Guard } from '#lib/sql/types.ts';

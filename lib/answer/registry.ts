@@ -11,7 +11,7 @@
 // loaded with a dynamic import only when selected, so a deployment without one of them (or
 // without its credentials) fails only for the requests configured to use it, with
 // EXTERNAL_LLM_ERROR naming the provider; everything else keeps answering.
-import { ServiceError } from '#lib/http/errors.ts';
+import { ServiceError } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
 import type { EngineName } from '#lib/store/personalities.ts';
 import { builtinEngine } from './builtin/index.ts';

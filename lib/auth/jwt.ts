@@ -3,7 +3,7 @@
 import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify } from 'jose';
 import * as v from 'valibot';
 import { config } from '#lib/config.ts';
-import { ServiceError } from '#lib/http/errors.ts';
+import { ServiceError } from '#lib/errors.ts';
 
 const PortalClaims = v.object({
   org_id: v.pipe(

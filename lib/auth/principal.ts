@@ -3,7 +3,7 @@
 // container for at most KEY_CACHE_TTL_SECONDS (≤ 60 s): a revoked key or a plan change takes
 // effect within that time.
 import { config } from '#lib/config.ts';
-import { ServiceError } from '#lib/http/errors.ts';
+import { ServiceError } from '#lib/errors.ts';
 import { type Feature, hasFeature, type LimitOverrides, type PlanName } from '#lib/limits/plans.ts';
 import { findApiKeyByHash } from '#lib/store/api-keys.ts';
 import { findOrganization, type Organization } from '#lib/store/organizations.ts';

@@ -4,7 +4,7 @@
 // survives: driver messages are rebuilt through a redactor that cuts the password and any URL
 // (host and port may stay, they help an operator), and the raw driver error is never kept as
 // the cause, so logs cannot print it either.
-import { ServiceError } from '#lib/http/errors.ts';
+import { ServiceError } from '#lib/errors.ts';
 
 export type Redact = (text: string) => string;
 

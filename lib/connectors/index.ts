@@ -8,7 +8,7 @@
 //   DB_STATEMENT_TIMEOUT_MS  statement timeout of answering queries, default 30000
 //   DB_MAX_COST              EXPLAIN cost ceiling (PostgreSQL, PGlite), default 1e7; 0 = none
 //   DB_POOL_SIZE             connections per database per container, default 2 (1..5)
-import { ServiceError } from '#lib/http/errors.ts';
+import { ServiceError } from '#lib/errors.ts';
 import type { DatabaseRecord, Engine } from '#lib/store/databases.ts';
 import { secretStore } from './secrets.ts';
 import type { Connector, ExecuteLimits } from './types.ts';

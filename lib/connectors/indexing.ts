@@ -2,7 +2,7 @@
 // test the connection, count the operation against the plan's indexing quota, introspect with
 // the row policy (so samples never carry one tenant's values to another), and store the catalog
 // as the database's schema index (lib/store/schema-index.ts).
-import { ServiceError } from '#lib/http/errors.ts';
+import { ServiceError } from '#lib/errors.ts';
 import { consumeIndexingQuota } from '#lib/limits/indexing.ts';
 import { effectivePolicy } from '#lib/sql/policy.ts';
 import type { DatabaseRecord, SchemaIndexPointer } from '#lib/store/databases.ts';

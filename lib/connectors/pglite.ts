@@ -11,7 +11,7 @@
 // Deployment note: the worker is a separate module file, so this engine runs where the source
 // tree is (npm start, tests, the admin command); deployed stages connect postgres or mysql.
 import { Worker } from 'node:worker_threads';
-import { ServiceError } from '#lib/http/errors.ts';
+import { ServiceError } from '#lib/errors.ts';
 import {
   ConnectTimeout,
   connectionFailed,

@@ -2,7 +2,7 @@
 // typed inputs in, response data out; ownership is "this organization and this scope", and a
 // conversation that is not the caller's is reported as not found, never as forbidden.
 import * as v from 'valibot';
-import { ServiceError } from '#lib/http/errors.ts';
+import { ServiceError } from '#lib/errors.ts';
 import { uuidPattern } from '#lib/ids.ts';
 import {
   type ConversationRecord,

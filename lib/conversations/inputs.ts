@@ -2,9 +2,9 @@
 // schemas the function files validate with, and the access rule they share.
 import * as v from 'valibot';
 import type { AccessRule } from '#lib/auth/principal.ts';
-import { invalidField } from '#lib/http/errors.ts';
-import { integerParam } from '#lib/http/params.ts';
+import { invalidField } from '#lib/errors.ts';
 import { uuidPattern } from '#lib/ids.ts';
+import { integerParam } from '#lib/params.ts';
 import { Role } from '#lib/store/messages.ts';
 
 /**

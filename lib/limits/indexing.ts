@@ -1,7 +1,7 @@
 // The schema indexing quota (spec "Plan gating", "Domain error details"): indexing operations
 // per billing period, which is the calendar month in UTC. `admin database index` counts each
 // operation here before it runs.
-import { ServiceError } from '#lib/http/errors.ts';
+import { ServiceError } from '#lib/errors.ts';
 import { countIndexingOperation } from '#lib/store/limit-counters.ts';
 import { findOrganization } from '#lib/store/organizations.ts';
 import { effectiveLimits } from './plans.ts';

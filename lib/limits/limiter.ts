@@ -10,7 +10,7 @@
 // so a refusal needs no call once this container has seen the limit reached; a lease count is
 // not (leases are given back), so a concurrency refusal is only made on the item as just read.
 import { randomBytes } from 'node:crypto';
-import { ServiceError } from '#lib/http/errors.ts';
+import { ServiceError } from '#lib/errors.ts';
 import {
   type CounterState,
   EMPTY_COUNTERS,

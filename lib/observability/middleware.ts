@@ -33,7 +33,7 @@ export const shortFunctionName = (lambdaName: string | undefined, stage: string 
   return stage && lambdaName.startsWith(prefix) ? lambdaName.slice(prefix.length) : lambdaName;
 };
 
-/** The envelope's `error.code` of an error response (lib/http/errors.ts builds every one). */
+/** The envelope's `error.code` of an error response (lib/errors.ts builds every one). */
 export const errorCodeOf = (response: ApiResult | null | undefined): string | undefined => {
   const body: unknown = response?.body;
   if (typeof body !== 'string' || body === '') return undefined;

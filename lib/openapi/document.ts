@@ -3,7 +3,7 @@
 // Inputs are converted in `typeMode: 'input'`: what a client sends, before the schema's
 // transforms. Valibot actions JSON Schema cannot express are mapped here: the case-insensitive
 // UUID pattern becomes `format: uuid`, a `check` adds its message to the description, and a
-// query integer's `metadata({openapi})` (lib/http/params.ts) replaces the string it arrives as.
+// query integer's `metadata({openapi})` (lib/params.ts) replaces the string it arrives as.
 import {
   type ConversionConfig,
   type JsonSchema,
@@ -13,7 +13,7 @@ import {
 import type * as v from 'valibot';
 import { ChatMessageInput, ConversationMessageInput } from '#lib/answer/inputs.ts';
 import { AppendInput } from '#lib/conversations/inputs.ts';
-import { type ErrorKind, errorCatalogue } from '#lib/http/errors.ts';
+import { type ErrorKind, errorCatalogue } from '#lib/errors.ts';
 import { uuidPattern } from '#lib/ids.ts';
 import { type RouteDoc, type RouteResponse, routes } from './routes.ts';
 import * as schemas from './schemas.ts';

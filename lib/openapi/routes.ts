@@ -1,6 +1,6 @@
 // The route table of the OpenAPI document: every method and path of serverless.yml with the
 // input schema its function passes to `api()` (the same object), its success schema and status,
-// and the error kinds of the catalogue (lib/http/errors.ts) it can answer with.
+// and the error kinds of the catalogue (lib/errors.ts) it can answer with.
 // tests/integration/openapi.test.ts holds this table and serverless.yml to each other.
 import type * as v from 'valibot';
 import { ChatMessageInput, ConversationMessageInput, StreamMessageInput } from '#lib/answer/inputs.ts';
@@ -11,8 +11,8 @@ import {
   HistoryInput,
   ListConversationsInput,
 } from '#lib/conversations/inputs.ts';
-import type { ErrorKind } from '#lib/http/errors.ts';
-import { PageNumberInput } from '#lib/http/params.ts';
+import type { ErrorKind } from '#lib/errors.ts';
+import { PageNumberInput } from '#lib/params.ts';
 import {
   AppendResponse,
   BrandingResponse,

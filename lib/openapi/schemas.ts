@@ -4,7 +4,7 @@
 // documented schema cannot drift apart without a type error.
 import * as v from 'valibot';
 import type { ChatAnswer as AnswerOfOrchestrator } from '#lib/answer/orchestrator.ts';
-import type { ErrorEnvelope as EnvelopeOfCatalogue } from '#lib/http/errors.ts';
+import type { ErrorEnvelope as EnvelopeOfCatalogue } from '#lib/errors.ts';
 
 const uuid = v.pipe(v.string(), v.uuid());
 /** UTC ISO 8601 with milliseconds, as every timestamp of the API. */

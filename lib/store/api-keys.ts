@@ -5,7 +5,7 @@
 import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { generateApiKey, hashApiKey, type KeyKind, keyHint } from '#lib/auth/api-keys.ts';
-import { ServiceError } from '#lib/http/errors.ts';
+import { ServiceError } from '#lib/errors.ts';
 import { uuidv7 } from '#lib/ids.ts';
 import { documents, isConditionFailure, queryAll, tableName } from './client.ts';
 

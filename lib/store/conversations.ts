@@ -8,7 +8,7 @@
 // Its counter and last activity change only in the transaction that appends a message.
 import { DeleteCommand, GetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { invalidField, type ServiceError } from '#lib/http/errors.ts';
+import { invalidField, type ServiceError } from '#lib/errors.ts';
 import { documents, isConditionFailure, tableName } from './client.ts';
 import { readPage } from './pages.ts';
 import { scopeKey, scopePartition } from './scopes.ts';

@@ -7,7 +7,7 @@
 // `cursor`. The key is a per-stage secret (CURSOR_SECRET); without one nothing is signed or read.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { config } from '#lib/config.ts';
-import { invalidField, ServiceError } from '#lib/http/errors.ts';
+import { invalidField, ServiceError } from '#lib/errors.ts';
 
 export type ListName = 'conversations' | 'scope-messages' | 'conversation-messages';
 export type SortOrder = 'asc' | 'desc';

@@ -8,7 +8,7 @@
 // An append is one TransactWriteItems with its conversation's upsert (lib/store/conversations.ts).
 import { BatchWriteCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { ServiceError } from '#lib/http/errors.ts';
+import { ServiceError } from '#lib/errors.ts';
 import { uuidv7 } from '#lib/ids.ts';
 import { documents, type ItemKey, tableName } from './client.ts';
 import {

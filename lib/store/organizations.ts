@@ -3,7 +3,7 @@
 // Item: PK ORG#<id>, SK ORG. Counter: PK COUNTER#ORG, SK COUNTER.
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { ServiceError } from '#lib/http/errors.ts';
+import { ServiceError } from '#lib/errors.ts';
 import { LimitOverrides, PlanName } from '#lib/limits/plans.ts';
 import { documents, isConditionFailure, tableName } from './client.ts';
 

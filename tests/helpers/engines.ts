@@ -3,7 +3,7 @@
 // of tests/helpers/fake-openai.ts for a whole test file.
 import { afterAll, afterEach, beforeAll, expect } from 'vitest';
 import type { Engine, EngineInput, ResultRows, SqlProposal } from '#lib/answer/engine.ts';
-import { ServiceError } from '#lib/http/errors.ts';
+import { ServiceError } from '#lib/errors.ts';
 import { SHOP_NOW, shopCatalog } from '../fixtures/catalogs/shop.ts';
 import { type FakeOpenAi, startFakeOpenAi } from './fake-openai.ts';
 

@@ -18,7 +18,7 @@ import {
   readConversationHistory,
   readMessages,
 } from '#lib/conversations/history.ts';
-import { ServiceError } from '#lib/http/errors.ts';
+import { ServiceError } from '#lib/errors.ts';
 import { uuidv7 } from '#lib/ids.ts';
 import { documents, tableName } from '#lib/store/client.ts';
 import {

@@ -11,7 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ChatMessageInput } from '#lib/answer/inputs.ts';
 import { AppendInput, HistoryInput } from '#lib/conversations/inputs.ts';
-import { errorCatalogue } from '#lib/http/errors.ts';
+import { errorCatalogue } from '#lib/errors.ts';
 import { buildOpenApiDocument } from '#lib/openapi/document.ts';
 import { referencePage } from '#lib/openapi/page.ts';
 import { routes } from '#lib/openapi/routes.ts';

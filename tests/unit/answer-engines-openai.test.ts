@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import type { PriorTurn } from '#lib/answer/engine.ts';
 import { createOpenAiEngine } from '#lib/answer/engines/openai.ts';
 import { FORMAT_REMINDER } from '#lib/answer/engines/prompt.ts';
-import { errorEnvelope } from '#lib/http/errors.ts';
+import { errorEnvelope } from '#lib/errors.ts';
 import { effectivePolicy } from '#lib/sql/policy.ts';
 import { guardPostgres } from '#lib/sql/postgres.ts';
 import { shopCatalog } from '../fixtures/catalogs/shop.ts';

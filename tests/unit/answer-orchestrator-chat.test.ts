@@ -17,7 +17,7 @@ import { clearAnswerCatalogs } from '#lib/answer/catalog.ts';
 import { chatMessageLimits, conversationIdOf } from '#lib/answer/inputs.ts';
 import { clearEngines } from '#lib/answer/registry.ts';
 import { clearPrincipalCaches } from '#lib/auth/principal.ts';
-import type { ErrorEnvelope } from '#lib/http/errors.ts';
+import type { ErrorEnvelope } from '#lib/errors.ts';
 import { handler as chatMessage } from '../../functions/chat-message.ts';
 import { handler as conversationMessage } from '../../functions/conversation-message.ts';
 import { ordersCatalog } from '../fixtures/catalogs/orders.ts';

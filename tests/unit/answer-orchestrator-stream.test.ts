@@ -12,7 +12,7 @@ import type { Engine, Proposal, SqlProposal } from '#lib/answer/engine.ts';
 import { llmFailure } from '#lib/answer/engines/model.ts';
 import { type AnswerDependencies, type AnswerRequest, answerQuestion } from '#lib/answer/orchestrator.ts';
 import type { Connector, QueryResult } from '#lib/connectors/types.ts';
-import { ServiceError } from '#lib/http/errors.ts';
+import { ServiceError } from '#lib/errors.ts';
 import { catalogOf, col } from '../fixtures/catalogs/define.ts';
 import { answerRequest, storedMessages, testDatabase } from '../helpers/orchestrator.ts';
 

@@ -16,7 +16,7 @@ import {
 } from '#lib/answer/orchestrator.ts';
 import { Timings } from '#lib/answer/timing.ts';
 import type { Connector, QueryResult } from '#lib/connectors/types.ts';
-import { ServiceError } from '#lib/http/errors.ts';
+import { ServiceError } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
 import { effectivePolicy } from '#lib/sql/policy.ts';
 import type { Guard, GuardRequest } from '#lib/sql/types.ts';

@@ -3,18 +3,13 @@
 // compared with, and the three tenant error cases with their codes, through the real chain.
 import middy from '@middy/core';
 import { describe, expect, it } from 'vitest';
+import { integerRange, resolveTenant, SCOPING_NOT_ENABLED } from '#lib/auth/tenant.ts';
 import type { Catalog, CatalogColumn, CatalogRelation } from '#lib/connectors/types.ts';
 import { errorEnvelope } from '#lib/http/middleware/error-envelope.ts';
 import { headerNormaliser } from '#lib/http/middleware/headers.ts';
 import { requestId } from '#lib/http/middleware/request-id.ts';
 import { scope } from '#lib/http/middleware/scope.ts';
-import {
-  integerRange,
-  resolveTenant,
-  SCOPING_NOT_ENABLED,
-  type TenantContext,
-  tenant,
-} from '#lib/http/middleware/tenant.ts';
+import { type TenantContext, tenant } from '#lib/http/middleware/tenant.ts';
 import type { ApiContext, ApiEvent, ApiResult } from '#lib/http/types.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
 import { invoke } from '../helpers/events.ts';

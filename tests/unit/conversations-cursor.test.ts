@@ -2,7 +2,7 @@
 // and every way a cursor can be wrong (altered byte, truncation, padding tricks, replay on
 // another list, organization, scope, conversation or order) is a 400 on field `cursor`.
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { ServiceError } from '#lib/http/errors.ts';
+import { ServiceError } from '#lib/errors.ts';
 import {
   type CursorQuery,
   createCursorCodec,

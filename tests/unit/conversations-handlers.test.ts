@@ -16,7 +16,7 @@ import {
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clearPrincipalCaches } from '#lib/auth/principal.ts';
-import type { ErrorEnvelope } from '#lib/http/errors.ts';
+import type { ErrorEnvelope } from '#lib/errors.ts';
 import { appendMessage } from '#lib/store/messages.ts';
 import { handler as chatMessage } from '../../functions/chat-message.ts';
 import { handler as conversationHistory } from '../../functions/conversation-history.ts';

@@ -13,7 +13,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { Timings } from '#lib/answer/timing.ts';
 import type { Principal } from '#lib/auth/principal.ts';
-import { type ErrorEnvelope, ServiceError } from '#lib/http/errors.ts';
+import { type ErrorEnvelope, ServiceError } from '#lib/errors.ts';
 import { errorEnvelope } from '#lib/http/middleware/error-envelope.ts';
 import { rateLimit } from '#lib/http/middleware/rate-limit.ts';
 import { requestId } from '#lib/http/middleware/request-id.ts';

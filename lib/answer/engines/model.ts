@@ -6,7 +6,7 @@
 // the usage the provider reported); an adapter that can also stream (`ModelStream`) gives the
 // engine its `compose`: the model writes the answer from the rows, token by token, under the
 // same time bound and failure mapping. Every call's token usage goes to `EngineInput.onUsage`.
-import { ServiceError } from '#lib/http/errors.ts';
+import { ServiceError } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
 import type { Engine, EngineInput, Proposal, TokenUsage } from '../engine.ts';
 import { extractProposal } from './extract.ts';

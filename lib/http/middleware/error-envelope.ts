@@ -1,7 +1,7 @@
 // The one onError of the chain: turns any error into the envelope of DESIGN.md "Errors".
 // Client mistakes are logged at info; anything else at error with its stack, never in the body.
 import type { MiddlewareObj, Request } from '@middy/core';
-import { errorEnvelope as envelopeOf, toServiceError } from '#lib/http/errors.ts';
+import { errorEnvelope as envelopeOf, toServiceError } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
 import { json } from '../response.ts';
 import type { ApiContext, ApiEvent, ApiResult } from '../types.ts';

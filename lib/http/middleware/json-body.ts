@@ -2,7 +2,7 @@
 // content-type check. A request without a body leaves `context.body` undefined for the validator
 // to judge.
 import type { MiddlewareObj, Request } from '@middy/core';
-import { invalidField, ServiceError } from '#lib/http/errors.ts';
+import { invalidField, ServiceError } from '#lib/errors.ts';
 import type { ApiContext, ApiEvent, ApiResult } from '../types.ts';
 
 export const MAX_BODY_BYTES = 1024 * 1024;

@@ -11,7 +11,7 @@
 // (503 with Retry-After); every other route fails open: it is served, uncounted, with a warning.
 import { Readable } from 'node:stream';
 import type { MiddlewareObj, Request } from '@middy/core';
-import { ServiceError } from '#lib/http/errors.ts';
+import { ServiceError } from '#lib/errors.ts';
 import { type Admission, admit, LEASE_MARGIN_MS, type LimitClass, release } from '#lib/limits/limiter.ts';
 import { effectiveLimits } from '#lib/limits/plans.ts';
 import { logger } from '#lib/log.ts';

@@ -1,7 +1,7 @@
 // X-Scope-Id names the end-user scope (DESIGN.md "Scope"): a string or number, normalised to a
 // string of 1..255 printable characters. Required on history endpoints (403 when absent).
 import type { MiddlewareObj, Request } from '@middy/core';
-import { invalidField, ServiceError } from '#lib/http/errors.ts';
+import { invalidField, ServiceError } from '#lib/errors.ts';
 import type { ApiContext, ApiEvent, ApiResult } from '../types.ts';
 
 const MAX_SCOPE_LENGTH = 255;

@@ -3,7 +3,7 @@
 // (`body.database_id`, `query.limit`, `path.conversation_id`, `header.x-tenant-id`).
 import type { MiddlewareObj, Request } from '@middy/core';
 import * as v from 'valibot';
-import { type FieldIssue, ServiceError } from '#lib/http/errors.ts';
+import { type FieldIssue, ServiceError } from '#lib/errors.ts';
 import type { ApiContext, ApiEvent, ApiResult } from '../types.ts';
 
 export type InputSchema = v.GenericSchema<

@@ -10,7 +10,7 @@ import { mockClient } from 'aws-sdk-client-mock';
 import { SignJWT } from 'jose';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearPrincipalCaches } from '#lib/auth/principal.ts';
-import type { ErrorEnvelope } from '#lib/http/errors.ts';
+import type { ErrorEnvelope } from '#lib/errors.ts';
 import { handler as brandingHandler } from '../../../functions/branding.ts';
 import { handler as databasesHandler } from '../../../functions/databases.ts';
 import { type ApiEventInit, invoke } from '../../helpers/events.ts';

@@ -4,7 +4,7 @@
 import middy from '@middy/core';
 import { describe, expect, it, vi } from 'vitest';
 import type { Principal } from '#lib/auth/principal.ts';
-import { ServiceError } from '#lib/http/errors.ts';
+import { ServiceError } from '#lib/errors.ts';
 import {
   CORS_ALLOWED_HEADERS,
   cors,

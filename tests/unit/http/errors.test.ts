@@ -11,7 +11,7 @@ import {
   invalidField,
   ServiceError,
   toServiceError,
-} from '#lib/http/errors.ts';
+} from '#lib/errors.ts';
 import { errorEnvelope as errorEnvelopeMiddleware } from '#lib/http/middleware/error-envelope.ts';
 import { requestId } from '#lib/http/middleware/request-id.ts';
 import type { ApiContext, ApiEvent, ApiResult } from '#lib/http/types.ts';

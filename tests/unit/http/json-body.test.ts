@@ -3,7 +3,7 @@
 import middy from '@middy/core';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { type ErrorEnvelope, isServiceError, type ServiceError } from '#lib/http/errors.ts';
+import { type ErrorEnvelope, isServiceError, type ServiceError } from '#lib/errors.ts';
 import { errorEnvelope } from '#lib/http/middleware/error-envelope.ts';
 import { headerNormaliser } from '#lib/http/middleware/headers.ts';
 import { jsonBody, MAX_BODY_BYTES, parseJsonBody } from '#lib/http/middleware/json-body.ts';

@@ -8,7 +8,7 @@ import middy from '@middy/core';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { Principal } from '#lib/auth/principal.ts';
-import { type ErrorEnvelope, ServiceError } from '#lib/http/errors.ts';
+import { type ErrorEnvelope, ServiceError } from '#lib/errors.ts';
 import { errorEnvelope } from '#lib/http/middleware/error-envelope.ts';
 import { headerNormaliser } from '#lib/http/middleware/headers.ts';
 import { type LimitSelector, rateLimit, rateLimitHeaders } from '#lib/http/middleware/rate-limit.ts';
