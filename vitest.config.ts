@@ -19,6 +19,7 @@ export default defineConfig({
         test: {
           name: 'unit',
           include: ['tests/unit/**/*.test.ts'],
+          setupFiles: ['tests/helpers/settings.ts'],
           env: {
             ...quiet,
             // The handler tests here count each concern's DynamoDB calls with a mocked client; the
@@ -42,6 +43,7 @@ export default defineConfig({
             'tests/browser/**/*.test.ts',
           ],
           globalSetup: ['tests/helpers/dynamodb-setup.ts'],
+          setupFiles: ['tests/helpers/settings.ts'],
           // Portal JWTs in tests are signed with this secret (tests/helpers/gateway.ts).
           env: {
             ...quiet,

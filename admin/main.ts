@@ -3,6 +3,7 @@
 // exit code 2 for a bad command line or input file, 1 for a command that failed.
 // Connection URLs and passwords are never printed, on either stream.
 import { AdminError, parseCommandLine, USAGE, UsageError } from './args.ts';
+import { runners } from './commands.ts';
 import { applyTarget, checkTarget, describeTarget, resolveTarget, type Target } from './target.ts';
 
 const EXIT_FAILED = 1;
@@ -70,8 +71,6 @@ const main = async (argv: readonly string[]): Promise<number> => {
     if (line.values.url !== undefined && line.values.url !== 'memory:') secrets.push(line.values.url);
     target = resolveTarget(line.stage);
     applyTarget(target);
-    // Only now: lib/config.ts reads the environment when first imported.
-    const { runners } = await import('./commands.ts');
     let connected = false;
     const connect = async () => {
       if (connected) return;

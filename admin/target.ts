@@ -1,8 +1,9 @@
 // Which table the admin command talks to: the local stack by default, a deployed stage with
-// --stage. The choice goes into process.env before any lib/ module is imported, because
-// lib/config.ts reads the environment once, at import.
+// --stage. The choice goes into the environment, and the settings are read afresh from it
+// (lib/config.ts).
 import { join } from 'node:path';
 import { DescribeTableCommand, DynamoDBClient } from '@aws-sdk/client-dynamodb';
+import { resetSettings } from '#lib/config.ts';
 import {
   DEFAULT_DYNAMODB_PORT,
   LOCAL_STAGE,
@@ -49,7 +50,7 @@ export const resolveTarget = (stage: string | undefined, env: NodeJS.ProcessEnv 
   };
 };
 
-/** Puts the target into the environment lib/config.ts and lib/connectors/secrets.ts read. */
+/** Puts the target into the environment and makes the settings (lib/config.ts) read it. */
 export const applyTarget = (target: Target, env: NodeJS.ProcessEnv = process.env): void => {
   env.STAGE = target.stage;
   env.TABLE_NAME = target.tableName;
@@ -60,6 +61,7 @@ export const applyTarget = (target: Target, env: NodeJS.ProcessEnv = process.env
   } else {
     delete env.DYNAMODB_ENDPOINT;
   }
+  resetSettings();
 };
 
 export const describeTarget = (target: Target): string =>

@@ -15,7 +15,7 @@ export interface CallCount {
 /** Starts counting; the returned object's fields grow as commands are sent. */
 export const countDynamoDbCalls = (): CallCount => {
   const count: CallCount = { calls: 0, limiterCalls: 0 };
-  documents.middlewareStack.add(
+  documents().middlewareStack.add(
     (next) => async (args) => {
       count.calls += 1;
       const pk = (args.input as { Key?: { PK?: string | { S?: string } } }).Key?.PK;

@@ -2,6 +2,7 @@
 // preflight (OPTIONS) on a known route is 204 with the CORS headers (lib/http/middleware/cors.ts),
 // a wrong method on a known route is 405 with Allow, an unknown route 404, in the envelope.
 import middy from '@middy/core';
+import { settings } from '#lib/config.ts';
 import { ServiceError } from '#lib/errors.ts';
 import { corsHeaders, preflightHeaders } from '#lib/http/middleware/cors.ts';
 import { errorEnvelope } from '#lib/http/middleware/error-envelope.ts';
@@ -9,8 +10,6 @@ import { normaliseHeaders } from '#lib/http/middleware/headers.ts';
 import { requestId } from '#lib/http/middleware/request-id.ts';
 import type { ApiContext, ApiEvent, ApiResult } from '#lib/http/types.ts';
 import { observability } from '#lib/observability/middleware.ts';
-
-const routeMethods = JSON.parse(process.env.ROUTE_METHODS ?? '{}') as Record<string, string[]>;
 
 const originOf = (event: ApiEvent): string | undefined => normaliseHeaders(event).origin;
 
@@ -28,7 +27,8 @@ export const handler = middy<ApiEvent, ApiResult, Error, ApiContext>()
   .use(corsOnError())
   .use(errorEnvelope())
   .handler(async (event) => {
-    const allowed = routeMethods[event.resource];
+    const { routeMethods } = settings();
+    const allowed = Object.hasOwn(routeMethods, event.resource) ? routeMethods[event.resource] : undefined;
     if (allowed && event.httpMethod.toUpperCase() === 'OPTIONS') {
       return { statusCode: 204, headers: preflightHeaders(originOf(event), allowed), body: '' };
     }

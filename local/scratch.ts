@@ -1,8 +1,9 @@
 // A throwaway local stack for benchmarks and the evaluation: DynamoDB Local in memory on a free
-// port, one table, and the functions' environment applied to this process. Call it before any
-// lib/ import (lib/config.ts reads the environment once); it never touches the developer's
-// .local/ data.
+// port, one table, and the functions' environment applied to this process. It never touches the
+// developer's .local/ data.
 import type { LimitOverrides } from '#lib/limits/plans.ts';
+import { createApiKey } from '#lib/store/api-keys.ts';
+import { createOrganization, setOrganizationLimits } from '#lib/store/organizations.ts';
 import { localClient, type RunningDynamoDb, startDynamoDb } from './dynamodb.ts';
 import { environmentOf, loadServerlessConfig, type Route, routesOf } from './serverless-config.ts';
 import { applyLocalEnvironment, LOCAL_STAGE, root } from './stack.ts';
@@ -37,8 +38,6 @@ export const createUnlimitedOrganization = async (
   name: string,
   limits: LimitOverrides = {},
 ): Promise<{ organizationId: number; apiKey: string }> => {
-  const { createOrganization, setOrganizationLimits } = await import('#lib/store/organizations.ts');
-  const { createApiKey } = await import('#lib/store/api-keys.ts');
   const organization = await createOrganization({ name, plan: 'enterprise' });
   const unreachable = 1_000_000_000;
   await setOrganizationLimits(organization.id, {

@@ -3,6 +3,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { resetSettings } from '#lib/config.ts';
 
 export const root = new URL('..', import.meta.url).pathname.replace(/\/$/, '');
 export const localDir = join(root, '.local');
@@ -38,8 +39,8 @@ const localSecret = (name: string): string => {
 };
 
 /**
- * Puts the functions' environment into this process before any lib/ module is imported
- * (lib/config.ts reads it once): the stage's settings, then the local overrides.
+ * Puts the functions' environment into this process (the stage's settings, then the local
+ * overrides) and makes the settings (lib/config.ts) read it afresh.
  */
 export const applyLocalEnvironment = (
   functionEnvironment: Record<string, string>,
@@ -55,4 +56,5 @@ export const applyLocalEnvironment = (
   process.env.JWT_SECRET = process.env.TABLETALK_JWT_SECRET || localSecret('jwt.secret');
   process.env.JWT_JWKS_URL = '';
   process.env.CURSOR_SECRET = process.env.TABLETALK_CURSOR_SECRET || localSecret('cursor.secret');
+  resetSettings();
 };

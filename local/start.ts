@@ -4,6 +4,8 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { widgetPages } from '../web/serve.ts';
+import { ensureDemo } from './demo/seed.ts';
 import { freePort, isDynamoDbUp, localClient, type RunningDynamoDb, startDynamoDb } from './dynamodb.ts';
 import { startGateway } from './gateway.ts';
 import { environmentOf, loadServerlessConfig, routesOf } from './serverless-config.ts';
@@ -64,9 +66,9 @@ try {
   progress('Reading the serverless configuration…');
   const config = await loadServerlessConfig(root, LOCAL_STAGE);
   const stack = { dynamodbEndpoint: dynamodb.endpoint, tableName: LOCAL_TABLE };
-  applyLocalEnvironment(environmentOf(config), stack);
   // The default logos come from this gateway (web/serve.ts), not from a CDN the machine may not reach.
   process.env.ASSETS_URL ??= `http://127.0.0.1:${port}`;
+  applyLocalEnvironment(environmentOf(config), stack);
 
   progress(`Creating table ${LOCAL_TABLE}…`);
   const client = localClient(dynamodb.endpoint);
@@ -75,14 +77,12 @@ try {
   if (!created) console.log('      (table exists, kept)');
 
   progress('Seeding the demo organization and indexing its database…');
-  const { ensureDemo } = await import('./demo/seed.ts');
   const { demo, created: seeded, indexed } = await ensureDemo();
   if (!seeded)
     console.log(`      (demo organization exists, kept${indexed ? '; shop.sql changed, re-indexed' : ''})`);
 
   const routes = routesOf(config);
   progress(`Starting the local gateway with ${routes.length} routes…`);
-  const { widgetPages } = await import('../web/serve.ts');
   const gateway = await startGateway({
     root,
     routes,

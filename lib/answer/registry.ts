@@ -11,6 +11,7 @@
 // loaded with a dynamic import only when selected, so a deployment without one of them (or
 // without its credentials) fails only for the requests configured to use it, with
 // EXTERNAL_LLM_ERROR naming the provider; everything else keeps answering.
+import { settings } from '#lib/config.ts';
 import { ServiceError } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
 import type { EngineName } from '#lib/store/personalities.ts';
@@ -59,7 +60,7 @@ let organizationCache:
   | undefined;
 
 const organizationSetting = (organizationId: number) => {
-  const raw = process.env.ANSWER_ENGINE_ORGS;
+  const raw = settings().answering.organizations;
   if (organizationCache === undefined || organizationCache.raw !== raw) {
     organizationCache = { raw, settings: parseOrganizationSettings(raw) };
   }
@@ -67,7 +68,7 @@ const organizationSetting = (organizationId: number) => {
 };
 
 const stageSetting = (): Omit<EngineChoice, 'source'> =>
-  parseEngineSetting(process.env.ANSWER_ENGINE) ?? { engine: 'builtin' };
+  parseEngineSetting(settings().answering.engine) ?? { engine: 'builtin' };
 
 /** The engine for one request: personality, then organization, then stage. */
 export const chooseEngine = (
@@ -91,26 +92,14 @@ export const chooseEngine = (
 
 type Factory = (options: Record<string, unknown>) => Engine | Promise<Engine>;
 
-const setting = (name: string): string | undefined => process.env[name]?.trim() || undefined;
-
-/** What each factory is given: the model, and the provider's settings from the environment. */
+/** What each factory is given: the model, and the provider's settings (lib/config.ts). */
 const factoryOptions = (name: Exclude<EngineName, 'builtin'>, model: string | undefined) => {
-  const defined = (options: Record<string, string | undefined>) =>
+  const { timeoutMs, openai, bedrock } = settings().answering;
+  const defined = (options: Record<string, string | number | undefined>) =>
     Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
-  // ANSWER_ENGINE_TIMEOUT_MS: the bound on one proposal of a model engine (default 20 s).
-  const timeout = Number(setting('ANSWER_ENGINE_TIMEOUT_MS'));
-  const timeoutMs =
-    Number.isInteger(timeout) && timeout >= 100 && timeout <= 120_000 ? { timeoutMs: timeout } : {};
   return name === 'openai'
-    ? {
-        ...defined({
-          baseUrl: setting('OPENAI_BASE_URL') ?? 'https://api.openai.com/v1',
-          model: model ?? setting('OPENAI_MODEL'),
-          apiKey: setting('OPENAI_API_KEY'),
-        }),
-        ...timeoutMs,
-      }
-    : { ...defined({ model: model ?? setting('BEDROCK_MODEL') }), ...timeoutMs };
+    ? defined({ baseUrl: openai.baseUrl, model: model ?? openai.model, apiKey: openai.apiKey, timeoutMs })
+    : defined({ model: model ?? bedrock.model, timeoutMs });
 };
 
 const factoryNames: Record<Exclude<EngineName, 'builtin'>, string> = {

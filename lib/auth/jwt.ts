@@ -2,7 +2,7 @@
 // Claims: `org_id` (integer organization id), `sub` (user id), `role`.
 import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify } from 'jose';
 import * as v from 'valibot';
-import { config } from '#lib/config.ts';
+import { fromSettings, settings } from '#lib/config.ts';
 import { ServiceError } from '#lib/errors.ts';
 
 const PortalClaims = v.object({
@@ -16,28 +16,30 @@ const PortalClaims = v.object({
 });
 export type PortalClaims = v.InferOutput<typeof PortalClaims>;
 
-let jwks: ReturnType<typeof createRemoteJWKSet> | undefined;
+// The key set of JWT_JWKS_URL, fetched on first use and cached by jose.
+const remoteKeys = fromSettings(({ jwt }) =>
+  jwt.jwksUrl ? createRemoteJWKSet(new URL(jwt.jwksUrl)) : undefined,
+);
 
 const verificationKey = (): Uint8Array | ReturnType<typeof createRemoteJWKSet> | undefined => {
-  if (config.jwt.jwksUrl) {
-    jwks ??= createRemoteJWKSet(new URL(config.jwt.jwksUrl));
-    return jwks;
-  }
-  return config.jwt.secret ? new TextEncoder().encode(config.jwt.secret) : undefined;
+  const { jwt } = settings();
+  if (jwt.jwksUrl) return remoteKeys();
+  return jwt.secret ? new TextEncoder().encode(jwt.secret) : undefined;
 };
 
 export const verifyPortalToken = async (token: string): Promise<PortalClaims> => {
   const key = verificationKey();
   if (!key)
     throw new ServiceError('TOKEN_INVALID', { message: 'Portal tokens are not accepted by this stage' });
+  const { jwt } = settings();
   let payload: JWTPayload;
   try {
     const options = {
-      algorithms: config.jwt.jwksUrl ? ['RS256', 'ES256', 'EdDSA'] : ['HS256'],
+      algorithms: jwt.jwksUrl ? ['RS256', 'ES256', 'EdDSA'] : ['HS256'],
       // A portal token without an expiry would be valid forever.
       requiredClaims: ['exp'],
-      ...(config.jwt.issuer ? { issuer: config.jwt.issuer } : {}),
-      ...(config.jwt.audience ? { audience: config.jwt.audience } : {}),
+      ...(jwt.issuer ? { issuer: jwt.issuer } : {}),
+      ...(jwt.audience ? { audience: jwt.audience } : {}),
     };
     ({ payload } =
       key instanceof Uint8Array

@@ -2,7 +2,7 @@
 // access rule (DESIGN.md "Credentials"). Key and organization lookups are cached in the warm
 // container for at most KEY_CACHE_TTL_SECONDS (≤ 60 s): a revoked key or a plan change takes
 // effect within that time.
-import { config } from '#lib/config.ts';
+import { fromSettings } from '#lib/config.ts';
 import { ServiceError } from '#lib/errors.ts';
 import { type Feature, hasFeature, type LimitOverrides, type PlanName } from '#lib/limits/plans.ts';
 import { findApiKeyByHash } from '#lib/store/api-keys.ts';
@@ -36,23 +36,25 @@ export interface AccessRule {
   feature?: Extract<Feature, 'custom_api_access'>;
 }
 
-const ttlMs = config.keyCacheTtlSeconds * 1000;
-const keyCache = new TtlCache<string, Principal | null>(ttlMs);
-const organizationCache = new TtlCache<number, Organization | null>(ttlMs);
+// Resolved keys and organizations, kept KEY_CACHE_TTL_SECONDS in a warm container.
+const caches = fromSettings(({ keyCacheTtlSeconds }) => ({
+  keys: new TtlCache<string, Principal | null>(keyCacheTtlSeconds * 1000),
+  organizations: new TtlCache<number, Organization | null>(keyCacheTtlSeconds * 1000),
+}));
 
 export const clearPrincipalCaches = (): void => {
-  keyCache.clear();
-  organizationCache.clear();
+  caches().keys.clear();
+  caches().organizations.clear();
 };
 
 const invalid = (message = 'Missing or invalid credentials: send an API key in X-API-Key') =>
   new ServiceError('INVALID_CREDENTIALS', { message });
 
 const activeOrganization = async (id: number): Promise<Organization | undefined> => {
-  let organization = organizationCache.get(id);
+  let organization = caches().organizations.get(id);
   if (organization === undefined) {
     organization = (await findOrganization(id)) ?? null;
-    organizationCache.set(id, organization);
+    caches().organizations.set(id, organization);
   }
   return organization?.status === 'active' ? organization : undefined;
 };
@@ -61,7 +63,7 @@ const principalOfKey = async (key: string): Promise<Principal> => {
   const kind = keyKindOf(key);
   if (!kind) throw invalid('Invalid API key format: keys start with sk_ or pk_');
   const hash = hashApiKey(key);
-  let principal = keyCache.get(hash);
+  let principal = caches().keys.get(hash);
   if (principal === undefined) {
     const record = await findApiKeyByHash(hash);
     const organization =
@@ -78,7 +80,7 @@ const principalOfKey = async (key: string): Promise<Principal> => {
             ...(record.allowedOrigins ? { allowedOrigins: record.allowedOrigins } : {}),
           }
         : null;
-    keyCache.set(hash, principal);
+    caches().keys.set(hash, principal);
   }
   if (!principal) throw invalid('Invalid or revoked API key');
   return principal;

@@ -3,38 +3,23 @@
 // keeps the connector, with its pool or worker, for the next invocation. `createConnector`
 // opens one from a plain URL (the admin command tests a database before anything is stored).
 //
-// Settings (environment, read once per container):
-//   DB_CONNECT_TIMEOUT_MS    connect timeout, default 10000 (CONNECTION_TIMEOUT after it)
-//   DB_STATEMENT_TIMEOUT_MS  statement timeout of answering queries, default 30000
-//   DB_MAX_COST              EXPLAIN cost ceiling (PostgreSQL, PGlite), default 1e7; 0 = none
-//   DB_POOL_SIZE             connections per database per container, default 2 (1..5)
+// Settings: DB_CONNECT_TIMEOUT_MS, DB_STATEMENT_TIMEOUT_MS, DB_MAX_COST, DB_POOL_SIZE (lib/config.ts).
+import { settings } from '#lib/config.ts';
 import { ServiceError } from '#lib/errors.ts';
 import type { DatabaseRecord, Engine } from '#lib/store/databases.ts';
 import { secretStore } from './secrets.ts';
 import type { Connector, ExecuteLimits } from './types.ts';
 
-const integer = (name: string, fallback: number, min: number, max: number): number => {
-  const raw = process.env[name];
-  const value = Number(raw);
-  return raw !== undefined && raw !== '' && Number.isFinite(value)
-    ? Math.min(max, Math.max(min, Math.round(value)))
-    : fallback;
-};
-
-export const connectorSettings = {
-  connectTimeoutMs: integer('DB_CONNECT_TIMEOUT_MS', 10_000, 100, 120_000),
-  statementTimeoutMs: integer('DB_STATEMENT_TIMEOUT_MS', 30_000, 100, 300_000),
-  maxCost: integer('DB_MAX_COST', 10_000_000, 0, Number.MAX_SAFE_INTEGER),
-  poolSize: integer('DB_POOL_SIZE', 2, 1, 5),
-} as const;
+/** The connected-database settings of this container (lib/config.ts). */
+export const connectorSettings = () => settings().database;
 
 /** The limits of an answering query under the container's settings. */
 export const defaultLimits = (overrides: Partial<ExecuteLimits> = {}): ExecuteLimits => ({
-  timeoutMs: overrides.timeoutMs ?? connectorSettings.statementTimeoutMs,
+  timeoutMs: overrides.timeoutMs ?? connectorSettings().statementTimeoutMs,
   ...(overrides.maxCost !== undefined
     ? { maxCost: overrides.maxCost }
-    : connectorSettings.maxCost > 0
-      ? { maxCost: connectorSettings.maxCost }
+    : connectorSettings().maxCost > 0
+      ? { maxCost: connectorSettings().maxCost }
       : {}),
 });
 
@@ -49,8 +34,8 @@ export interface ConnectionSpec {
 
 /** Opens a connector (lazily: nothing connects before the first call). */
 export const createConnector = async (spec: ConnectionSpec): Promise<Connector> => {
-  const connectTimeoutMs = spec.connectTimeoutMs ?? connectorSettings.connectTimeoutMs;
-  const poolSize = spec.poolSize ?? connectorSettings.poolSize;
+  const connectTimeoutMs = spec.connectTimeoutMs ?? connectorSettings().connectTimeoutMs;
+  const poolSize = spec.poolSize ?? connectorSettings().poolSize;
   try {
     switch (spec.engine) {
       case 'pglite': {

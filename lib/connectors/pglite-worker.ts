@@ -46,6 +46,8 @@ export type WorkerMessage =
 
 export interface WorkerOptions {
   seedFile?: string;
+  /** TABLETALK_PGLITE_CACHE of the parent's settings: the snapshot directory, or `off`. */
+  snapshotCache?: string;
 }
 
 const port = parentPort;
@@ -75,7 +77,7 @@ const SNAPSHOT_FORMAT = 1;
 
 /** The snapshot cache directory, or undefined when disabled or not private to this user. */
 const cacheDirectory = (): string | undefined => {
-  const configured = process.env.TABLETALK_PGLITE_CACHE;
+  const configured = (workerData as WorkerOptions).snapshotCache;
   if (configured === 'off') return undefined;
   const directory = configured || join(tmpdir(), `tabletalk-pglite-${process.getuid?.() ?? 'user'}`);
   try {

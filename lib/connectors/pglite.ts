@@ -11,6 +11,7 @@
 // Deployment note: the worker is a separate module file, so this engine runs where the source
 // tree is (npm start, tests, the admin command); deployed stages connect postgres or mysql.
 import { Worker } from 'node:worker_threads';
+import { settings } from '#lib/config.ts';
 import { ServiceError } from '#lib/errors.ts';
 import {
   ConnectTimeout,
@@ -21,7 +22,7 @@ import {
   tooExpensive,
 } from './errors.ts';
 import { introspectPostgres } from './introspect-postgres.ts';
-import type { WorkerFailure, WorkerMessage, WorkerRequest } from './pglite-worker.ts';
+import type { WorkerFailure, WorkerMessage, WorkerOptions, WorkerRequest } from './pglite-worker.ts';
 import { rowObjects } from './rows.ts';
 import type { Catalog, Connector, ExecuteLimits, IntrospectOptions, QueryResult } from './types.ts';
 
@@ -73,8 +74,13 @@ export class PgliteConnector implements Connector {
   /** The current worker, starting one when there is none (first use, or after a termination). */
   #worker(): Running {
     if (this.#running && !this.#running.gone) return this.#running;
+    const { pgliteCache } = settings().database;
+    const options: WorkerOptions = {
+      ...(this.#seedFile ? { seedFile: this.#seedFile } : {}),
+      ...(pgliteCache ? { snapshotCache: pgliteCache } : {}),
+    };
     const worker = new Worker(workerUrl, {
-      workerData: { ...(this.#seedFile ? { seedFile: this.#seedFile } : {}) },
+      workerData: options,
       stdout: true, // swallowed: stdout of the admin command is JSON only
       stderr: true,
     });

@@ -11,7 +11,7 @@ import {
   GetSecretValueCommand,
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
-import { config } from '#lib/config.ts';
+import { fromSettings, settings } from '#lib/config.ts';
 import { traced } from '#lib/observability/tracer.ts';
 
 export interface SecretStore {
@@ -55,12 +55,16 @@ export const localSecretStore = (keyFile: string): SecretStore => {
   };
 };
 
-export const secretsManagerStore = (
-  client = traced(new SecretsManagerClient({ region: config.region })),
-): SecretStore => ({
+/** The Secrets Manager client, created on first use and kept for the container. */
+const secretsManager = fromSettings(({ region }) => traced(new SecretsManagerClient({ region })));
+
+export const secretsManagerStore = (client = secretsManager()): SecretStore => ({
   async save(name, value) {
     const created = await client.send(
-      new CreateSecretCommand({ Name: `tabletalk/${config.stage}/databases/${name}`, SecretString: value }),
+      new CreateSecretCommand({
+        Name: `tabletalk/${settings().stage}/databases/${name}`,
+        SecretString: value,
+      }),
     );
     if (!created.ARN) throw new Error('Secrets Manager returned no ARN');
     return created.ARN;
@@ -76,5 +80,7 @@ export const secretsManagerStore = (
 });
 
 /** The store of this stage: local encryption when running against DynamoDB Local. */
-export const secretStore = (): SecretStore =>
-  config.dynamodbEndpoint !== undefined ? localSecretStore(config.localSecretKeyFile) : secretsManagerStore();
+export const secretStore = (): SecretStore => {
+  const { dynamodbEndpoint, localSecretKeyFile } = settings();
+  return dynamodbEndpoint !== undefined ? localSecretStore(localSecretKeyFile) : secretsManagerStore();
+};

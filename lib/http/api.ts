@@ -3,13 +3,12 @@
 // scope → JSON body → validation. The limiter counts every authenticated request before its
 // scope, body or input are checked (lib/http/middleware/rate-limit.ts says why).
 // A function file is `api({...}).handler(...)`: the chain plus one call into lib/.
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import middy from '@middy/core';
 import { executionModeStreamifyResponse } from '@middy/core/StreamifyResponse';
 import type * as v from 'valibot';
 import type { AccessRule } from '#lib/auth/principal.ts';
-import { config } from '#lib/config.ts';
-import { logger } from '#lib/log.ts';
+import { settings } from '#lib/config.ts';
+import { logLambdaContext } from '#lib/log.ts';
 import { observability } from '#lib/observability/middleware.ts';
 import { authenticate } from './middleware/authenticate.ts';
 import { cors } from './middleware/cors.ts';
@@ -52,12 +51,14 @@ export const api = <S extends InputSchema = InputSchema>(options: RouteOptions<S
   )
     .use(requestId())
     .use(cors())
-    .use(injectLambdaContext(logger))
-    .use(observability());
-  if (config.limitsEnabled) chain.use(rateLimitHeaders());
-  chain.use(errorEnvelope()).use(headerNormaliser()).use(authenticate(options.access));
-  if (config.limitsEnabled) chain.use(rateLimit({ limits: options.limits ?? 'standard' }));
-  chain.use(scope({ required: options.scope === 'required' }));
+    .use(logLambdaContext())
+    .use(observability())
+    .use(rateLimitHeaders())
+    .use(errorEnvelope())
+    .use(headerNormaliser())
+    .use(authenticate(options.access))
+    .use(rateLimit({ limits: options.limits ?? 'standard', enabled: () => settings().limitsEnabled }))
+    .use(scope({ required: options.scope === 'required' }));
   if (options.body) chain.use(jsonBody());
   if (options.input) chain.use(validator(options.input));
   return chain;

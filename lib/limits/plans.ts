@@ -3,7 +3,7 @@
 // (lib/limits/limiter.ts), the indexing quota (lib/limits/indexing.ts) and authorisation
 // (lib/auth/principal.ts) read this table and nothing else. README "Plans and limits" shows it.
 import * as v from 'valibot';
-import { config } from '#lib/config.ts';
+import { settings } from '#lib/config.ts';
 
 export const PlanName = v.picklist(['free', 'starter', 'professional', 'business', 'enterprise']);
 export type PlanName = v.InferOutput<typeof PlanName>;
@@ -42,8 +42,6 @@ const plan = (
   features: new Set(features),
   ...figures,
   ...MESSAGE_LIMITS,
-  // MONTHLY_QUOTAS (lib/config.ts) replaces a plan's monthly quota per stage.
-  monthlyRequests: config.monthlyQuotas[name] ?? figures.monthlyRequests,
 });
 
 const everything: Feature[] = ['widget', 'api_access', 'custom_api_access'];
@@ -119,6 +117,8 @@ export type LimitOverrides = v.InferOutput<typeof LimitOverrides>;
 /** The limits that apply to an organization on `name` with these overrides. */
 export const effectiveLimits = (name: PlanName, overrides?: LimitOverrides): Limits => {
   const { features: _features, name: _name, ...limits } = plans[name];
+  // MONTHLY_QUOTAS (lib/config.ts) replaces a plan's monthly quota per stage.
+  limits.monthlyRequests = settings().monthlyQuotas[name] ?? limits.monthlyRequests;
   if (name !== 'enterprise' || !overrides) return limits;
   const own: Partial<Limits> = {};
   for (const [key, value] of Object.entries(overrides) as [keyof LimitOverrides, number | undefined][]) {

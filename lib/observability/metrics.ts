@@ -17,20 +17,21 @@
 // leads to the request's log lines. README "Observability".
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Phase, Timings } from '#lib/answer/timing.ts';
-import { config } from '#lib/config.ts';
+import { fromSettings } from '#lib/config.ts';
 
 export const NAMESPACE = 'tabletalk';
 export const SERVICE = 'tabletalk';
 
-// Off unless the environment turns metrics on: serverless.yml sets POWERTOOLS_METRICS_DISABLED=false
-// in deployed stages; scripts, tools and tests that write their own output to stdout stay clean.
-process.env.POWERTOOLS_METRICS_DISABLED ??= 'true';
-
-export const metrics = new Metrics({
-  namespace: NAMESPACE,
-  serviceName: SERVICE,
-  defaultDimensions: { stage: config.stage },
-});
+/**
+ * The container's Metrics, created on first use; undefined while metrics are off (the default
+ * unless POWERTOOLS_METRICS_DISABLED=false, which serverless.yml sets in deployed stages), so
+ * scripts, tools and tests that write their own output to stdout stay clean.
+ */
+export const metricsSink = fromSettings(({ stage, observability }) =>
+  observability.metricsEnabled
+    ? new Metrics({ namespace: NAMESPACE, serviceName: SERVICE, defaultDimensions: { stage } })
+    : undefined,
+);
 
 /** The request being served, for the properties of lines recorded outside the chain (answers). */
 let currentTraceId: string | undefined;
@@ -39,7 +40,7 @@ export const setCurrentTraceId = (traceId: string | undefined): void => {
   currentTraceId = traceId;
 };
 
-const withTraceId = (traceId = currentTraceId): void => {
+const withTraceId = (metrics: Metrics, traceId = currentTraceId): void => {
   if (traceId) metrics.addMetadata('trace_id', traceId);
 };
 
@@ -55,20 +56,22 @@ export interface RequestRecord {
 
 /** One request, when its response has gone out (a streamed one: when the stream ended). */
 export const recordRequest = (record: RequestRecord): void => {
+  const metrics = metricsSink();
+  if (!metrics) return;
   // Every request, in total and per function.
   metrics.addDimensions({});
   metrics.addDimensions({ function: record.functionName });
   metrics.addMetric('Requests', MetricUnit.Count, 1);
   metrics.addMetric('Latency', MetricUnit.Milliseconds, round(record.latencyMs));
   metrics.addMetadata('status', String(record.status));
-  withTraceId(record.traceId);
+  withTraceId(metrics, record.traceId);
   metrics.publishStoredMetrics();
   if (record.status < 400) return;
   metrics.addDimension('code', record.errorCode ?? `HTTP_${record.status}`);
   metrics.addMetric('Errors', MetricUnit.Count, 1);
   metrics.addMetadata('status', String(record.status));
   metrics.addMetadata('function', record.functionName);
-  withTraceId(record.traceId);
+  withTraceId(metrics, record.traceId);
   metrics.publishStoredMetrics();
 };
 
@@ -96,6 +99,8 @@ export interface AnsweredOutcome {
  */
 export const recordAnswer = <T extends AnsweredOutcome>(outcome: T): T => {
   const { answer, timings, tokens } = outcome;
+  const metrics = metricsSink();
+  if (!metrics) return outcome;
   metrics.addMetric('AnswerLatency', MetricUnit.Milliseconds, round(timings.elapsed()));
   for (const [phase, name] of Object.entries(PHASE_METRICS) as [Phase, string][]) {
     const ms = timings.get(phase);
@@ -105,20 +110,22 @@ export const recordAnswer = <T extends AnsweredOutcome>(outcome: T): T => {
   if (tokens?.input !== undefined) metrics.addMetric('ModelInputTokens', MetricUnit.Count, tokens.input);
   if (tokens?.output !== undefined) metrics.addMetric('ModelOutputTokens', MetricUnit.Count, tokens.output);
   metrics.addMetadata('query_type', answer.query_type);
-  withTraceId();
+  withTraceId(metrics);
   metrics.publishStoredMetrics();
   metrics.addDimension('query_type', answer.query_type);
   metrics.addMetric('Answers', MetricUnit.Count, 1);
-  withTraceId();
+  withTraceId(metrics);
   metrics.publishStoredMetrics();
   return outcome;
 };
 
 /** A request the rate limiter refused (429), by the window or limit that was full. */
 export const recordLimiterRejection = (limit: string, traceId?: string): void => {
+  const metrics = metricsSink();
+  if (!metrics) return;
   metrics.addDimension('limit', limit);
   metrics.addMetric('LimiterRejections', MetricUnit.Count, 1);
-  withTraceId(traceId);
+  withTraceId(metrics, traceId);
   metrics.publishStoredMetrics();
 };
 

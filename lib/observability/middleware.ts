@@ -11,10 +11,11 @@
 // it off when the chain returns).
 import { Readable } from 'node:stream';
 import type { MiddlewareObj, Request } from '@middy/core';
+import { settings } from '#lib/config.ts';
 import { onStreamEnd } from '#lib/http/stream-end.ts';
 import type { ApiContext, ApiEvent, ApiResult } from '#lib/http/types.ts';
 import { logger } from '#lib/log.ts';
-import { metrics, recordRequest, setCurrentTraceId } from './metrics.ts';
+import { metricsSink, recordRequest, setCurrentTraceId } from './metrics.ts';
 import { type LoadedTracer, loadTracer } from './tracer.ts';
 
 type ApiRequest = Request<ApiEvent, ApiResult, Error, ApiContext>;
@@ -75,11 +76,11 @@ export const observability = (): MiddlewareObj<ApiEvent, ApiResult, Error, ApiCo
   };
 
   const observabilityBefore = async (request: ApiRequest): Promise<void> => {
-    const functionName = shortFunctionName(request.context.functionName, process.env.STAGE);
+    const functionName = shortFunctionName(request.context.functionName, settings().stage);
     const state: Observed = { startedAt: performance.now(), functionName, tracer: undefined, done: false };
     observed.set(request, state);
     setCurrentTraceId(request.context.traceId);
-    metrics.captureColdStartMetric(functionName);
+    metricsSink()?.captureColdStartMetric(functionName);
     state.tracer = await loadTracer();
     await state.tracer?.middleware.before?.(request as Request);
   };

@@ -1,7 +1,7 @@
 // AWS X-Ray tracing with one Powertools `Tracer`, loaded only where it can trace: in a Lambda
 // (AWS_EXECUTION_ENV set) unless POWERTOOLS_TRACE_ENABLED=false. The X-Ray SDK it brings is about
 // 125 KB minified, most of a function's 150 KB bundle budget, so it is imported on demand: esbuild
-// puts it in a chunk beside the bundle, which a Lambda starts loading during its init and which
+// puts it in a chunk beside the bundle, which a Lambda loads on its first request and which
 // the local stack and the tests never load.
 //
 // `traced(client)` registers an AWS SDK v3 client: once the Tracer is loaded, each of its calls
@@ -10,6 +10,7 @@
 // responses are never recorded in traces (they hold customers' rows).
 import type { Tracer } from '@aws-lambda-powertools/tracer';
 import type { MiddlewareObj } from '@middy/core';
+import { settings } from '#lib/config.ts';
 import { logger } from '#lib/log.ts';
 
 export interface LoadedTracer {
@@ -18,11 +19,8 @@ export interface LoadedTracer {
   middleware: MiddlewareObj;
 }
 
-/** Whether this process traces: the same test as the Tracer's own, minus loading it. */
-export const tracingWanted = (env: NodeJS.ProcessEnv = process.env): boolean =>
-  !/^(false|0|off|no)$/i.test(env.POWERTOOLS_TRACE_ENABLED ?? '') &&
-  Boolean(env.AWS_EXECUTION_ENV) &&
-  !env.AWS_SAM_LOCAL;
+/** Whether this process traces: the same test as the Tracer's own, minus loading it (lib/config.ts). */
+export const tracingWanted = (): boolean => settings().observability.tracingEnabled;
 
 const registered = new Set<unknown>();
 let loaded: LoadedTracer | undefined;
@@ -61,6 +59,3 @@ export const traced = <T>(client: T): T => {
   if (loaded) loaded.tracer.captureAWSv3Client(client);
   return client;
 };
-
-// In a Lambda the load starts during init, alongside the rest of the bundle.
-if (tracingWanted()) void loadTracer();

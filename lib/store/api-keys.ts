@@ -48,7 +48,7 @@ export const createApiKey = async (
     hint: keyHint(key),
     createdAt: now.toISOString(),
   };
-  await documents.send(
+  await documents().send(
     new TransactWriteCommand({
       TransactItems: [
         {
@@ -80,12 +80,12 @@ export const createApiKey = async (
 
 /** The lookup authentication makes: one GetItem by hash. */
 export const findApiKeyByHash = async (hash: string): Promise<ApiKeyRecord | undefined> => {
-  const { Item } = await documents.send(new GetCommand({ TableName: tableName(), Key: hashKey(hash) }));
+  const { Item } = await documents().send(new GetCommand({ TableName: tableName(), Key: hashKey(hash) }));
   return Item ? v.parse(ApiKeyRecord, Item) : undefined;
 };
 
 export const revokeApiKey = async (id: string, now = new Date()): Promise<ApiKeyRecord> => {
-  const { Item } = await documents.send(new GetCommand({ TableName: tableName(), Key: recordKey(id) }));
+  const { Item } = await documents().send(new GetCommand({ TableName: tableName(), Key: recordKey(id) }));
   if (!Item) throw new ServiceError('NOT_FOUND', { message: `API key ${id} not found` });
   const revokedAt = now.toISOString();
   const revoke = (Key: Record<string, string>) => ({
@@ -98,7 +98,7 @@ export const revokeApiKey = async (id: string, now = new Date()): Promise<ApiKey
     },
   });
   try {
-    await documents.send(
+    await documents().send(
       new TransactWriteCommand({
         TransactItems: [revoke(recordKey(id)), revoke(hashKey(String(Item.hash)))],
       }),

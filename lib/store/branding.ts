@@ -2,7 +2,7 @@
 // Item: PK ORG#<org>, SK BRANDING.
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { config } from '#lib/config.ts';
+import { settings } from '#lib/config.ts';
 import { documents, tableName } from './client.ts';
 
 const brandingKey = (organizationId: number) => ({ PK: `ORG#${organizationId}`, SK: 'BRANDING' });
@@ -38,24 +38,27 @@ export const BrandingUpdate = v.strictObject({
 });
 export type BrandingUpdate = v.InferOutput<typeof BrandingUpdate>;
 
-export const defaultBranding = () => ({
-  colors: {
-    primary: '#2563eb',
-    secondary: '#1e293b',
-    accent: '#f59e0b',
-    text_primary: '#0f172a',
-    text_secondary: '#475569',
-  },
-  logo_url: `${config.assetsUrl}/logo.svg`,
-  logo_dark_url: `${config.assetsUrl}/logo-dark.svg`,
-  widget_theme: {
-    position: 'bottom-right',
-    greeting_message: 'Hi! Ask me anything about your data.',
-    placeholder_text: 'Ask a question…',
-    header_color: '#2563eb',
-  },
-  hide_dialektai_branding: false,
-});
+export const defaultBranding = () => {
+  const { assetsUrl } = settings();
+  return {
+    colors: {
+      primary: '#2563eb',
+      secondary: '#1e293b',
+      accent: '#f59e0b',
+      text_primary: '#0f172a',
+      text_secondary: '#475569',
+    },
+    logo_url: `${assetsUrl}/logo.svg`,
+    logo_dark_url: `${assetsUrl}/logo-dark.svg`,
+    widget_theme: {
+      position: 'bottom-right',
+      greeting_message: 'Hi! Ask me anything about your data.',
+      placeholder_text: 'Ask a question…',
+      header_color: '#2563eb',
+    },
+    hide_dialektai_branding: false,
+  };
+};
 export type Branding = ReturnType<typeof defaultBranding>;
 
 /** `base` with every value of `override` that is set (undefined leaves the base value). */
@@ -84,7 +87,7 @@ export const brandingOver = (stored: BrandingUpdate | undefined): Branding => {
 };
 
 export const readBranding = async (organizationId: number): Promise<Branding> => {
-  const { Item } = await documents.send(
+  const { Item } = await documents().send(
     new GetCommand({ TableName: tableName(), Key: brandingKey(organizationId) }),
   );
   return brandingOver(Item ? v.parse(BrandingUpdate, Item.branding) : undefined);
@@ -97,7 +100,7 @@ export const saveBranding = async (
   now = new Date(),
 ): Promise<Branding> => {
   const branding = v.parse(BrandingUpdate, update);
-  await documents.send(
+  await documents().send(
     new PutCommand({
       TableName: tableName(),
       Item: { ...brandingKey(organizationId), type: 'branding', branding, updatedAt: now.toISOString() },

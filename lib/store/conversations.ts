@@ -61,7 +61,7 @@ export const parseConversation = (item: Record<string, unknown>): ConversationRe
 
 /** The conversation with this id, whoever it belongs to (callers check isOwnedBy). */
 export const findConversation = async (id: string): Promise<ConversationRecord | undefined> => {
-  const { Item } = await documents.send(
+  const { Item } = await documents().send(
     new GetCommand({ TableName: tableName(), Key: conversationKey(id), ConsistentRead: true }),
   );
   return Item ? parseConversation(Item) : undefined;
@@ -219,7 +219,7 @@ export const markConversationDeleting = async (
   now = new Date(),
 ): Promise<boolean> => {
   try {
-    await documents.send(
+    await documents().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: conversationKey(id),
@@ -242,7 +242,7 @@ export const markConversationDeleting = async (
 /** Last step of a delete: the conversation item, only while it is still the one marked. */
 export const removeConversationItem = async (id: string): Promise<void> => {
   try {
-    await documents.send(
+    await documents().send(
       new DeleteCommand({
         TableName: tableName(),
         Key: conversationKey(id),

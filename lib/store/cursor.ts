@@ -6,7 +6,7 @@
 // another scope, conversation, order or list fails exactly like an altered one: 400 on field
 // `cursor`. The key is a per-stage secret (CURSOR_SECRET); without one nothing is signed or read.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { config } from '#lib/config.ts';
+import { fromSettings } from '#lib/config.ts';
 import { invalidField, ServiceError } from '#lib/errors.ts';
 
 export type ListName = 'conversations' | 'scope-messages' | 'conversation-messages';
@@ -93,24 +93,20 @@ export const createCursorCodec = (secret: string): CursorCodec => {
   };
 };
 
-let stageCodec: CursorCodec | undefined;
-
 /**
- * The codec of this stage. Fails closed: without a CURSOR_SECRET of at least MIN_SECRET_LENGTH
- * characters every list request is a 500 whose log line says why, rather than signing with a
- * weak or empty key.
+ * The codec of this stage, built on first use. Fails closed: without a CURSOR_SECRET of at least
+ * MIN_SECRET_LENGTH characters every list request is a 500 whose log line says why, rather than
+ * signing with a weak or empty key.
  */
-export const cursorCodec = (): CursorCodec => {
-  if (stageCodec) return stageCodec;
-  const secret = config.cursorSecret ?? '';
+export const cursorCodec: () => CursorCodec = fromSettings(({ cursorSecret, stage }) => {
+  const secret = cursorSecret ?? '';
   if (secret.length < MIN_SECRET_LENGTH) {
     throw new ServiceError('INTERNAL', {
       cause: new Error(
-        `CURSOR_SECRET is ${secret ? `shorter than ${MIN_SECRET_LENGTH} characters` : 'not set'} in stage ${config.stage}: ` +
+        `CURSOR_SECRET is ${secret ? `shorter than ${MIN_SECRET_LENGTH} characters` : 'not set'} in stage ${stage}: ` +
           'refusing to sign or read page cursors (deploy with TABLETALK_CURSOR_SECRET set)',
       ),
     });
   }
-  stageCodec = createCursorCodec(secret);
-  return stageCodec;
-};
+  return createCursorCodec(secret);
+});

@@ -85,7 +85,7 @@ export const addDatabase = async (input: NewDatabase, now = new Date()): Promise
     status: 'active',
     createdAt: now.toISOString(),
   });
-  await documents.send(
+  await documents().send(
     new TransactWriteCommand({
       TransactItems: [
         {
@@ -114,7 +114,7 @@ export const addDatabase = async (input: NewDatabase, now = new Date()): Promise
 
 /** A database by its id alone, through its locator item (admin commands). */
 export const findDatabaseById = async (id: string): Promise<DatabaseRecord | undefined> => {
-  const { Item } = await documents.send(new GetCommand({ TableName: tableName(), Key: locatorKey(id) }));
+  const { Item } = await documents().send(new GetCommand({ TableName: tableName(), Key: locatorKey(id) }));
   return typeof Item?.organizationId === 'number' ? findDatabase(Item.organizationId, id) : undefined;
 };
 
@@ -122,7 +122,7 @@ export const findDatabase = async (
   organizationId: number,
   id: string,
 ): Promise<DatabaseRecord | undefined> => {
-  const { Item } = await documents.send(
+  const { Item } = await documents().send(
     new GetCommand({ TableName: tableName(), Key: databaseKey(organizationId, id) }),
   );
   return Item ? v.parse(DatabaseRecord, Item) : undefined;

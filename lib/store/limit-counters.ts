@@ -168,7 +168,7 @@ export const updateCounters = async (update: CounterUpdate): Promise<CounterResu
     .filter(Boolean)
     .join(' ');
   try {
-    const { Attributes } = await documents.send(
+    const { Attributes } = await documents().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: countersKey(update.organizationId),
@@ -197,7 +197,7 @@ export const pruneLeases = async (organizationId: number, ids: string[]): Promis
   });
   const placeholders = ids.map((_, i) => `#p${i}`);
   try {
-    await documents.send(
+    await documents().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: countersKey(organizationId),
@@ -217,7 +217,7 @@ export const pruneLeases = async (organizationId: number, ids: string[]): Promis
 /** Gives a lease back. False when it was no longer there (it expired and was pruned). */
 export const releaseLease = async (organizationId: number, leaseId: string): Promise<boolean> => {
   try {
-    await documents.send(
+    await documents().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: countersKey(organizationId),
@@ -245,7 +245,7 @@ export const countIndexingOperation = async (
   expiresAt: number,
 ): Promise<{ counted: boolean; used: number }> => {
   try {
-    const { Attributes } = await documents.send(
+    const { Attributes } = await documents().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: indexingKey(organizationId, month),

@@ -181,7 +181,7 @@ export const appendMessage = async (
       at: message.createdAt,
     };
     try {
-      await documents.send(
+      await documents().send(
         new TransactWriteCommand({
           TransactItems: [
             {
@@ -314,7 +314,7 @@ export const readWholeConversation = async (
   const messages: MessageRecord[] = [];
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
-    const page = await documents.send(
+    const page = await documents().send(
       new QueryCommand({
         TableName: tableName(),
         KeyConditionExpression: 'PK = :pk',
@@ -342,7 +342,9 @@ const DELETE_CONCURRENCY = 8;
 const deleteBatch = async (keys: ItemKey[], wait: (ms: number) => Promise<void>): Promise<void> => {
   let requests = keys.map((Key) => ({ DeleteRequest: { Key } }));
   for (let attempt = 1; ; attempt += 1) {
-    const output = await documents.send(new BatchWriteCommand({ RequestItems: { [tableName()]: requests } }));
+    const output = await documents().send(
+      new BatchWriteCommand({ RequestItems: { [tableName()]: requests } }),
+    );
     requests = (output.UnprocessedItems?.[tableName()] ?? []) as typeof requests;
     if (requests.length === 0) return;
     if (attempt >= unprocessedItemsBackoff.attempts) {
@@ -375,7 +377,7 @@ export const deleteConversationMessages = async (
         headers: { 'Retry-After': '1' },
       });
     }
-    const page = await documents.send(
+    const page = await documents().send(
       new QueryCommand({
         TableName: tableName(),
         KeyConditionExpression: 'PK = :pk AND begins_with(SK, :messages)',

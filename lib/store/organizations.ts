@@ -31,7 +31,7 @@ const toOrganization = (item: Record<string, unknown>): Organization => v.parse(
 
 export const createOrganization = async (input: NewOrganization, now = new Date()): Promise<Organization> => {
   const { name, plan } = v.parse(NewOrganization, input);
-  const counter = await documents.send(
+  const counter = await documents().send(
     new UpdateCommand({
       TableName: tableName(),
       Key: counterKey,
@@ -43,7 +43,7 @@ export const createOrganization = async (input: NewOrganization, now = new Date(
   );
   const id = Number(counter.Attributes?.value);
   const organization: Organization = { id, name, plan, status: 'active', createdAt: now.toISOString() };
-  await documents.send(
+  await documents().send(
     new PutCommand({
       TableName: tableName(),
       Item: { ...organizationKey(id), type: 'organization', ...organization },
@@ -54,13 +54,15 @@ export const createOrganization = async (input: NewOrganization, now = new Date(
 };
 
 export const findOrganization = async (id: number): Promise<Organization | undefined> => {
-  const { Item } = await documents.send(new GetCommand({ TableName: tableName(), Key: organizationKey(id) }));
+  const { Item } = await documents().send(
+    new GetCommand({ TableName: tableName(), Key: organizationKey(id) }),
+  );
   return Item ? toOrganization(Item) : undefined;
 };
 
 export const setOrganizationPlan = async (id: number, plan: PlanName): Promise<Organization> => {
   try {
-    const { Attributes } = await documents.send(
+    const { Attributes } = await documents().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: organizationKey(id),
@@ -84,7 +86,7 @@ export const setOrganizationLimits = async (id: number, limits: LimitOverrides):
   const overrides = v.parse(LimitOverrides, limits);
   const empty = Object.keys(overrides).length === 0;
   try {
-    const { Attributes } = await documents.send(
+    const { Attributes } = await documents().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: organizationKey(id),

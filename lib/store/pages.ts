@@ -37,7 +37,7 @@ export const readPage = async <T>(query: PageQuery<T>): Promise<Page<T> & { filt
   let overBudget = false;
   let startKey: Record<string, unknown> | undefined;
   do {
-    const output = await documents.send(
+    const output = await documents().send(
       new QueryCommand({ ...query.input, Limit: wanted - collected.length, ExclusiveStartKey: startKey }),
     );
     const items = output.Items ?? [];

@@ -63,7 +63,7 @@ export const addPattern = async (
     sql: input.sql,
     createdAt: now.toISOString(),
   };
-  await documents.send(
+  await documents().send(
     new PutCommand({
       TableName: tableName(),
       Item: { ...patternKey(databaseId, pattern.id), type: 'queryPattern', ...pattern },

@@ -74,7 +74,7 @@ export const createPersonality = async (input: NewPersonality, now = new Date())
     ...(parsed.model !== undefined ? { model: parsed.model } : {}),
     createdAt: now.toISOString(),
   };
-  await documents.send(
+  await documents().send(
     new PutCommand({
       TableName: tableName(),
       Item: {
@@ -93,7 +93,7 @@ export const findPersonality = async (
   organizationId: number,
   id: string,
 ): Promise<Personality | undefined> => {
-  const { Item } = await documents.send(
+  const { Item } = await documents().send(
     new GetCommand({ TableName: tableName(), Key: personalityKey(organizationId, id) }),
   );
   return Item ? toPersonality(Item) : undefined;

@@ -38,7 +38,7 @@ export const writeSchemaIndex = async (
   const packed = gzipSync(JSON.stringify(catalog));
   const chunks = Math.max(1, Math.ceil(packed.length / CHUNK_BYTES));
   for (let chunk = 0; chunk < chunks; chunk++) {
-    await documents.send(
+    await documents().send(
       new PutCommand({
         TableName: tableName(),
         Item: {
@@ -86,7 +86,7 @@ export const discardSchemaIndex = async (databaseId: string, pointer: SchemaInde
   }));
   for (let attempt = 1; requests.length > 0; attempt++) {
     const batch = requests.slice(0, 25);
-    const { UnprocessedItems } = await documents.send(
+    const { UnprocessedItems } = await documents().send(
       new BatchWriteCommand({ RequestItems: { [tableName()]: batch } }),
     );
     const left = (UnprocessedItems?.[tableName()] ?? []) as typeof batch;
@@ -116,7 +116,7 @@ export const publishSchemaIndex = async (
 ): Promise<void> => {
   const previous = database.schemaIndex;
   try {
-    await documents.send(
+    await documents().send(
       new UpdateCommand({
         TableName: tableName(),
         Key: databaseKey(database.organizationId, database.id),
@@ -139,7 +139,7 @@ export const publishSchemaIndex = async (
   if (!previous) return;
   const expiresAt = Math.floor(now.getTime() / 1000) + SUPERSEDED_TTL_SECONDS;
   for (let chunk = 0; chunk < previous.chunks; chunk++) {
-    await documents
+    await documents()
       .send(
         new UpdateCommand({
           TableName: tableName(),

@@ -7,8 +7,16 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import { closeConnectors, createConnector } from '#lib/connectors/index.ts';
+import { indexDatabase, prepareIndex } from '#lib/connectors/indexing.ts';
+import { secretStore } from '#lib/connectors/secrets.ts';
 import type { Catalog } from '#lib/connectors/types.ts';
-import type { DatabaseRecord } from '#lib/store/databases.ts';
+import { effectivePolicy } from '#lib/sql/policy.ts';
+import { createApiKey } from '#lib/store/api-keys.ts';
+import { saveBranding } from '#lib/store/branding.ts';
+import { addDatabase, type DatabaseRecord, findDatabase, newDatabaseId } from '#lib/store/databases.ts';
+import { createOrganization, findOrganization } from '#lib/store/organizations.ts';
+import { writeSchemaIndex } from '#lib/store/schema-index.ts';
 import { localDir, root } from '../stack.ts';
 
 export interface DemoSetup {
@@ -63,13 +71,6 @@ export const addDemoShop = async (
   organizationId: number,
   options: { asAdmin?: boolean } = {},
 ): Promise<DatabaseRecord> => {
-  const { addDatabase, newDatabaseId } = await import('#lib/store/databases.ts');
-  const { prepareIndex } = await import('#lib/connectors/indexing.ts');
-  const { createConnector } = await import('#lib/connectors/index.ts');
-  const { secretStore } = await import('#lib/connectors/secrets.ts');
-  const { writeSchemaIndex } = await import('#lib/store/schema-index.ts');
-  const { effectivePolicy } = await import('#lib/sql/policy.ts');
-
   const settings = {
     organizationId,
     requiresOrganizationScoping: true,
@@ -100,11 +101,6 @@ export const addDemoShop = async (
 /** Returns the demo setup, creating it when the table does not hold it yet. Lib modules are
  *  imported here, after the caller has applied the local environment. */
 export const ensureDemo = async (): Promise<{ demo: DemoSetup; created: boolean; indexed: boolean }> => {
-  const { findOrganization, createOrganization } = await import('#lib/store/organizations.ts');
-  const { findDatabase } = await import('#lib/store/databases.ts');
-  const { indexDatabase } = await import('#lib/connectors/indexing.ts');
-  const { closeConnectors } = await import('#lib/connectors/index.ts');
-
   if (existsSync(demoFile)) {
     const saved = JSON.parse(readFileSync(demoFile, 'utf8')) as DemoSetup;
     const database =
@@ -121,8 +117,6 @@ export const ensureDemo = async (): Promise<{ demo: DemoSetup; created: boolean;
       return { demo: saved, created: false, indexed: true };
     }
   }
-  const { createApiKey } = await import('#lib/store/api-keys.ts');
-  const { saveBranding } = await import('#lib/store/branding.ts');
 
   const organization = await createOrganization({ name: 'Demo Company', plan: 'professional' });
   const database = await addDemoShop(organization.id, { asAdmin: true });

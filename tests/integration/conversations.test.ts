@@ -212,7 +212,9 @@ describe('append', () => {
       expect.objectContaining({ field: 'body.database_id', code: 'CONVERSATION_DATABASE_MISMATCH' }),
     ]);
 
-    const stored = await documents.send(new GetCommand({ TableName: tableName(), Key: conversationKey(id) }));
+    const stored = await documents().send(
+      new GetCommand({ TableName: tableName(), Key: conversationKey(id) }),
+    );
     const kept = stored.Item?.databaseId as string;
     expect((landed[0] as PromiseFulfilledResult<MessageRecord>).value.content).toBe(`about ${kept}`);
     // Only the landed message is stored, and the count agrees.
@@ -241,7 +243,7 @@ describe('append', () => {
       content: 'from the future',
       createdAt: new Date(aheadMs).toISOString(),
     };
-    await documents.send(
+    await documents().send(
       new TransactWriteCommand({
         TransactItems: [
           { Put: { TableName: tableName(), Item: messageItem(ahead, 's') } },
@@ -476,7 +478,7 @@ describe('deleting', () => {
       keptMessage.message_id,
     ]);
     expect((await listConversations(caller, { limit: 20 })).conversations.map((c) => c.id)).toEqual([kept]);
-    const partition = await documents.send(
+    const partition = await documents().send(
       new QueryCommand({
         TableName: tableName(),
         KeyConditionExpression: 'PK = :pk',
@@ -497,7 +499,7 @@ describe('deleting', () => {
     const appended = [];
     for (let index = 0; index < 5; index += 1) appended.push(await append(caller, id, 'user', `m${index}`));
     expect(await markConversationDeleting(caller.organizationId, caller.scopeId, id)).toBe(true);
-    await documents.send(
+    await documents().send(
       new BatchWriteCommand({
         RequestItems: {
           [tableName()]: appended
@@ -514,7 +516,7 @@ describe('deleting', () => {
     await rejectsWith(deleteConversation({ ...caller, scopeId: 'other' }, id), 'CONVERSATION_NOT_FOUND');
     expect(await deleteConversation(caller, id)).toEqual({ message: 'Conversation deleted' });
     expect((await readMessages(caller, { limit: 50, order: 'asc' })).messages).toEqual([]);
-    const { Item } = await documents.send(
+    const { Item } = await documents().send(
       new GetCommand({ TableName: tableName(), Key: conversationKey(id) }),
     );
     expect(Item).toBeUndefined();
@@ -546,7 +548,7 @@ describe('deleting', () => {
       Array.from({ length: 8 }, async () => {
         while (next < batches.length) {
           const batch = batches[next++]!;
-          await documents.send(
+          await documents().send(
             new BatchWriteCommand({
               RequestItems: { [tableName()]: batch.map((Item) => ({ PutRequest: { Item } })) },
             }),
@@ -588,7 +590,7 @@ describe('a conversation without messages', () => {
     const organizationId = await newOrganization();
     const id = randomUUID();
     const now = new Date().toISOString();
-    await documents.send(
+    await documents().send(
       new PutCommand({
         TableName: tableName(),
         Item: {

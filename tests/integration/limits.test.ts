@@ -39,7 +39,7 @@ const roomy: Limits = {
 
 const counters = async (organizationId: number) =>
   (
-    await documents.send(
+    await documents().send(
       new GetCommand({ TableName: tableName(), Key: countersKey(organizationId), ConsistentRead: true }),
     )
   ).Item ?? {};
@@ -262,7 +262,7 @@ describe('through the chain: headers and failure policy', () => {
     const { pk } = await makeOrganization('professional');
     await get(branding, pk); // the key and organization are cached: only the limiter's calls fail
     const warn = vi.spyOn(logger, 'warn');
-    documents.middlewareStack.add(
+    documents().middlewareStack.add(
       (next) => async (args) => {
         // The key as the document client has it, or already marshalled ({S: ...}).
         const pk = (args.input as { Key?: { PK?: string | { S?: string } } }).Key?.PK;
@@ -288,7 +288,7 @@ describe('through the chain: headers and failure policy', () => {
       expect(answer.body).toMatchObject({ error_code: 'SYSTEM_SERVICE_UNAVAILABLE' });
       expect(answer.headers['retry-after']).toBe('2');
     } finally {
-      documents.middlewareStack.remove('failLimiterCalls');
+      documents().middlewareStack.remove('failLimiterCalls');
     }
   });
 });

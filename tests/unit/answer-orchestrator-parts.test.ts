@@ -13,6 +13,7 @@ import {
 } from '#lib/answer/registry.ts';
 import { Timings } from '#lib/answer/timing.ts';
 import { priorTurns } from '#lib/answer/turns.ts';
+import { resetSettings } from '#lib/config.ts';
 import type { Catalog } from '#lib/connectors/types.ts';
 import { effectivePolicy } from '#lib/sql/policy.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
@@ -139,6 +140,7 @@ describe('engine selection', () => {
     });
     expect(chooseEngine(8)).toEqual({ engine: 'bedrock', model: 'stage-model', source: 'stage' });
     vi.stubEnv('ANSWER_ENGINE', '');
+    resetSettings();
     expect(chooseEngine(8)).toEqual({ engine: 'builtin', source: 'stage' });
   });
 

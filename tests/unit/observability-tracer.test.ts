@@ -5,6 +5,7 @@
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
 import middy from '@middy/core';
 import { describe, expect, it, vi } from 'vitest';
+import { readSettings } from '#lib/config.ts';
 import { errorEnvelope } from '#lib/http/middleware/error-envelope.ts';
 import { requestId } from '#lib/http/middleware/request-id.ts';
 import { ok } from '#lib/http/response.ts';
@@ -25,18 +26,21 @@ const xrayMiddleware = (client: DynamoDBClient) =>
 
 describe('tracingWanted', () => {
   it('traces in a Lambda unless POWERTOOLS_TRACE_ENABLED turns it off', () => {
-    expect(tracingWanted({ AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x' })).toBe(true);
-    expect(
-      tracingWanted({ AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x', POWERTOOLS_TRACE_ENABLED: 'false' }),
-    ).toBe(false);
-    expect(tracingWanted({})).toBe(false); // the local stack, the tests, the admin command
-    expect(tracingWanted({ AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x', AWS_SAM_LOCAL: 'true' })).toBe(false);
+    const tracing = (env: Record<string, string>) => readSettings(env).observability.tracingEnabled;
+    expect(tracing({ AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x' })).toBe(true);
+    expect(tracing({ AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x', POWERTOOLS_TRACE_ENABLED: 'false' })).toBe(
+      false,
+    );
+    expect(tracing({})).toBe(false); // the local stack, the tests, the admin command
+    expect(tracing({ AWS_EXECUTION_ENV: 'AWS_Lambda_nodejs24.x', AWS_SAM_LOCAL: 'true' })).toBe(false);
+    // This process is set up as a Lambda (above).
+    expect(tracingWanted()).toBe(true);
   });
 });
 
 describe('the lazily loaded Tracer', () => {
   it('captures clients registered while and after it loads', async () => {
-    // The load started when the module was imported (a Lambda's init); this registers meanwhile.
+    // Registered before the Tracer is loaded (on the first request).
     const before = traced(new DynamoDBClient({ region: 'us-east-1' }));
 
     const loaded = await loadTracer();

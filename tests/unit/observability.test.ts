@@ -4,7 +4,6 @@
 // and `trace_id` (the X-Request-ID) on every log line of a request and in every error envelope,
 // errors and streamed responses included. Metrics are on in this file (the tests' default is off).
 import { Readable } from 'node:stream';
-import { injectLambdaContext } from '@aws-lambda-powertools/logger/middleware';
 import { ConditionalCheckFailedException } from '@aws-sdk/client-dynamodb';
 import { DynamoDBDocumentClient, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import middy from '@middy/core';
@@ -21,7 +20,7 @@ import { ok } from '#lib/http/response.ts';
 import type { ApiContext, ApiEvent, ApiResult } from '#lib/http/types.ts';
 import { clearSeenCounters } from '#lib/limits/limiter.ts';
 import { windowId } from '#lib/limits/windows.ts';
-import { logger } from '#lib/log.ts';
+import { logger, logLambdaContext } from '#lib/log.ts';
 import { recordAnswer } from '#lib/observability/metrics.ts';
 import { errorCodeOf, observability, shortFunctionName } from '#lib/observability/middleware.ts';
 import { installAwsLambdaGlobal, ResponseStreamSink } from '../../local/lambda.ts';
@@ -91,7 +90,7 @@ const unitOf = (line: EmfLine, name: string) =>
 const chain = (handler: () => Promise<ApiResult>) =>
   middy<ApiEvent, ApiResult, Error, ApiContext>()
     .use(requestId())
-    .use(injectLambdaContext(logger))
+    .use(logLambdaContext())
     .use(observability())
     .use(errorEnvelope())
     .handler(async () => {
@@ -219,7 +218,7 @@ describe('trace_id on every log line and every error', () => {
       executionMode: executionModeStreamifyResponse,
     })
       .use(requestId())
-      .use(injectLambdaContext(logger))
+      .use(logLambdaContext())
       .use(observability())
       .use(errorEnvelope())
       .handler(async () => {

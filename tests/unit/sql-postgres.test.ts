@@ -37,7 +37,7 @@ const refusal = async (sql: string, overrides: Overrides = {}) => {
 };
 
 const wrapped = (table: string, alias = table, condition = `${table}.org_id = $1`) =>
-  `( SELECT * FROM public.${table} WHERE ${condition} ) AS ${alias}`;
+  `( SELECT * FROM public.${table} WHERE ${condition} OFFSET 0 ) AS ${alias}`;
 
 const count = (text: string, part: string): number => text.split(part).length - 1;
 
@@ -62,7 +62,7 @@ describe('guardPostgres: rewrite shapes', () => {
   it('keeps the alias, its column list and ONLY', async () => {
     const { sql } = await rewrite('SELECT x.a FROM ONLY orders AS x(a, b)');
     expect(sql).toBe(
-      'SELECT x.a FROM ( SELECT * FROM ONLY public.orders WHERE orders.org_id = $1 ) AS x(a, b) LIMIT 101',
+      'SELECT x.a FROM ( SELECT * FROM ONLY public.orders WHERE orders.org_id = $1 OFFSET 0 ) AS x(a, b) LIMIT 101',
     );
   });
 
@@ -71,13 +71,13 @@ describe('guardPostgres: rewrite shapes', () => {
       wrapped('organizations', 'organizations', 'organizations.id = $1'),
     );
     expect((await rewrite('SELECT * FROM invoices')).sql).toContain(
-      'WHERE invoices.organization_id = $1 ) AS invoices',
+      'WHERE invoices.organization_id = $1 OFFSET 0 ) AS invoices',
     );
     expect((await rewrite('SELECT * FROM analytics.daily_metrics m')).sql).toContain(
-      '( SELECT * FROM analytics.daily_metrics WHERE daily_metrics.org_id = $1 ) AS m',
+      '( SELECT * FROM analytics.daily_metrics WHERE daily_metrics.org_id = $1 OFFSET 0 ) AS m',
     );
     expect((await rewrite('SELECT "Id" FROM "AuditLog"')).sql).toBe(
-      'SELECT "Id" FROM ( SELECT * FROM public."AuditLog" WHERE "AuditLog".org_id = $1 ) AS "AuditLog" LIMIT 101',
+      'SELECT "Id" FROM ( SELECT * FROM public."AuditLog" WHERE "AuditLog".org_id = $1 OFFSET 0 ) AS "AuditLog" LIMIT 101',
     );
   });
 
@@ -200,7 +200,7 @@ describe('guardPostgres: rewrite shapes', () => {
       'WITH RECURSIVE t AS (SELECT id FROM categories WHERE parent_id IS NULL UNION ALL SELECT c.id FROM categories c JOIN t ON c.parent_id = t.id) SELECT * FROM t',
     );
     expect(sql).toBe(
-      `WITH RECURSIVE t AS (SELECT id FROM ${wrapped('categories')} WHERE parent_id IS NULL UNION ALL ` +
+      `WITH RECURSIVE t AS (SELECT id FROM ${wrapped('categories', 'categories', 'categories.org_id = $1 AND categories.parent_id IS NULL')} WHERE parent_id IS NULL UNION ALL ` +
         `SELECT c.id FROM ${wrapped('categories', 'c')} JOIN t ON c.parent_id = t.id) SELECT * FROM t LIMIT 101`,
     );
   });

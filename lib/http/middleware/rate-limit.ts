@@ -26,6 +26,8 @@ export interface RateLimitOptions {
   limits: LimitSelector;
   /** The clock (ms since the epoch); tests move it. */
   now?: () => number;
+  /** Whether to count at all, asked per request (the chain passes LIMITS_ENABLED of the settings). */
+  enabled?: () => boolean;
 }
 
 type ApiRequest = Request<ApiEvent, ApiResult, Error, ApiContext>;
@@ -47,6 +49,7 @@ export const rateLimit = (
   options: RateLimitOptions,
 ): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => {
   const rateLimitBefore = async (request: ApiRequest): Promise<void> => {
+    if (options.enabled && !options.enabled()) return;
     const { principal } = request.context;
     const limitClass = typeof options.limits === 'function' ? options.limits(request.event) : options.limits;
     const leaseMs = leaseMsOf(request.context);
