@@ -1,4 +1,4 @@
-// The admin command line (DESIGN.md "Operating it: the admin command"): options, commands and
+// The admin command line (docs/design.md "Operating it: the admin command"): options, commands and
 // usage text. Pure: nothing here touches the environment, the table or lib/config.ts.
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
 
@@ -15,8 +15,8 @@ export class AdminError extends Error {
 export const USAGE = `Usage: npm run --silent admin -- [--stage STAGE] <command> [options]
 
 Provisions organizations, API keys, connected databases and branding. Prints one JSON
-document on stdout; errors are one line on stderr (exit 2: bad usage or input file,
-exit 1: the command failed).
+document on stdout; errors (and warnings) are one line each on stderr (exit 2: bad usage
+or input file, exit 1: the command failed).
 
 Commands:
   org create --name NAME [--plan free|starter|professional|business|enterprise]
@@ -33,11 +33,16 @@ Commands:
   key revoke --id KEY_ID
   key list --org ID
   branding set --org ID --file branding.json
-  database add --org ID --name NAME --engine postgres|mysql|pglite --url URL
+  database add --org ID --name NAME --engine postgres|mysql|pglite
+      (--url-file FILE | --url-env NAME | --url URL)
       [--requires-scoping] [--tenant-column COL] [--scope-column COL]
       [--shared-tables a,b] [--policy policy.json] [--seed file.sql] [--id UUID]
       postgres: postgres:// or postgresql:// URL; mysql: mysql:// or mariadb:// URL;
-      pglite: --url memory: --seed file.sql. The URL is stored encrypted and never shown.
+      pglite: memory: (the default) with --seed file.sql. The URL is stored encrypted and
+      never shown. A URL with a password belongs in a file (--url-file, the URL on one line)
+      or an environment variable (--url-env NAME): on the command line (--url) it is kept in
+      the shell's history and visible to other users in the process list, so --url with a
+      password works but prints a warning on stderr. Give one of the three.
       The database is connected to, tested and indexed first: a failed connection test
       exits 1 and stores nothing. Indexing counts against the plan's indexing quota.
   database list --org ID
@@ -51,6 +56,10 @@ Commands:
       {"id", "allowed": true, "sql", "params", "rows"} (rows with --execute only),
       {"id", "allowed": false, "code", "message"}, or {"id", "allowed": true, ..., "error":
       {"code": "DB_QUERY_FAILED", "detail": "QUERY_TIMEOUT"}} for a query that failed.
+      A --jsonl line that is not such a query (not JSON, id or sql missing or empty, an
+      unknown field) is answered {"id", "allowed": false, "code": "INVALID_INPUT", "message"}
+      (id: the line's own, else line-N) and the run goes on; blank lines are skipped. Exit 1
+      when any line is INVALID_INPUT, GUARD_ERROR or a failed query, 0 otherwise.
   pattern add --database UUID --question TEXT --sql "SELECT ..."
       stores a query pattern (a question and the SQL that answers it) that the model engines
       show to the model as an example. The SQL is checked by the SQL guard against the
@@ -89,6 +98,8 @@ const optionConfig = {
   file: { type: 'string' },
   engine: { type: 'string' },
   url: { type: 'string' },
+  'url-file': { type: 'string' },
+  'url-env': { type: 'string' },
   seed: { type: 'string' },
   'requires-scoping': { type: 'boolean' },
   'tenant-column': { type: 'string' },
@@ -146,6 +157,8 @@ export const commands = {
     required: ['org', 'name', 'engine'],
     optional: [
       'url',
+      'url-file',
+      'url-env',
       'seed',
       'requires-scoping',
       'tenant-column',

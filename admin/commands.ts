@@ -1,6 +1,6 @@
-// The admin commands. Imported by admin/main.ts only after the target is in process.env
-// (lib/config.ts reads it at import). Each command validates its whole input first (UsageError,
-// nothing touched), then calls `connect()` once and works through lib/store.
+// The admin commands, run by admin/main.ts once the target is in the settings. Each command
+// validates its whole input first (UsageError, nothing touched), then calls `connect()` once and
+// works through lib/store.
 import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import * as v from 'valibot';
@@ -86,6 +86,12 @@ const readJsonFile = (option: string, path: string): unknown => {
     );
   }
 };
+
+/** A warning: one line on stderr, so that stdout stays the command's JSON. */
+const warn = (text: string): Promise<void> =>
+  new Promise((done) => {
+    process.stderr.write(`admin: warning: ${text}\n`, () => done());
+  });
 
 /** One line naming every invalid field, e.g. `colors.primary: must be a hex color like #1a2b3c`. */
 export const describeIssues = (issues: readonly v.BaseIssue<unknown>[]): string =>
@@ -259,34 +265,104 @@ const urlSchemes: Record<Engine, readonly string[]> = {
   pglite: ['memory:'],
 };
 
+/** The option that gave the connection URL (messages name it) and the URL it gave. */
+interface GivenUrl {
+  option: 'url' | 'url-file' | 'url-env';
+  url: string | undefined;
+}
+
+const environmentName = /^[A-Za-z_][A-Za-z0-9_]{0,99}$/;
+
+/**
+ * The connection URL from whichever one of --url-file, --url-env and --url was given. The first
+ * two keep a password off the command line, where the shell's history and the process list
+ * (`ps`, /proc/<pid>/cmdline, readable by other users) would show it. Messages never include
+ * the URL or the file's content.
+ */
+const givenUrl = (values: OptionValues): GivenUrl => {
+  const given = (['url-file', 'url-env', 'url'] as const).filter((option) => values[option] !== undefined);
+  if (given.length > 1) throw new UsageError('database add takes one of --url-file, --url-env or --url');
+  const [option = 'url'] = given;
+  if (option === 'url-file') {
+    const path = existingFile('url-file', values['url-file'] ?? '');
+    let text: string;
+    try {
+      text = readFileSync(path, 'utf8');
+    } catch {
+      throw new UsageError(`--url-file: ${path} cannot be read`);
+    }
+    const lines = text
+      .split('\n')
+      .map((line) => line.trim())
+      .filter((line) => line !== '');
+    if (lines.length !== 1) {
+      throw new UsageError(
+        `--url-file: ${path} must hold the URL on one line${lines.length === 0 ? ' (it is empty)' : ''}`,
+      );
+    }
+    return { option, url: lines[0] };
+  }
+  if (option === 'url-env') {
+    const name = values['url-env'] ?? '';
+    if (!environmentName.test(name)) {
+      throw new UsageError('--url-env takes the name of an environment variable, like DATABASE_URL');
+    }
+    const url = process.env[name]?.trim();
+    if (!url) throw new UsageError(`--url-env: the environment variable ${name} is not set or is empty`);
+    return { option, url };
+  }
+  return { option, url: values.url };
+};
+
+/** A password in the URL's user part or, as libpq and mysql2 also read it, its query string. */
+const hasPassword = (url: URL): boolean =>
+  url.password !== '' || [...url.searchParams.keys()].some((key) => key.toLowerCase() === 'password');
+
 /** Checks the URL's scheme against the engine. Messages never include the URL. */
-const connectionUrl = (engine: Engine, url: string | undefined): string => {
+const connectionUrl = (engine: Engine, { option, url }: GivenUrl): string => {
   if (engine === 'pglite') {
     if (url !== undefined && url !== 'memory:')
-      throw new UsageError('engine pglite takes --url memory: (with --seed file.sql)');
+      throw new UsageError(
+        `engine pglite takes --url memory: (with --seed file.sql)${option === 'url' ? '' : `, not the URL of --${option}`}`,
+      );
     return 'memory:';
   }
   const expected = urlSchemes[engine].map((scheme) => `${scheme}//`).join(' or ');
   if (!url)
     throw new UsageError(
-      `engine ${engine} needs --url ${urlSchemes[engine][0]}//user:password@host:port/database`,
+      `engine ${engine} needs its URL: --url-file FILE or --url-env NAME holding ${urlSchemes[engine][0]}//user:password@host:port/database (or --url for a URL without a password)`,
     );
   let parsed: URL;
   try {
     parsed = new URL(url);
   } catch {
-    throw new UsageError(`--url is not a valid URL (expected ${expected})`);
+    throw new UsageError(`--${option} is not a valid URL (expected ${expected})`);
   }
   if (!urlSchemes[engine].includes(parsed.protocol) || !url.slice(parsed.protocol.length).startsWith('//')) {
-    throw new UsageError(`--url for engine ${engine} must start with ${expected}`);
+    throw new UsageError(`--${option} for engine ${engine} must start with ${expected}`);
   }
-  if (!parsed.hostname) throw new UsageError('--url names no host');
+  if (!parsed.hostname) throw new UsageError(`--${option} names no host`);
   if (engine === 'mysql' && parsed.pathname.length <= 1) {
     throw new UsageError(
-      '--url for engine mysql must name the database: mysql://user:password@host:port/database',
+      `--${option} for engine mysql must name the database: mysql://user:password@host:port/database`,
     );
   }
   return url;
+};
+
+/** Stands in for the password wherever a message might still carry it (besides admin/main.ts's redaction). */
+const withoutUrl = (error: unknown, url: string): unknown => {
+  if (!(error instanceof Error) || url === 'memory:') return error;
+  let password = '';
+  try {
+    password = decodeURIComponent(new URL(url).password);
+  } catch {
+    // Not a URL: nothing more to cut than the text itself.
+  }
+  for (const secret of [url, password]) {
+    if (secret.length > 3) error.message = error.message.split(secret).join('<redacted>');
+  }
+  return error;
 };
 
 /** What the admin command shows of a database: the public fields and where its index stands. */
@@ -343,13 +419,27 @@ const databaseById = async (id: string): Promise<DatabaseRecord> => {
 };
 
 const databaseAdd: Run = async (values, connect) => {
+  const given = givenUrl(values);
+  try {
+    return await addDatabaseFrom(given, values, connect);
+  } catch (error) {
+    throw given.url === undefined ? error : withoutUrl(error, given.url);
+  }
+};
+
+const addDatabaseFrom = async (given: GivenUrl, values: OptionValues, connect: Connect): Promise<unknown> => {
   const organizationId = organizationIdOption(values.org);
   const name = (values.name ?? '').trim();
   if (!name || name.length > 200) throw new UsageError('--name must be 1 to 200 characters');
   const engineResult = v.safeParse(Engine, values.engine);
   if (!engineResult.success) throw new UsageError(`--engine must be one of ${Engine.options.join(', ')}`);
   const engine = engineResult.output;
-  const url = connectionUrl(engine, values.url);
+  const url = connectionUrl(engine, given);
+  if (given.option === 'url' && engine !== 'pglite' && hasPassword(new URL(url))) {
+    await warn(
+      '--url holds a password, which the shell keeps in its history and other users can see in the process list: give the URL with --url-file FILE or --url-env NAME instead',
+    );
+  }
   if (engine === 'pglite' && values.seed === undefined)
     throw new UsageError('engine pglite needs --seed file.sql');
   if (engine !== 'pglite' && values.seed !== undefined)
@@ -468,7 +558,10 @@ const sqlCheck: Run = async (values, connect, emit) => {
   ) {
     throw new UsageError(`--timeout-ms must be a whole number of milliseconds from 1 to ${MAX_TIMEOUT_MS}`);
   }
+  if (values.sql !== undefined && values.sql.trim() === '') throw new UsageError('--sql must not be empty');
   const { readQueries, runSqlCheck } = await import('./sql-check.ts');
+  // A bad --jsonl line is answered in its place (INVALID_INPUT); only a missing or empty file
+  // stops the command here.
   const queries =
     values.sql !== undefined
       ? [{ id: 'sql', sql: values.sql }]
@@ -476,6 +569,7 @@ const sqlCheck: Run = async (values, connect, emit) => {
 
   await connect();
   const database = await databaseById(databaseId);
+  let summary: Awaited<ReturnType<typeof runSqlCheck>>;
   try {
     const catalog =
       (await readSchemaIndex(database)) ??
@@ -496,7 +590,7 @@ const sqlCheck: Run = async (values, connect, emit) => {
       const option = error.issues[0]?.field === 'X-Scope-Id' ? '--scope' : '--tenant';
       throw new AdminError(`${option}: ${error.message}`);
     }
-    await runSqlCheck({
+    summary = await runSqlCheck({
       database,
       catalog,
       queries,
@@ -507,6 +601,23 @@ const sqlCheck: Run = async (values, connect, emit) => {
     });
   } finally {
     await closeConnectors();
+  }
+  // Every line has its answer on stdout by now; exit 1 says some of them are failures
+  // (a refusal is an answer: exit 0).
+  const failures = [
+    [summary.invalid, 'invalid input line'],
+    [summary.guardErrors, 'guard error'],
+    [summary.queryErrors, 'query error'],
+  ] as const;
+  const failed = failures.reduce((sum, [count]) => sum + count, 0);
+  if (failed > 0) {
+    const counts = failures
+      .filter(([count]) => count > 0)
+      .map(([count, what]) => `${count} ${what}${count > 1 ? 's' : ''}`)
+      .join(', ');
+    throw new AdminError(
+      `sql check: ${failed} of ${summary.lines} ${summary.lines > 1 ? 'lines' : 'line'} failed (${counts}); each has its answer on stdout`,
+    );
   }
   return undefined;
 };

@@ -1,4 +1,4 @@
-// The admin command (DESIGN.md "Operating it: the admin command"): `npm run --silent admin -- <args>`.
+// The admin command (docs/design.md "Operating it: the admin command"): `npm run --silent admin -- <args>`.
 // stdout carries one JSON document per command and nothing else; errors are one line on stderr,
 // exit code 2 for a bad command line or input file, 1 for a command that failed.
 // Connection URLs and passwords are never printed, on either stream.

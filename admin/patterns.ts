@@ -1,4 +1,4 @@
-// `admin pattern add` and `admin pattern list` (README "Model engines"): query patterns are
+// `admin pattern add` and `admin pattern list` (docs/model-engines.md "Query patterns"): query patterns are
 // question → SQL examples the model engines show to the model. A pattern is checked by the SQL
 // guard on entry, against the database's schema index and row policy with a placeholder tenant
 // of the tenant column's type, so a query the guard would refuse at answer time is never stored

@@ -1,4 +1,4 @@
-// `admin personality create` and `admin personality list` (README "Personalities"): an
+// `admin personality create` and `admin personality list` (docs/model-engines.md "Personalities"): an
 // organization's AI personalities, named by `personality_id` in chat messages. A personality
 // carries instructions for the engine (tone, focus) and may choose the engine and model that
 // answer its conversations (lib/answer/registry.ts).

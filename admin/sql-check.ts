@@ -1,12 +1,14 @@
-// `admin sql check` (DESIGN.md "Operating it: the admin command"): what the SQL guard makes of
+// `admin sql check` (docs/design.md "Operating it: the admin command"): what the SQL guard makes of
 // each query for one tenant, and with --execute what the database answers. One JSON line per
 // query, written as soon as that query is done:
 //   {"id", "allowed": true, "sql": "<as run>", "params": [...], "rows": [...]}   (rows with --execute)
 //   {"id", "allowed": false, "code": "<refusal code>", "message": "..."}
 //   {"id", "allowed": true, "sql", "params", "error": {"code": "DB_QUERY_FAILED", "detail": "QUERY_TIMEOUT", "message"}}
 // The failure line keeps sql and params so the operator sees which statement failed.
+// A --jsonl line that is not a query (not JSON, no sql, an unknown field) is answered in its
+// place with {"id", "allowed": false, "code": "INVALID_INPUT", "message"} and the run goes on:
+// one bad line of a long batch must not cost the answers to all the others (issue 13).
 import { readFileSync } from 'node:fs';
-import * as v from 'valibot';
 import type { TenantValues } from '#lib/auth/tenant.ts';
 import { defaultLimits } from '#lib/connectors/index.ts';
 import type { Catalog, Connector } from '#lib/connectors/types.ts';
@@ -16,7 +18,7 @@ import type { Guard } from '#lib/sql/types.ts';
 import type { DatabaseRecord, Engine } from '#lib/store/databases.ts';
 import { UsageError } from './args.ts';
 
-/** Rows an answer shows at most (DESIGN.md "Chat answers"); the guard adds LIMIT cap+1. */
+/** Rows an answer shows at most (docs/design.md "Chat answers"); the guard adds LIMIT cap+1. */
 export const ROW_CAP = 100;
 
 export interface CheckQuery {
@@ -24,35 +26,82 @@ export interface CheckQuery {
   sql: string;
 }
 
-const QueryLine = v.object({
-  id: v.union([v.pipe(v.string(), v.minLength(1)), v.number()]),
-  sql: v.pipe(v.string(), v.minLength(1, 'must not be empty')),
-});
+/** A --jsonl line that is not a query: answered as INVALID_INPUT, never run. */
+export interface InvalidLine {
+  id: string | number;
+  invalid: string;
+}
 
-/** The queries of a .jsonl file; a bad line is a UsageError naming its number. */
-export const readQueries = (path: string): CheckQuery[] => {
-  const queries: CheckQuery[] = [];
+export type CheckItem = CheckQuery | InvalidLine;
+
+/** The code answering a line that is not a query; no guard refusal code (lib/sql) is spelled so. */
+export const INVALID_INPUT = 'INVALID_INPUT';
+
+const lineId = (value: unknown): string | number | undefined =>
+  (typeof value === 'string' && value !== '') || typeof value === 'number' ? value : undefined;
+
+/** Field names as the message shows them: quoted, cut short, at most five. */
+const fieldNames = (names: readonly string[]): string =>
+  names
+    .slice(0, 5)
+    .map((name) => JSON.stringify(name.slice(0, 40)))
+    .join(', ') + (names.length > 5 ? `, and ${names.length - 5} more` : '');
+
+/**
+ * One record of a .jsonl file: `{"id": string | number, "sql": "..."}` and nothing else, or the
+ * reasons it is not one. Its id is the line's own when that is usable, else `line-<n>`.
+ */
+export const readLine = (line: string, number: number): CheckItem => {
+  const fallbackId = `line-${number}`;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(line);
+  } catch (error) {
+    const reason = error instanceof Error ? error.message.split('\n')[0] : '';
+    return { id: fallbackId, invalid: `line ${number} is not JSON${reason ? ` (${reason})` : ''}` };
+  }
+  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) {
+    return {
+      id: fallbackId,
+      invalid: `line ${number} is not a JSON object like {"id": "q1", "sql": "SELECT ..."}`,
+    };
+  }
+  const record = parsed as Record<string, unknown>;
+  const id = lineId(record.id);
+  const problems: string[] = [];
+  if (id === undefined)
+    problems.push(record.id === undefined ? 'id is missing' : 'id must be a non-empty string or a number');
+  if (record.sql === undefined) problems.push('sql is missing');
+  else if (typeof record.sql !== 'string') problems.push('sql must be a string');
+  else if (record.sql.trim() === '') problems.push('sql is empty');
+  // A field the command does not read (a per-line "tenant", say) would be silently ignored and
+  // the query checked for another tenant than the operator meant: refused instead.
+  const unknown = Object.keys(record).filter((name) => name !== 'id' && name !== 'sql');
+  if (unknown.length > 0) {
+    problems.push(
+      `unknown field${unknown.length > 1 ? 's' : ''} ${fieldNames(unknown)} (a line holds id and sql only)`,
+    );
+  }
+  if (id === undefined || typeof record.sql !== 'string' || problems.length > 0) {
+    return { id: id ?? fallbackId, invalid: `line ${number}: ${problems.join('; ')}` };
+  }
+  return { id, sql: record.sql };
+};
+
+/**
+ * The records of a .jsonl file, one per line that is not blank, in order. A line that is empty or
+ * only whitespace is not a record and gets no answer (a trailing newline, a separating blank
+ * line); every other line gets exactly one. A file without a single record is a UsageError.
+ */
+export const readQueries = (path: string): CheckItem[] => {
+  const items: CheckItem[] = [];
   readFileSync(path, 'utf8')
     .split('\n')
     .forEach((line, index) => {
-      if (line.trim() === '') return;
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(line);
-      } catch {
-        throw new UsageError(`--jsonl: line ${index + 1} is not JSON`);
-      }
-      const result = v.safeParse(QueryLine, parsed);
-      if (!result.success) {
-        const issue = result.issues[0];
-        throw new UsageError(
-          `--jsonl: line ${index + 1}: ${v.getDotPath(issue) ?? 'line'} ${issue.message.includes('Invalid') ? 'must be given ({"id": "...", "sql": "..."})' : issue.message}`,
-        );
-      }
-      queries.push(result.output);
+      if (line.trim() !== '') items.push(readLine(line, index + 1));
     });
-  if (queries.length === 0) throw new UsageError('--jsonl: the file holds no queries');
-  return queries;
+  if (items.length === 0) throw new UsageError('--jsonl: the file holds no queries');
+  return items;
 };
 
 /** The guard of an engine's dialect, imported only when needed (the parsers are heavy). */
@@ -64,7 +113,7 @@ export const guardFor = async (engine: Engine): Promise<Guard> =>
 export interface SqlCheckInput {
   database: DatabaseRecord;
   catalog: Catalog;
-  queries: readonly CheckQuery[];
+  queries: readonly CheckItem[];
   tenantValues: TenantValues;
   /** Present with --execute: the database's connector. */
   connector?: () => Promise<Connector>;
@@ -72,11 +121,29 @@ export interface SqlCheckInput {
   emit: (line: unknown) => Promise<void>;
 }
 
-export const runSqlCheck = async (input: SqlCheckInput): Promise<void> => {
+/** How many lines were answered, and how many of them are failures rather than answers. */
+export interface SqlCheckSummary {
+  lines: number;
+  /** INVALID_INPUT: lines that were not queries. */
+  invalid: number;
+  /** GUARD_ERROR: the guard itself failed on the query (a refusal is an answer, not a failure). */
+  guardErrors: number;
+  /** With --execute: allowed queries the database failed or timed out on. */
+  queryErrors: number;
+}
+
+export const runSqlCheck = async (input: SqlCheckInput): Promise<SqlCheckSummary> => {
   const guard = await guardFor(input.database.engine);
   const policy = effectivePolicy(input.database);
   const limits = defaultLimits(input.timeoutMs !== undefined ? { timeoutMs: input.timeoutMs } : {});
+  const summary: SqlCheckSummary = { lines: 0, invalid: 0, guardErrors: 0, queryErrors: 0 };
   for (const query of input.queries) {
+    summary.lines += 1;
+    if ('invalid' in query) {
+      summary.invalid += 1;
+      await input.emit({ id: query.id, allowed: false, code: INVALID_INPUT, message: query.invalid });
+      continue;
+    }
     let outcome: Awaited<ReturnType<Guard>>;
     try {
       outcome = await guard({
@@ -87,6 +154,7 @@ export const runSqlCheck = async (input: SqlCheckInput): Promise<void> => {
         rowCap: ROW_CAP,
       });
     } catch (error) {
+      summary.guardErrors += 1;
       await input.emit({
         id: query.id,
         allowed: false,
@@ -108,6 +176,7 @@ export const runSqlCheck = async (input: SqlCheckInput): Promise<void> => {
       const result = await (await input.connector()).execute(outcome.sql, outcome.params, limits);
       await input.emit({ ...allowed, rows: result.rows });
     } catch (error) {
+      summary.queryErrors += 1;
       const failure = toServiceError(error);
       await input.emit({
         ...allowed,
@@ -119,4 +188,5 @@ export const runSqlCheck = async (input: SqlCheckInput): Promise<void> => {
       });
     }
   }
+  return summary;
 };

@@ -166,36 +166,37 @@ describe('admin database add: connect, test and index', { timeout: SLOW }, () =>
 
     it('exits 1 with the reason, never the password, and leaves no record, index or locator', async () => {
       const refusedPort = await freePort();
+      // The URL from each of its three sources: a file, an environment variable, the command
+      // line (which works but warns that the password is on it).
       const cases = [
-        { engine: 'postgres', port: refusedPort, reason: 'CONNECTION_REFUSED' },
-        { engine: 'mysql', port: refusedPort, reason: 'CONNECTION_REFUSED' },
-        { engine: 'postgres', port: silentPort, reason: 'CONNECTION_TIMEOUT' },
+        { engine: 'postgres', port: refusedPort, reason: 'CONNECTION_REFUSED', source: 'url-file' },
+        { engine: 'mysql', port: refusedPort, reason: 'CONNECTION_REFUSED', source: 'url-env' },
+        { engine: 'postgres', port: silentPort, reason: 'CONNECTION_TIMEOUT', source: 'url' },
       ];
       await Promise.all(
-        cases.map(async ({ engine, port, reason }, n) => {
+        cases.map(async ({ engine, port, reason, source }, n) => {
           const id = `01900000-0000-7000-8000-${String(900000000000 + n + Number(org) * 10)}`;
-          const stderr = await adminFails(
-            1,
-            [
-              'database',
-              'add',
-              '--org',
-              org,
-              '--name',
-              'Nowhere',
-              '--engine',
-              engine,
-              '--url',
-              `${engine}://reporter:${PASSWORD}@127.0.0.1:${port}/shop`,
-              '--id',
-              id,
-            ],
-            { DB_CONNECT_TIMEOUT_MS: '500' },
-          );
-          expect(stderr).toContain('Connection test failed');
-          expect(stderr).toContain(reason);
-          expect(stderr).toContain(`127.0.0.1:${port}`);
-          expect(stderr).not.toContain(PASSWORD);
+          const url = `${engine}://reporter:${PASSWORD}@127.0.0.1:${port}/shop`;
+          const given = {
+            'url-file': ['--url-file', file(`url-${n}.txt`, `${url}\n`)],
+            'url-env': ['--url-env', 'NOWHERE_URL'],
+            url: ['--url', url],
+          }[source] as string[];
+          const base = ['database', 'add', '--org', org, '--name', 'Nowhere', '--engine', engine];
+          const run = await admin([...base, ...given, '--id', id], {
+            DB_CONNECT_TIMEOUT_MS: '500',
+            NOWHERE_URL: url,
+          });
+          expect(run.code, run.stderr).toBe(1);
+          expect(run.stdout).toBe('');
+          const stderr = run.stderr.trim().split('\n');
+          expect(stderr).toHaveLength(source === 'url' ? 2 : 1);
+          if (source === 'url')
+            expect(stderr[0]).toMatch(/^admin: warning: --url holds a password.*--url-file/);
+          expect(stderr.at(-1)).toContain('Connection test failed');
+          expect(stderr.at(-1)).toContain(reason);
+          expect(stderr.at(-1)).toContain(`127.0.0.1:${port}`);
+          expect(run.stderr).not.toContain(PASSWORD);
           expect(await findDatabaseById(id)).toBeUndefined();
           expect(await partitionItems(id)).toEqual([]);
         }),
@@ -316,8 +317,73 @@ describe('admin sql check', { timeout: SLOW }, () => {
     expect(lines[4]?.rows).toEqual([{ n: 0 }]);
   });
 
-  it('reports a query that runs past --timeout-ms as DB_QUERY_FAILED / QUERY_TIMEOUT', async () => {
-    const [line] = await adminLines<CheckLine>(
+  it('answers every line of a --jsonl file with bad lines in it, and exits 1', async () => {
+    const queries = file(
+      'mixed.jsonl',
+      [
+        JSON.stringify({ id: 'first', sql: 'SELECT count(*) AS n FROM orders' }),
+        '',
+        '{"id": "broken", "sql": "SELECT 1"',
+        JSON.stringify({ id: 'no-sql' }),
+        JSON.stringify({ id: 'empty-sql', sql: '  ' }),
+        JSON.stringify({ id: 'extra', sql: 'SELECT 1', tenant: '2' }),
+        '   ',
+        '[1, 2]',
+        JSON.stringify({ sql: 'SELECT 1' }),
+        JSON.stringify({ id: 'write', sql: "UPDATE orders SET status = 'x'" }),
+        JSON.stringify({ id: 7, sql: "SELECT name FROM countries WHERE code = 'IE'" }),
+        '',
+      ].join('\n'),
+    );
+    const run = await admin([
+      'sql',
+      'check',
+      '--database',
+      demoId,
+      '--tenant',
+      '3',
+      '--jsonl',
+      queries,
+      '--execute',
+    ]);
+    expect(run.code, run.stderr).toBe(1);
+    // The blank lines (2, 7, 12) are no records; every other line has one answer, in order.
+    const lines = run.stdout
+      .trim()
+      .split('\n')
+      .map((text) => JSON.parse(text) as CheckLine);
+    expect(lines.map((line) => [line.id, line.allowed, line.code])).toEqual([
+      ['first', true, undefined],
+      ['line-3', false, 'INVALID_INPUT'],
+      ['no-sql', false, 'INVALID_INPUT'],
+      ['empty-sql', false, 'INVALID_INPUT'],
+      ['extra', false, 'INVALID_INPUT'],
+      ['line-8', false, 'INVALID_INPUT'],
+      ['line-9', false, 'INVALID_INPUT'],
+      ['write', false, 'NOT_SELECT'],
+      [7, true, undefined],
+    ]);
+    expect(lines[0]?.rows).toEqual([{ n: 700 }]);
+    expect(lines[8]?.rows).toEqual([{ name: 'Ireland' }]);
+    expect(lines.slice(1, 7).map((line) => Object.keys(line))).toEqual(
+      Array(6).fill(['id', 'allowed', 'code', 'message']),
+    );
+    expect(lines.slice(1, 7).map((line) => line.message)).toEqual([
+      expect.stringMatching(/^line 3 is not JSON/),
+      'line 4: sql is missing',
+      'line 5: sql is empty',
+      'line 6: unknown field "tenant" (a line holds id and sql only)',
+      expect.stringMatching(/^line 8 is not a JSON object/),
+      'line 9: id is missing',
+    ]);
+    // A refusal is an answer; the invalid lines are the failures.
+    expect(run.stderr).toBe(
+      'admin: sql check: 6 of 9 lines failed (6 invalid input lines); each has its answer on stdout\n',
+    );
+  });
+
+  it('reports a query that runs past --timeout-ms as DB_QUERY_FAILED / QUERY_TIMEOUT, and exits 1', async () => {
+    const run = await admin(
       [
         'sql',
         'check',
@@ -333,6 +399,15 @@ describe('admin sql check', { timeout: SLOW }, () => {
       ],
       { DB_MAX_COST: '0' },
     );
+    expect(run.code, run.stderr).toBe(1);
+    expect(run.stderr).toBe(
+      'admin: sql check: 1 of 1 line failed (1 query error); each has its answer on stdout\n',
+    );
+    const [line, ...more] = run.stdout
+      .trim()
+      .split('\n')
+      .map((text) => JSON.parse(text) as CheckLine);
+    expect(more).toEqual([]);
     expect(line).toMatchObject({
       id: 'sql',
       allowed: true,
@@ -390,14 +465,8 @@ describe('admin sql check', { timeout: SLOW }, () => {
       admin(['sql', 'check', '--database', demoId]),
       admin(['sql', 'check', '--database', demoId, '--sql', 'SELECT 1', '--timeout-ms', '100']),
       admin(['sql', 'check', '--database', demoId, '--sql', 'SELECT 1', '--execute', '--timeout-ms', '0']),
-      admin([
-        'sql',
-        'check',
-        '--database',
-        demoId,
-        '--jsonl',
-        file('bad.jsonl', '{"id": 1, "sql": "SELECT 1"}\n{"id": 2}\n'),
-      ]),
+      admin(['sql', 'check', '--database', demoId, '--jsonl', file('blank.jsonl', '\n  \n\n')]),
+      admin(['sql', 'check', '--database', demoId, '--sql', ' ']),
       admin(['sql', 'check', '--database', 'x', '--sql', 'SELECT 1']),
     ]);
     const expected = [
@@ -405,7 +474,8 @@ describe('admin sql check', { timeout: SLOW }, () => {
       'one of --sql',
       '--timeout-ms applies with --execute',
       '--timeout-ms must be a whole number',
-      '--jsonl: line 2',
+      '--jsonl: the file holds no queries',
+      '--sql must not be empty',
       '--database must be a UUID',
     ];
     runs.forEach((run, index) => {
@@ -450,7 +520,10 @@ describe.runIf(POSTGRES_URL)('admin with PostgreSQL', { timeout: SLOW }, () => {
       '--tenant-column',
       'org_id',
     ]);
-    expect(run.stderr).toBe('');
+    // --url with a password works, with a warning on stderr; stdout stays the one JSON document.
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/^admin: warning: --url holds a password[^\n]*--url-env NAME instead\n$/);
+    expect(run.stderr).not.toContain(PASSWORD);
     expect(run.stdout).not.toContain(PASSWORD);
     const added = JSON.parse(run.stdout) as Added;
     expect(added.schema_index?.relations).toBeGreaterThanOrEqual(1);
@@ -500,21 +573,24 @@ describe.runIf(MYSQL_URL)('admin with MySQL', { timeout: SLOW }, () => {
   it('adds, indexes and checks a MySQL/MariaDB database', async () => {
     const url = new URL(MYSQL_URL as string);
     url.pathname = `/${database}`;
-    const added = await adminOk<Added>([
-      'database',
-      'add',
-      '--org',
-      org,
-      '--name',
-      'My',
-      '--engine',
-      'mysql',
-      '--url',
-      url.toString(),
-      '--requires-scoping',
-      '--tenant-column',
-      'org_id',
-    ]);
+    const added = await adminOk<Added>(
+      [
+        'database',
+        'add',
+        '--org',
+        org,
+        '--name',
+        'My',
+        '--engine',
+        'mysql',
+        '--url-env',
+        'ADMIN_MYSQL_URL',
+        '--requires-scoping',
+        '--tenant-column',
+        'org_id',
+      ],
+      { ADMIN_MYSQL_URL: url.toString() },
+    );
     expect(added.schema_index?.relations).toBe(1);
     const [line] = await adminLines<CheckLine>([
       'sql',

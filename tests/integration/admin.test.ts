@@ -318,6 +318,7 @@ describe('admin database', () => {
         }),
       );
       const id = '01900000-0000-7000-8000-00000000abcd';
+      // The URL with its password from a file (one line, a trailing newline is fine).
       const run = await admin([
         'database',
         'add',
@@ -327,8 +328,8 @@ describe('admin database', () => {
         'Shop',
         '--engine',
         'postgres',
-        '--url',
-        reachable,
+        '--url-file',
+        file('shop-url.txt', `${reachable}\n`),
         '--requires-scoping',
         '--tenant-column',
         'org_id',
@@ -369,7 +370,7 @@ describe('admin database', () => {
           currencies: { shared: true },
         },
       });
-      const { Item } = await documents.send(
+      const { Item } = await documents().send(
         new GetCommand({ TableName: tableName(), Key: { PK: `ORG#${org.id}`, SK: `DB#${id}` } }),
       );
       expect(JSON.stringify(Item)).not.toContain(password);
@@ -380,20 +381,24 @@ describe('admin database', () => {
       expect(list.stdout).not.toContain('connectionRef');
       expect(JSON.parse(list.stdout)).toEqual({ databases: [shown] });
 
-      const again = await admin([
-        'database',
-        'add',
-        '--org',
-        String(org.id),
-        '--name',
-        'Shop',
-        '--engine',
-        'postgres',
-        '--url',
-        reachable,
-        '--id',
-        id,
-      ]);
+      // The same URL from an environment variable.
+      const again = await admin(
+        [
+          'database',
+          'add',
+          '--org',
+          String(org.id),
+          '--name',
+          'Shop',
+          '--engine',
+          'postgres',
+          '--url-env',
+          'SHOP_DATABASE_URL',
+          '--id',
+          id,
+        ],
+        { SHOP_DATABASE_URL: reachable },
+      );
       expect(again).toMatchObject({ code: 1, stdout: '' });
       expect(again.stderr).toContain('already exists');
       expect(again.stderr).not.toContain(password);
@@ -432,6 +437,7 @@ describe('admin database', () => {
     const base = ['database', 'add', '--org', String(org.id), '--name', 'Shop'];
     const badPolicy = file('bad-policy.json', JSON.stringify({ tenant_column: 'org id' }));
     const conflicting = file('conflict-policy.json', JSON.stringify({ tenant_column: 'tenant_id' }));
+    const urlFile = file('bad-engine-url.txt', `${url}\n`);
     const runs = await Promise.all([
       admin([...base, '--engine', 'mysql', '--url', url]),
       admin([...base, '--engine', 'postgres', '--url', url, '--requires-scoping']),
@@ -454,6 +460,20 @@ describe('admin database', () => {
       admin([...base, '--engine', 'pglite', '--url', url, '--seed', join(dir, 'seed.sql')]),
       admin([...base, '--engine', 'postgres', '--uri', url]),
       admin([...base, '--engine', 'postgres', url]),
+      // --url-file, --url-env and --url: exactly one, and what it gives is checked as --url is.
+      admin([...base, '--engine', 'postgres', '--url', url, '--url-env', 'SHOP_URL'], { SHOP_URL: url }),
+      admin([...base, '--engine', 'postgres', '--url-file', urlFile, '--url-env', 'SHOP_URL'], {
+        SHOP_URL: url,
+      }),
+      admin([...base, '--engine', 'postgres']),
+      admin([...base, '--engine', 'postgres', '--url-file', join(dir, 'missing-url.txt')]),
+      admin([...base, '--engine', 'postgres', '--url-file', file('empty-url.txt', '\n \n')]),
+      admin([...base, '--engine', 'postgres', '--url-file', file('two-urls.txt', `${url}\n${url}\n`)]),
+      admin([...base, '--engine', 'mysql', '--url-file', urlFile]),
+      admin([...base, '--engine', 'postgres', '--url-env', 'SHOP_URL'], { SHOP_URL: '' }),
+      admin([...base, '--engine', 'postgres', '--url-env', url]),
+      admin([...base, '--engine', 'mysql', '--url-env', 'SHOP_URL'], { SHOP_URL: url }),
+      admin([...base, '--engine', 'postgres', '--url-env', 'SHOP_URL'], { SHOP_URL: 'not a url' }),
     ]);
     const expected = [
       '--url for engine mysql must start with mysql:// or mariadb://',
@@ -467,6 +487,17 @@ describe('admin database', () => {
       'engine pglite takes --url memory:',
       'unknown option --uri',
       'unexpected extra argument',
+      'database add takes one of --url-file, --url-env or --url',
+      'database add takes one of --url-file, --url-env or --url',
+      'engine postgres needs its URL: --url-file FILE or --url-env NAME',
+      `--url-file: no such file ${join(dir, 'missing-url.txt')}`,
+      `--url-file: ${join(dir, 'empty-url.txt')} must hold the URL on one line (it is empty)`,
+      `--url-file: ${join(dir, 'two-urls.txt')} must hold the URL on one line`,
+      '--url-file for engine mysql must start with mysql:// or mariadb://',
+      '--url-env: the environment variable SHOP_URL is not set or is empty',
+      '--url-env takes the name of an environment variable',
+      '--url-env for engine mysql must start with mysql:// or mariadb://',
+      '--url-env is not a valid URL',
     ];
     runs.forEach((run, index) => {
       expect(run.code, run.stderr).toBe(2);
@@ -474,6 +505,28 @@ describe('admin database', () => {
       expect(run.stderr).toContain(expected[index]);
       expect(run.stderr).not.toContain(password);
     });
+    // A password on the command line is warned about (before the error); a URL without one,
+    // or one from a file or the environment, is not.
+    expect(runs[1]?.stderr.split('\n')[0]).toMatch(/^admin: warning: --url holds a password/);
+    const quiet = await Promise.all([
+      admin([
+        ...base,
+        '--engine',
+        'postgres',
+        '--url',
+        'postgres://reporter@db.internal.example/shop',
+        '--requires-scoping',
+      ]),
+      admin([...base, '--engine', 'postgres', '--url-env', 'SHOP_URL', '--requires-scoping'], {
+        SHOP_URL: url,
+      }),
+    ]);
+    for (const run of quiet) {
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toBe(
+        'admin: --requires-scoping needs a tenant column: --tenant-column COL or tenant_column in --policy\n',
+      );
+    }
   });
 });
 

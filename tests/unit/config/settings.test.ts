@@ -25,7 +25,11 @@ describe('readSettings', () => {
     expect(defaults.dynamodbEndpoint).toBeUndefined();
     expect(defaults.dynamodbTimeoutMs).toBe(3_000);
     expect(defaults.database).toMatchObject({ connectTimeoutMs: 10_000, poolSize: 2, maxCost: 10_000_000 });
-    expect(defaults.observability).toEqual({ logLevel: 'INFO', metricsEnabled: false, tracingEnabled: false });
+    expect(defaults.observability).toEqual({
+      logLevel: 'INFO',
+      metricsEnabled: false,
+      tracingEnabled: false,
+    });
     expect(defaults.limitsEnabled).toBe(true);
 
     const set = readSettings({
@@ -102,7 +106,11 @@ describe('importing lib/ and functions/', () => {
         table: tableName(),
       }));
     `;
-    const env = { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', POWERTOOLS_LOG_LEVEL: 'SILENT' };
+    const env = {
+      PATH: process.env.PATH ?? '',
+      HOME: process.env.HOME ?? '',
+      POWERTOOLS_LOG_LEVEL: 'SILENT',
+    };
 
     // Act
     const { stdout } = await promisify(execFile)(process.execPath, ['--input-type=module', '-e', script], {
