@@ -7,8 +7,10 @@ import { requestId } from '#lib/http/middleware/request-id.ts';
 import type { ApiContext, ApiEvent, ApiResult } from '#lib/http/types.ts';
 import { observability } from '#lib/observability/middleware.ts';
 import { buildOpenApiDocument } from '#lib/openapi/document.ts';
+import { TtlCache } from '#lib/ttl-cache.ts';
 
-const documents = new Map<string, string>();
+// Per server URL (the execute-api host of the request); bounded, since the Host header is the caller's.
+const documents = new TtlCache<string, string>(60 * 60_000, 8);
 
 const serverUrlOf = (event: ApiEvent): string | undefined => {
   const host = event.headers?.Host ?? event.headers?.host;

@@ -93,6 +93,17 @@ export const readSettings = (env: Environment) => {
     },
     /** HMAC key of page cursors (lib/store/cursor.ts); list endpoints refuse to run without one. */
     cursorSecret: read('CURSOR_SECRET'),
+    /**
+     * HS256 key of embed-session tokens (`et_…`, lib/auth/embed-token.ts; docs/widget.md "Embed
+     * sessions"), per stage; sessions cannot be created without one of at least 32 characters.
+     */
+    embedSessionSecret: read('EMBED_SESSION_SECRET'),
+    /** HISTORY_MAX_MESSAGES: the most messages GET /chat/{id}/history returns (1–10000, default 1000). */
+    historyMaxMessages: boundedInteger(read('HISTORY_MAX_MESSAGES'), {
+      min: 1,
+      max: 10_000,
+      fallback: 1_000,
+    }),
     /** Base URL of the default logos served when an organization has set none. */
     assetsUrl: read('ASSETS_URL') ?? 'https://assets.tabletalk.dev',
     /**

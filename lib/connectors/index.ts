@@ -60,13 +60,32 @@ export const createConnector = async (spec: ConnectionSpec): Promise<Connector> 
   }
 };
 
+/**
+ * Open connectors per container, least recently used first. Each holds a pool (up to DB_POOL_SIZE
+ * connections) or an embedded database's worker, so a container serving many databases keeps the
+ * most recent MAX_OPEN_CONNECTORS and closes the one used longest ago.
+ */
+export const MAX_OPEN_CONNECTORS = 32;
 const cache = new Map<string, { ref: string; connector: Promise<Connector> }>();
+
+const closeLater = (connector: Promise<Connector>): void => {
+  void connector.then((old) => old.close()).catch(() => undefined);
+};
 
 /** The container's connector of a database, opened on first use. */
 export const connectorFor = (database: DatabaseRecord): Promise<Connector> => {
   const cached = cache.get(database.id);
-  if (cached && cached.ref === database.connectionRef) return cached.connector;
-  if (cached) void cached.connector.then((old) => old.close()).catch(() => undefined);
+  if (cached) cache.delete(database.id);
+  if (cached && cached.ref === database.connectionRef) {
+    cache.set(database.id, cached); // now the most recently used
+    return cached.connector;
+  }
+  if (cached) closeLater(cached.connector);
+  const [leastRecent] = cache.size >= MAX_OPEN_CONNECTORS ? cache : [];
+  if (leastRecent) {
+    cache.delete(leastRecent[0]);
+    closeLater(leastRecent[1].connector);
+  }
   const connector = (async () => {
     const url = await secretStore().read(database.connectionRef);
     return createConnector({
@@ -81,6 +100,9 @@ export const connectorFor = (database: DatabaseRecord): Promise<Connector> => {
   });
   return connector;
 };
+
+/** How many connectors are open (tests). */
+export const openConnectorCount = (): number => cache.size;
 
 /** Closes every cached connector (tests, the admin command before it exits). */
 export const closeConnectors = async (): Promise<void> => {

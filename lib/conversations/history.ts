@@ -2,6 +2,7 @@
 // typed inputs in, response data out; ownership is "this organization and this scope", and a
 // conversation that is not the caller's is reported as not found, never as forbidden.
 import * as v from 'valibot';
+import { settings } from '#lib/config.ts';
 import { ServiceError } from '#lib/errors.ts';
 import { uuidPattern } from '#lib/ids.ts';
 import {
@@ -18,7 +19,6 @@ import {
   deleteConversationMessages,
   type MessageRecord,
   type Role,
-  readWholeConversation,
   scopeMessagePage,
 } from '#lib/store/messages.ts';
 import { titleOf, UNTITLED } from './title.ts';
@@ -175,19 +175,29 @@ export const readMessages = async (
   return withCursor({ messages: page.items.map(messageView) }, page, query, () => (last ? [last.id] : []));
 };
 
-/** Endpoint 3: the whole conversation, oldest first. */
+/**
+ * Endpoint 3: the conversation, oldest first: its latest HISTORY_MAX_MESSAGES messages (settings,
+ * default 1,000) and at most PAGE_BYTE_BUDGET of them, so that a long conversation never outgrows a
+ * Lambda response. `truncated` says earlier messages were left out; /chat/history pages through
+ * all of them.
+ */
 export const readConversationHistory = async (caller: Caller, conversationId: string) => {
-  const whole = await readWholeConversation(caller.organizationId, caller.scopeId, conversationId);
-  if (!whole) throw conversationNotFound();
+  const conversation = await findOwnedConversation(caller.organizationId, caller.scopeId, conversationId);
+  if (!conversation) throw conversationNotFound();
+  const latest = await conversationMessagePage(caller.organizationId, caller.scopeId, conversationId, {
+    limit: settings().historyMaxMessages,
+    order: 'desc',
+  });
   return {
     conversation_id: conversationId,
-    messages: whole.messages.map((message) => ({
+    messages: latest.items.toReversed().map((message) => ({
       role: senderOf(message.role),
       content: message.content,
       timestamp: message.createdAt,
     })),
-    organization_id: whole.conversation.organizationId,
-    user_id: userIdNumber(whole.conversation.userId),
+    organization_id: conversation.organizationId,
+    user_id: userIdNumber(conversation.userId),
+    truncated: latest.hasMore,
   };
 };
 

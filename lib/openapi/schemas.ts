@@ -178,11 +178,17 @@ export const ConversationHistory = v.object({
     v.integer(),
     v.description('the portal user (JWT sub) who created the conversation; 0 for API keys'),
   ),
+  truncated: v.pipe(
+    v.boolean(),
+    v.description(
+      'true when earlier messages were left out: at most the latest 1,000 messages (HISTORY_MAX_MESSAGES) are returned; GET /chat/history pages through all of them',
+    ),
+  ),
 });
 export type ConversationHistory = v.InferOutput<typeof ConversationHistory>;
 export const ConversationHistoryResponse = dataResponse(
   ConversationHistory,
-  'The whole conversation, oldest first',
+  'The conversation, oldest first (its latest messages when `truncated`)',
 );
 
 export const DeleteResult = v.object({ message: v.string() });

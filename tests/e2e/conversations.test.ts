@@ -144,6 +144,7 @@ describe('a conversation’s life over HTTP', () => {
         ],
         organization_id: acme.organization.id,
         user_id: 0,
+        truncated: false,
       },
     });
 

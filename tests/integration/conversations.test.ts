@@ -112,6 +112,7 @@ describe('append', () => {
       ],
       organization_id: caller.organizationId,
       user_id: 42,
+      truncated: false,
     });
   });
 
@@ -557,7 +558,9 @@ describe('deleting', () => {
       }),
     );
     const before = await readConversationHistory(caller, id);
-    expect(before.messages).toHaveLength(10_000);
+    // The history shows the latest 1,000 (HISTORY_MAX_MESSAGES) and says there are more.
+    expect(before.messages).toHaveLength(1_000);
+    expect(before.truncated).toBe(true);
 
     // Act
     const started = performance.now();

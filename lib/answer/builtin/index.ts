@@ -57,7 +57,29 @@ export const priorIntent = (history: readonly PriorTurn[], lexicon: Lexicon): In
 
 const leadingCourtesy =
   /^\s*(?:(?:hi|hello|hey|good (?:morning|afternoon|evening))\b[\s,!.]*)?(?:(?:please|pls|kindly)\b[\s,]*)?/i;
-const trailingCourtesy = /[\s,]*(?:please|pls|thanks|thank you|thx)?[\s?!.]*$/i;
+const courtesyWords = ['thank you', 'thanks', 'please', 'pls', 'thx'] as const;
+
+/**
+ * The question without a closing "please"/"thanks" and the punctuation around it. A scan from the
+ * end, not a regular expression: `/[\s,]*(?:please|…)?[\s?!.]*$/` backtracks cubically on a
+ * long run of spaces (≈ 157 ms per request at the 1,000-character cap).
+ */
+export const withoutTrailingCourtesy = (text: string): string => {
+  let end = text.length;
+  const skip = (chars: RegExp): void => {
+    while (end > 0 && chars.test(text[end - 1] ?? '')) end--;
+  };
+  skip(/[\s?!.]/);
+  const tail = text.slice(Math.max(0, end - 9), end).toLowerCase();
+  const word = courtesyWords.find(
+    (candidate) =>
+      tail.endsWith(candidate) &&
+      (end === candidate.length || /[\s,]/.test(text[end - candidate.length - 1] ?? '')),
+  );
+  if (word) end -= word.length;
+  skip(/[\s,]/);
+  return text.slice(0, end);
+};
 
 export const proposeBuiltin = (input: EngineInput): Proposal => {
   const lexicon = lexiconFor(input.catalog, input.tenantColumn);
@@ -79,7 +101,7 @@ export const proposeBuiltin = (input: EngineInput): Proposal => {
   const talk = conversation(question, lexicon);
   if (talk) return talk;
 
-  const core = question.replace(leadingCourtesy, '').replace(trailingCourtesy, '');
+  const core = withoutTrailingCourtesy(question.replace(leadingCourtesy, ''));
   const mentions = scan(lexicon, tokenize(core), input.now);
   const prior = priorIntent(input.history, lexicon);
   const interpretation = interpret({ lexicon, mentions, ...(prior ? { prior } : {}) });
