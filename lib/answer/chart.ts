@@ -1,0 +1,162 @@
+// `data.chart` of an answer (docs/design.md "Answers people can check and improve"): a Vega-Lite
+// v5 spec chosen by rules from the result's columns and values, with the values inline, or null.
+// Never code from a model: the rules only pick a mark and two fields.
+//   a time and a measure              → line (time on x, in order)
+//   up to 20 categories and a measure → bar
+//   two measures                      → point
+//   one row, one column, wider tables, partial results (results_truncated) → null
+// The widget draws these three kinds itself (web/src/chart.ts); the spec stays valid for
+// integrators who render it with vega-embed.
+
+export const VEGA_LITE_SCHEMA = 'https://vega.github.io/schema/vega-lite/v5.json';
+export const MAX_BAR_CATEGORIES = 20;
+
+type ColumnKind = 'temporal' | 'year' | 'quantitative' | 'nominal';
+export type ChartMark = 'line' | 'bar' | 'point';
+
+export interface ChartField {
+  field: string;
+  type: 'temporal' | 'ordinal' | 'quantitative' | 'nominal';
+  title: string;
+  sort?: 'ascending' | '-y';
+}
+
+export interface ChartSpec {
+  $schema: typeof VEGA_LITE_SCHEMA;
+  title: string;
+  description: string;
+  data: { values: Record<string, string | number | null>[] };
+  mark: { type: ChartMark; tooltip: true; point?: true };
+  encoding: { x: ChartField; y: ChartField };
+}
+
+const isoDate =
+  /^\d{4}-\d{2}(?:-\d{2}(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?(?:Z|[+-]\d{2}(?::?\d{2})?)?)?)?$/;
+const numericText = /^-?\d+(?:\.\d+)?(?:e[+-]?\d+)?$/i;
+const yearName = /(?:^|_)(?:year|yr)$/i;
+
+const isNumeric = (value: unknown): boolean =>
+  (typeof value === 'number' && Number.isFinite(value)) ||
+  (typeof value === 'string' && numericText.test(value));
+
+const kindOf = (column: string, values: readonly unknown[]): ColumnKind | undefined => {
+  const present = values.filter((value) => value !== null && value !== undefined);
+  if (present.length === 0) return undefined;
+  if (present.every((value) => typeof value === 'string' && isoDate.test(value))) return 'temporal';
+  if (present.every(isNumeric)) {
+    const years = present.every(
+      (value) => Number.isInteger(Number(value)) && Number(value) >= 1900 && Number(value) <= 2200,
+    );
+    return years && yearName.test(column) ? 'year' : 'quantitative';
+  }
+  if (present.every((value) => typeof value === 'string' || typeof value === 'boolean')) return 'nominal';
+  return undefined;
+};
+
+/** `order_count` → "Order count". */
+export const titleOf = (column: string): string => {
+  const words = column
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/[_\s]+/g, ' ')
+    .trim()
+    .toLowerCase();
+  return words.charAt(0).toUpperCase() + words.slice(1);
+};
+
+interface Shape {
+  mark: ChartMark;
+  x: ChartField;
+  y: ChartField;
+}
+
+const shapeOf = (
+  columns: readonly string[],
+  kinds: readonly ColumnKind[],
+  rowCount: number,
+): Shape | undefined => {
+  const [a, b] = columns as [string, string];
+  const [kindA, kindB] = kinds as [ColumnKind, ColumnKind];
+  const field = (name: string, type: ChartField['type'], extra: Partial<ChartField> = {}): ChartField => ({
+    field: name,
+    type,
+    title: titleOf(name),
+    ...extra,
+  });
+  // Either order of the two columns: the measure is the quantitative one.
+  for (const [dimension, measure, dimensionKind, measureKind] of [
+    [a, b, kindA, kindB],
+    [b, a, kindB, kindA],
+  ] as const) {
+    if (measureKind !== 'quantitative') continue;
+    if (dimensionKind === 'temporal') {
+      return { mark: 'line', x: field(dimension, 'temporal'), y: field(measure, 'quantitative') };
+    }
+    if (dimensionKind === 'year') {
+      return {
+        mark: 'line',
+        x: field(dimension, 'ordinal', { sort: 'ascending' }),
+        y: field(measure, 'quantitative'),
+      };
+    }
+    if (dimensionKind === 'nominal' && rowCount <= MAX_BAR_CATEGORIES) {
+      return {
+        mark: 'bar',
+        x: field(dimension, 'nominal', { sort: '-y' }),
+        y: field(measure, 'quantitative'),
+      };
+    }
+  }
+  if (kindA === 'quantitative' && kindB === 'quantitative') {
+    return { mark: 'point', x: field(a, 'quantitative'), y: field(b, 'quantitative') };
+  }
+  return undefined;
+};
+
+export interface ChartInput {
+  /** What the chart shows, in words (the answer's reading of the question). */
+  title: string;
+  results: readonly Record<string, unknown>[];
+  resultsTruncated: boolean;
+}
+
+/** The chart of a result, or null when none of the rules fits. */
+export const chartFor = ({ title, results, resultsTruncated }: ChartInput): ChartSpec | null => {
+  if (resultsTruncated || results.length < 2) return null;
+  const columns = Object.keys(results[0] ?? {});
+  if (columns.length !== 2) return null;
+  const kinds = columns.map((column) =>
+    kindOf(
+      column,
+      results.map((row) => row[column]),
+    ),
+  );
+  if (kinds.some((kind) => kind === undefined)) return null;
+  const shape = shapeOf(columns, kinds as ColumnKind[], results.length);
+  if (!shape) return null;
+  const numeric = new Set(
+    [shape.x, shape.y].filter((f) => f.type === 'quantitative' || f.type === 'ordinal').map((f) => f.field),
+  );
+  const values = results.map((row) =>
+    Object.fromEntries(
+      columns.map((column) => {
+        const value = row[column];
+        if (value === null || value === undefined) return [column, null];
+        return [column, numeric.has(column) ? Number(value) : String(value)];
+      }),
+    ),
+  );
+  const description =
+    shape.mark === 'line'
+      ? `${shape.y.title} over ${shape.x.title.toLowerCase()}, ${results.length} points`
+      : shape.mark === 'bar'
+        ? `${shape.y.title} per ${shape.x.title.toLowerCase()}, ${results.length} bars`
+        : `${shape.y.title} against ${shape.x.title.toLowerCase()}, ${results.length} points`;
+  return {
+    $schema: VEGA_LITE_SCHEMA,
+    title: title.slice(0, 120),
+    description,
+    data: { values },
+    mark: { type: shape.mark, tooltip: true, ...(shape.mark === 'line' ? { point: true as const } : {}) },
+    encoding: { x: shape.x, y: shape.y },
+  };
+};
