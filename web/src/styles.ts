@@ -50,6 +50,14 @@ th { position: sticky; top: 0; background: var(--tt-secondary); color: var(--tt-
   text-transform: capitalize; }
 .num { text-align: right; font-variant-numeric: tabular-nums; }
 .count { margin-top: 4px; font-size: 12px; color: var(--tt-muted-raised); }
+.chart-figure { margin: 8px 0 0; }
+.chart { width: 100%; height: auto; display: block; font-size: 9px; fill: var(--tt-muted-raised); }
+.chart .grid { stroke: var(--tt-muted-raised); stroke-opacity: .2; }
+.chart .base { stroke: var(--tt-muted-raised); }
+.chart .title { fill: var(--tt-text-raised); font-size: 10px; }
+.chart .line { fill: none; stroke: var(--tt-primary); stroke-width: 2; }
+.chart .bar, .chart .point { fill: var(--tt-primary); }
+.table-toggle summary { cursor: pointer; font-size: 12px; color: var(--tt-muted-raised); margin-top: 4px; }
 .composer { display: flex; gap: 8px; padding: 10px; border-top: 1px solid var(--tt-raised); }
 .composer textarea { flex: 1; resize: none; font: inherit; padding: 8px 10px; border-radius: 10px;
   border: 1px solid var(--tt-muted); background: var(--tt-surface); color: var(--tt-text); max-height: 120px; }
