@@ -28,6 +28,7 @@ export default defineConfig({
             LIMITS_ENABLED: 'false',
             TABLE_NAME: 'tabletalk-unit',
             CURSOR_SECRET: 'unit-cursor-secret-0123456789abcdef',
+            EMBED_SESSION_SECRET: 'unit-embed-session-secret-0123456789abcdef',
           },
         },
       },
@@ -52,6 +53,9 @@ export default defineConfig({
             // Page cursors are signed with this key (lib/store/cursor.ts; the gateway reads TABLETALK_*).
             CURSOR_SECRET: 'test-cursor-secret-0123456789abcdef',
             TABLETALK_CURSOR_SECRET: 'test-cursor-secret-0123456789abcdef',
+            // Embed-session tokens (et_…, lib/auth/embed-token.ts) are signed with this key.
+            EMBED_SESSION_SECRET: 'test-embed-session-secret-0123456789abcdef',
+            TABLETALK_EMBED_SESSION_SECRET: 'test-embed-session-secret-0123456789abcdef',
           },
           testTimeout: 30_000,
           hookTimeout: 60_000,

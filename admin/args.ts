@@ -28,27 +28,40 @@ Commands:
       hour); the word default instead of N goes back to the plan's figure. Prints the
       organization and its effective limits.
   key create --org ID --kind sk|pk [--database UUID] [--origins https://a.example,https://b.example]
+      [--manage] [--name NAME]
       a pk key needs --database (a database of the organization); --database and --origins
-      are for pk keys only. The plaintext key is shown once, in this output.
+      are for pk keys only. --manage (sk keys only) lets the key change the organization
+      through the control plane (docs/control-plane.md). The plaintext key is shown once, in
+      this output.
   key revoke --id KEY_ID
   key list --org ID
   branding set --org ID --file branding.json
   database add --org ID --name NAME --engine postgres|mysql|pglite
       (--url-file FILE | --url-env NAME | --url URL)
-      [--requires-scoping] [--tenant-column COL] [--scope-column COL]
+      [--requires-scoping] [--tenant-column COL] [--scope-column COL] [--scope-required]
       [--shared-tables a,b] [--policy policy.json] [--seed file.sql] [--id UUID]
+      --scope-required (or "scope_required": true in --policy): a request without
+      X-Scope-Id is refused (403); without it such a request reads every scope of its tenant.
       postgres: postgres:// or postgresql:// URL; mysql: mysql:// or mariadb:// URL;
       pglite: memory: (the default) with --seed file.sql. The URL is stored encrypted and
       never shown. A URL with a password belongs in a file (--url-file, the URL on one line)
       or an environment variable (--url-env NAME): on the command line (--url) it is kept in
       the shell's history and visible to other users in the process list, so --url with a
       password works but prints a warning on stderr. Give one of the three.
-      The database is connected to, tested and indexed first: a failed connection test
-      exits 1 and stores nothing. Indexing counts against the plan's indexing quota.
+      The database is connected to and tested first: a failed connection test exits 1 and
+      stores nothing. Then it is stored and indexed (the control plane's first indexing job,
+      run here); indexing counts against the plan's indexing quota.
+      --descriptions file.json: column descriptions, {"table_metadata": {"<table>":
+      [{"column_name": "...", "column_description": "..."}]}}, kept with the database and
+      applied at every indexing. --glossary file.json: {"synonyms": {...}, "metrics": {...},
+      "filters": {...}}, checked against the new index and the SQL guard (docs/databases.md).
+  database glossary set --database UUID --file glossary.json
+      checks a glossary against the schema index and the SQL guard, then replaces it
   database list --org ID
   database index --id UUID
       connects, re-reads the schema (tables, views, columns, keys, row estimates, sample
-      values) and stores it as the database's schema index; counts against the quota
+      values) and stores it as the database's schema index, as an indexing job of the
+      control plane run here; counts against the quota
   sql check --database UUID [--tenant T] [--scope S] [--execute] [--timeout-ms N]
       (--sql "SELECT ..." | --jsonl queries.jsonl)
       shows what the SQL guard makes of each query for the tenant, and runs it with
@@ -104,8 +117,11 @@ const optionConfig = {
   'requires-scoping': { type: 'boolean' },
   'tenant-column': { type: 'string' },
   'scope-column': { type: 'string' },
+  'scope-required': { type: 'boolean' },
   'shared-tables': { type: 'string' },
   policy: { type: 'string' },
+  glossary: { type: 'string' },
+  descriptions: { type: 'string' },
   'per-minute': { type: 'string' },
   'per-hour': { type: 'string' },
   concurrent: { type: 'string' },
@@ -122,6 +138,7 @@ const optionConfig = {
   instructions: { type: 'string' },
   model: { type: 'string' },
   question: { type: 'string' },
+  manage: { type: 'boolean' },
 } as const satisfies ParseArgsOptionsConfig;
 
 export type OptionName = keyof typeof optionConfig;
@@ -149,7 +166,7 @@ export const commands = {
       'messages-per-hour',
     ],
   },
-  'key create': { required: ['org', 'kind'], optional: ['database', 'origins'] },
+  'key create': { required: ['org', 'kind'], optional: ['database', 'origins', 'manage', 'name'] },
   'key revoke': { required: ['id'], optional: [] },
   'key list': { required: ['org'], optional: [] },
   'branding set': { required: ['org', 'file'], optional: [] },
@@ -163,13 +180,17 @@ export const commands = {
       'requires-scoping',
       'tenant-column',
       'scope-column',
+      'scope-required',
       'shared-tables',
       'policy',
       'id',
+      'glossary',
+      'descriptions',
     ],
   },
   'database list': { required: ['org'], optional: [] },
   'database index': { required: ['id'], optional: [] },
+  'database glossary set': { required: ['database', 'file'], optional: [] },
   'sql check': {
     required: ['database'],
     optional: ['tenant', 'scope', 'execute', 'timeout-ms', 'sql', 'jsonl'],
@@ -221,11 +242,13 @@ export const parseCommandLine = (argv: readonly string[]): CommandLine => {
     .filter((name) => name.startsWith(`${group} `))
     .map((name) => name.slice(group.length + 1));
   if (action === undefined) throw new UsageError(`${group}: missing subcommand (${actions.join(', ')})`);
-  const command = `${group} ${action}`;
+  // Three-word commands ("database glossary set") take the third word too.
+  const longer = positionals[2] === undefined ? undefined : `${group} ${action} ${positionals[2]}`;
+  const command = longer !== undefined && isCommandName(longer) ? longer : `${group} ${action}`;
   if (!isCommandName(command)) {
     throw new UsageError(`unknown command${shown(`${group} ${action}`)} (${group}: ${actions.join(', ')})`);
   }
-  if (positionals.length > 2) {
+  if (positionals.length > command.split(' ').length) {
     throw new UsageError(`${command}: unexpected extra argument; options are written --name value`);
   }
 

@@ -5,18 +5,19 @@ import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import * as v from 'valibot';
 import { resolveTenant, type TenantValues } from '#lib/auth/tenant.ts';
-import { closeConnectors, connectorFor, createConnector } from '#lib/connectors/index.ts';
-import { indexDatabase, prepareIndex } from '#lib/connectors/indexing.ts';
-import { secretStore } from '#lib/connectors/secrets.ts';
+import { closeConnectors, connectorFor } from '#lib/connectors/index.ts';
 import type { Catalog } from '#lib/connectors/types.ts';
 import { isServiceError } from '#lib/errors.ts';
 import { uuidPattern } from '#lib/ids.ts';
 import { effectiveLimits, type LimitOverrides, PlanName } from '#lib/limits/plans.ts';
+import { ApiKeyCreateBody, createKey, revokeKey } from '#lib/manage/api-keys.ts';
+import { createDatabase, indexDatabase } from '#lib/manage/databases.ts';
 import { effectivePolicy } from '#lib/sql/policy.ts';
-import { createApiKey, listApiKeys, revokeApiKey } from '#lib/store/api-keys.ts';
+import { type ColumnDescriptions, parseDescriptions } from '#lib/connectors/descriptions.ts';
+import { parseGlossary, saveGlossary } from '#lib/store/glossary.ts';
+import { listApiKeys } from '#lib/store/api-keys.ts';
 import { BrandingUpdate, saveBranding } from '#lib/store/branding.ts';
 import {
-  addDatabase,
   type DatabaseRecord,
   Engine,
   findDatabase,
@@ -34,7 +35,7 @@ import {
   setOrganizationLimits,
   setOrganizationPlan,
 } from '#lib/store/organizations.ts';
-import { discardSchemaIndex, readSchemaIndex, writeSchemaIndex } from '#lib/store/schema-index.ts';
+import { readSchemaIndex } from '#lib/store/schema-index.ts';
 import {
   AdminError,
   type CommandName,
@@ -207,36 +208,49 @@ const keyCreate: Run = async (values, connect) => {
     throw new UsageError('--origins applies to pk keys only');
   if (kind === 'pk' && values.database === undefined)
     throw new UsageError('a pk key needs --database <uuid> (a database of the organization)');
+  if (kind === 'pk' && values.manage !== undefined)
+    throw new UsageError('--manage applies to sk keys only (a pk key never changes the organization)');
   const databaseId = kind === 'pk' ? uuidOption('database', values.database) : undefined;
   const allowedOrigins = originsOption(values.origins);
+  const body = validated(
+    ApiKeyCreateBody,
+    {
+      kind,
+      ...(values.name !== undefined ? { name: values.name } : {}),
+      ...(databaseId ? { database_id: databaseId } : {}),
+      ...(allowedOrigins.length ? { origins: allowedOrigins } : {}),
+      ...(values.manage ? { manage: true } : {}),
+    },
+    'key',
+  );
 
   await connect();
   await organizationMustExist(organizationId);
-  if (databaseId && !(await findDatabase(organizationId, databaseId))) {
-    throw new AdminError(`database ${databaseId} not found in organization ${organizationId}`);
-  }
-  const created = await createApiKey({
-    organizationId,
-    kind,
-    ...(databaseId ? { databaseId } : {}),
-    ...(allowedOrigins.length ? { allowedOrigins } : {}),
+  // The control plane's operation (lib/manage/api-keys.ts), with the command's messages.
+  const created = await createKey(organizationId, body).catch((error: unknown) => {
+    if (isServiceError(error) && error.kind === 'DATABASE_NOT_FOUND')
+      throw new AdminError(`database ${databaseId} not found in organization ${organizationId}`);
+    throw error;
   });
   return {
     id: created.id,
     key: created.key,
     kind: created.kind,
-    organizationId: created.organizationId,
-    ...(created.databaseId ? { databaseId: created.databaseId } : {}),
-    ...(created.allowedOrigins ? { allowedOrigins: created.allowedOrigins } : {}),
-    hint: created.hint,
-    createdAt: created.createdAt,
+    organizationId,
+    ...(created.database_id ? { databaseId: created.database_id } : {}),
+    ...(created.origins.length ? { allowedOrigins: created.origins } : {}),
+    ...(created.name !== null ? { name: created.name } : {}),
+    ...(created.manage ? { manage: true } : {}),
+    hint: created.prefix,
+    createdAt: created.created_at,
   };
 };
 
 const keyRevoke: Run = async (values, connect) => {
   const id = uuidOption('id', values.id);
   await connect();
-  return revokeApiKey(id);
+  const { hash: _hash, ...revoked } = await revokeKey(id);
+  return revoked;
 };
 
 const keyList: Run = async (values, connect) => {
@@ -462,7 +476,9 @@ const addDatabaseFrom = async (given: GivenUrl, values: OptionValues, connect: C
   };
   const tenantColumn = column('tenant-column', 'tenant_column');
   const scopeColumn = column('scope-column', 'scope_column');
-  const tables: Record<string, unknown> = { ...fromFile.tables };
+  // No prototype: `--shared-tables __proto__` is then a key the policy's check refuses, never
+  // the object's prototype, and `constructor` is not found on it.
+  const tables: Record<string, unknown> = Object.assign(Object.create(null), fromFile.tables);
   for (const table of listOption(values['shared-tables'])) {
     tables[table] = { ...(tables[table] as object | undefined), shared: true };
   }
@@ -472,10 +488,20 @@ const addDatabaseFrom = async (given: GivenUrl, values: OptionValues, connect: C
       ...fromFile,
       ...(tenantColumn !== undefined ? { tenant_column: tenantColumn } : {}),
       ...(scopeColumn !== undefined ? { scope_column: scopeColumn } : {}),
+      ...(values['scope-required'] === true ? { scope_required: true } : {}),
       tables,
     },
-    'row policy (--tenant-column, --scope-column, --shared-tables, --policy)',
+    'row policy (--tenant-column, --scope-column, --scope-required, --shared-tables, --policy)',
   );
+  if (
+    policy.scope_required === true &&
+    policy.scope_column === undefined &&
+    !Object.values(policy.tables ?? {}).some((table) => table.scope_column !== undefined)
+  ) {
+    throw new UsageError(
+      '--scope-required needs a scope column: --scope-column COL, scope_column in --policy, or a table’s scope_column',
+    );
+  }
   const requiresScoping = values['requires-scoping'] === true;
   if (requiresScoping && policy.tenant_column === undefined) {
     throw new UsageError(
@@ -487,46 +513,59 @@ const addDatabaseFrom = async (given: GivenUrl, values: OptionValues, connect: C
   await organizationMustExist(organizationId);
   if ((await findDatabase(organizationId, id)) || (await findDatabaseById(id)))
     throw new AdminError(`database ${id} already exists in organization ${organizationId}`);
-  const settings = {
-    organizationId,
-    requiresOrganizationScoping: requiresScoping,
-    ...(policy.tenant_column !== undefined ? { tenantFilterColumn: policy.tenant_column } : {}),
-    ...(policy.scope_column !== undefined ? { scopeFilterColumn: policy.scope_column } : {}),
-    policy,
-  };
 
-  // Connect, test, count and introspect before anything is stored: a database that cannot be
-  // reached leaves no record, no index and no secret behind.
-  const connector = await createConnector({ engine, url, ...(seedFile !== undefined ? { seedFile } : {}) });
-  let catalog: Catalog;
-  try {
-    catalog = await prepareIndex(connector, settings);
-  } finally {
-    await connector.close();
-  }
-  const pointer = await writeSchemaIndex(id, catalog);
-  let connectionRef: string | undefined;
-  try {
-    connectionRef = await secretStore().save(id, url);
-    const record = await addDatabase({
-      id,
+  // Column descriptions and a glossary (docs/databases.md), read and checked before connecting.
+  const descriptions = values.descriptions === undefined ? undefined : descriptionsOption(values.descriptions);
+  const glossary =
+    values.glossary === undefined ? undefined : parseGlossary(readJsonFile('glossary', values.glossary), 'glossary');
+  // The control plane's operation (lib/manage/databases.ts): tested before anything is stored (a
+  // database that cannot be reached leaves no record and no secret behind), counted, stored, and
+  // indexed by its first job, run here rather than in the background.
+  const { result } = await createDatabase(
+    organizationId,
+    {
       name,
       engine,
-      ...settings,
-      connectionRef,
-      ...(seedFile !== undefined ? { seedFile } : {}),
-      schemaIndex: pointer,
-    });
-    const warnings = policyWarnings(catalog, policy, requiresScoping);
-    return { ...adminDatabase(record), ...(warnings.length > 0 ? { warnings } : {}) };
+      connection: { url },
+      requires_organization_scoping: requiresScoping,
+      policy,
+      ...(descriptions ? { descriptions } : {}),
+      ...(glossary ? { glossary } : {}),
+    },
+    { engine, id, run: 'inline', ...(seedFile !== undefined ? { seedFile } : {}) },
+  );
+  const record = await databaseById(id);
+  if (!result.index) throw indexingFailed(record, result.job.error);
+  const warnings = policyWarnings(result.index.catalog, policy, requiresScoping);
+  return { ...adminDatabase(record), ...(warnings.length > 0 ? { warnings } : {}) };
+};
+
+/** A job that failed, as the command reports it: the database stays, to be indexed again. */
+const indexingFailed = (record: DatabaseRecord, error: { code: string; message: string } | null) =>
+  new AdminError(
+    `indexing ${record.id} failed: ${error?.code ?? 'UNKNOWN'}: ${error?.message ?? 'the job did not finish'} (the database is stored: fix the cause, then run database index --id ${record.id})`,
+  );
+
+/** A descriptions file (docs/databases.md "Column descriptions"), as table → column → text. */
+const descriptionsOption = (path: string): ColumnDescriptions => {
+  try {
+    return parseDescriptions(readJsonFile('descriptions', path));
   } catch (error) {
-    await discardSchemaIndex(id, pointer).catch(() => undefined);
-    if (connectionRef !== undefined)
-      await secretStore()
-        .remove(connectionRef)
-        .catch(() => undefined);
-    throw error;
+    if (error instanceof UsageError) throw error;
+    throw new UsageError(
+      `--descriptions: ${path} is not a descriptions file ({"table_metadata": {"<table>": [{"column_name", "column_description"}]}}): ${(error as Error).message}`,
+    );
   }
+};
+
+/** Checks a glossary against the database's schema index and SQL guard, then replaces it. */
+const databaseGlossarySet: Run = async (values, connect) => {
+  const id = uuidOption('database', values.database);
+  const input = readJsonFile('file', values.file ?? '');
+  await connect();
+  const database = await databaseById(id);
+  const glossary = await saveGlossary(database, input, { field: 'glossary' });
+  return { database_id: id, glossary };
 };
 
 const databaseIndex: Run = async (values, connect) => {
@@ -534,8 +573,13 @@ const databaseIndex: Run = async (values, connect) => {
   await connect();
   const database = await databaseById(id);
   try {
-    const { pointer, catalog } = await indexDatabase(database);
-    return indexSummary(database, pointer, catalog);
+    // The control plane's re-index (lib/manage/databases.ts), its job run here.
+    const { job, index } = await indexDatabase(database.organizationId, id, 'inline');
+    if (!index) throw indexingFailed(database, job.error);
+    return {
+      ...indexSummary(database, index.pointer, index.catalog),
+      job: { id: job.id, status: job.status },
+    };
   } finally {
     await closeConnectors();
   }
@@ -640,6 +684,7 @@ export const runners: Record<CommandName, Run> = {
   'database add': databaseAdd,
   'database list': databaseList,
   'database index': databaseIndex,
+  'database glossary set': databaseGlossarySet,
   'sql check': sqlCheck,
   'personality create': personalityCreate,
   'personality list': personalityList,

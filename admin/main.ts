@@ -28,8 +28,10 @@ const describeFailure = (error: unknown, target: Target | undefined): [number, s
   if (error instanceof UsageError) return [EXIT_USAGE, error.message];
   if (error instanceof AdminError) return [EXIT_FAILED, error.message];
   if (error instanceof Error) {
-    // ServiceError from lib/store (e.g. "API key … not found") carries a message made for people.
-    if (error.name === 'ServiceError') return [EXIT_FAILED, error.message];
+    // ServiceError from lib/manage and lib/store (e.g. "API key … not found") carries a message
+    // made for people; a refused input (VALIDATION) is bad usage.
+    if (error.name === 'ServiceError')
+      return [(error as { kind?: string }).kind === 'VALIDATION' ? EXIT_USAGE : EXIT_FAILED, error.message];
     const code = (error as { code?: unknown }).code;
     const status = (error as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
     if (

@@ -3,9 +3,9 @@
 // carries instructions for the engine (tone, focus) and may choose the engine and model that
 // answer its conversations (lib/answer/registry.ts).
 import * as v from 'valibot';
+import { addPersonality } from '#lib/manage/personalities.ts';
 import { findOrganization } from '#lib/store/organizations.ts';
 import {
-  createPersonality,
   EngineName,
   listPersonalities,
   NewPersonality,
@@ -43,7 +43,9 @@ export const personalityCreate = async (values: OptionValues, connect: Connect):
   }
   await connect();
   await organizationMustExist(organizationId);
-  return publicPersonality(await createPersonality(parsed.output));
+  // The control plane's operation (lib/manage/personalities.ts).
+  const { organizationId: _organization, ...body } = parsed.output;
+  return publicPersonality(await addPersonality(organizationId, body));
 };
 
 export const personalityList = async (values: OptionValues, connect: Connect): Promise<unknown> => {

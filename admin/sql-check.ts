@@ -7,7 +7,7 @@
 // The failure line keeps sql and params so the operator sees which statement failed.
 // A --jsonl line that is not a query (not JSON, no sql, an unknown field) is answered in its
 // place with {"id", "allowed": false, "code": "INVALID_INPUT", "message"} and the run goes on:
-// one bad line of a long batch must not cost the answers to all the others (issue 13).
+// one bad line of a long batch must not cost the answers to all the others.
 import { readFileSync } from 'node:fs';
 import type { TenantValues } from '#lib/auth/tenant.ts';
 import { defaultLimits } from '#lib/connectors/index.ts';

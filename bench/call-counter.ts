@@ -1,6 +1,7 @@
 // Counts the DynamoDB commands this process sends, and the limiter's among them, for the
-// benchmarks that report calls per request. Imported once the stack's environment is set (it
-// loads the shared document client). `documents` shares its middleware stack with the
+// benchmarks that report calls per request. Start counting once the stack's environment is set:
+// the count hooks the shared document client of the current settings (a settings reset builds a
+// new one, uncounted). `documents` shares its middleware stack with the
 // underlying DynamoDBClient, so this sees every command either sends, once per send (retries
 // happen further down the stack); the limiter's calls are those on its partition
 // (lib/store/limit-counters.ts).

@@ -9,10 +9,15 @@ import {
   UpdateCommand,
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
+import { hashApiKey, keyHint } from '#lib/auth/api-keys.ts';
+import { ok } from '#lib/http/response.ts';
+import { windowId } from '#lib/limits/windows.ts';
+import { readBranding } from '#lib/store/branding.ts';
+import { handler } from '../functions/branding.ts';
+import { demoBranding } from '../local/demo/seed.ts';
 import { lambdaContext, restEvent } from '../local/lambda.ts';
 
-// lib/config.ts and the Powertools logger read the environment once, when first imported:
-// set it before any lib/ module loads (they are imported dynamically below).
+// The settings (lib/config.ts) are read on first use, after these lines.
 process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
 process.env.TABLE_NAME = 'tabletalk-bench';
 process.env.AWS_REGION ??= 'us-east-1';
@@ -30,13 +35,6 @@ export interface ChainResult {
   /** The limiter's UpdateCommand calls per request through the full chain. */
   limiterCallsPerRequest: number;
 }
-
-const { handler } = await import('../functions/branding.ts');
-const { readBranding } = await import('#lib/store/branding.ts');
-const { ok } = await import('#lib/http/response.ts');
-const { hashApiKey, keyHint } = await import('#lib/auth/api-keys.ts');
-const { demoBranding } = await import('../local/demo/seed.ts');
-const { windowId } = await import('#lib/limits/windows.ts');
 
 const WARMUP = 5_000; // enough for V8 to finish optimising both paths
 const ROUNDS = 5;

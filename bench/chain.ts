@@ -58,7 +58,7 @@ ${table(
 DynamoDB calls per warm request through the full chain: ${fixed(result.callsPerRequest, 2)} (the key cache leaves only the branding read),
 plus ${fixed(result.limiterCallsPerRequest, 2)} for the limiter (its one UpdateItem).
 
-Method: a fresh Node process with \`POWERTOOLS_LOG_LEVEL=SILENT\` and \`TABLE_NAME\` set before any lib/ import;
+Method: a fresh Node process with \`POWERTOOLS_LOG_LEVEL=SILENT\` and \`TABLE_NAME\` set before the settings are first read;
 \`mockClient(DynamoDBDocumentClient)\` answers \`GetCommand\` with fixed items for the key hash, the organization
 (professional) and the branding, and the limiter's \`UpdateCommand\` with counters far from any limit, so no network or
 SDK middleware is timed. The event is a REST API (v1) proxy event

@@ -7,11 +7,13 @@
 // finished requests so far, and shuts down on `stop` or when the parent goes away. It never
 // touches .local/demo.json or the developer's DynamoDB data.
 
+import { closeConnectors } from '#lib/connectors/index.ts';
 import { addDemoShop } from '../local/demo/seed.ts';
 import type { RunningDynamoDb } from '../local/dynamodb.ts';
-import type { RunningGateway } from '../local/gateway.ts';
+import { type RunningGateway, startGateway } from '../local/gateway.ts';
 import { createUnlimitedOrganization, startScratchStack } from '../local/scratch.ts';
 import { LOCAL_STAGE, root } from '../local/stack.ts';
+import { countDynamoDbCalls } from './call-counter.ts';
 
 export type ChatChildMessage =
   | { type: 'ready'; url: string; apiKey: string; databaseId: string }
@@ -22,13 +24,12 @@ const TABLE = 'tabletalk-bench-chat';
 
 let dynamodb: RunningDynamoDb | undefined;
 let gateway: RunningGateway | undefined;
-let closeConnectors: (() => Promise<void>) | undefined;
 let stopping = false;
 const shutdown = async (code: number): Promise<void> => {
   if (stopping) return;
   stopping = true;
   await gateway?.close();
-  await closeConnectors?.();
+  await closeConnectors();
   await dynamodb?.stop();
   if (process.connected) process.disconnect();
   process.exitCode = code;
@@ -36,18 +37,14 @@ const shutdown = async (code: number): Promise<void> => {
 process.on('disconnect', () => void shutdown(0));
 
 try {
-  // Before any lib/ import: lib/config.ts reads the environment once.
   const stack = await startScratchStack(TABLE);
   dynamodb = stack.dynamodb;
-
-  closeConnectors = (await import('#lib/connectors/index.ts')).closeConnectors;
-  const { startGateway } = await import('../local/gateway.ts');
 
   const { organizationId, apiKey } = await createUnlimitedOrganization('Bench Chat');
   // The demo shop, registered like local/demo/seed.ts does (without the indexing quota).
   const { id: databaseId } = await addDemoShop(organizationId);
 
-  const count = (await import('./call-counter.ts')).countDynamoDbCalls();
+  const count = countDynamoDbCalls();
 
   let requests = 0;
   gateway = await startGateway({

@@ -12,6 +12,10 @@ import { execFile } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { startGateway } from '../local/gateway.ts';
+import { createUnlimitedOrganization, startScratchStack } from '../local/scratch.ts';
+import { LOCAL_STAGE } from '../local/stack.ts';
+import { countDynamoDbCalls } from './call-counter.ts';
 import {
   type Figure,
   fixed,
@@ -180,7 +184,7 @@ export async function benchConversations(opts: ConversationsBenchOptions): Promi
   const ratio = (deep: number[], first: number[]) => median(deep) / median(first);
   const listRatio = ratio(latency.listDeep, latency.list1);
   const historyRatio = ratio(latency.historyDeep, latency.history1);
-  // One call of the endpoint's own, plus the limiter's one UpdateItem (README "Limits").
+  // One call of the endpoint's own, plus the limiter's one UpdateItem (docs/limits.md).
   const exactlyOne = ({ own, limiter }: { own: number; limiter: number }) => ({
     value: `${own} (+ ${limiter} limiter)`,
     target: '= 1 (+ ≤ 1 limiter)',
@@ -232,18 +236,15 @@ export async function benchConversations(opts: ConversationsBenchOptions): Promi
 // ---- On its own: node bench/conversations.ts ------------------------------------------------
 
 const runAlone = async (): Promise<void> => {
-  const { createUnlimitedOrganization, startScratchStack } = await import('../local/scratch.ts');
-  const { LOCAL_STAGE, root } = await import('../local/stack.ts');
-  // Before any lib/ import: lib/config.ts reads the environment once.
+  // The stack's environment keeps LOG_LEVEL as the functions' log level.
+  process.env.LOG_LEVEL = 'SILENT';
   const { dynamodb, routes } = await startScratchStack('tabletalk-bench-conversations');
   let gateway: { url: string; close(): Promise<void> } | undefined;
   try {
-    process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
-    const { startGateway } = await import('../local/gateway.ts');
     // Thousands of requests in a few minutes: limits beyond reach, so the limiter counts every
     // request and refuses none.
     const { apiKey } = await createUnlimitedOrganization('Bench');
-    const count = (await import('./call-counter.ts')).countDynamoDbCalls();
+    const count = countDynamoDbCalls();
     gateway = await startGateway({ root, routes, stage: LOCAL_STAGE });
     const figures = await benchConversations({
       baseUrl: gateway.url,

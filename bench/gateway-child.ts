@@ -8,10 +8,15 @@
 // developer's DynamoDB data. Over IPC it reports `ready`, answers `count` with the DynamoDB
 // calls (all, and the limiter's alone) and finished requests so far, and shuts down on `stop`
 // or when the parent goes away.
+import { createApiKey } from '#lib/store/api-keys.ts';
+import { saveBranding } from '#lib/store/branding.ts';
+import { createOrganization, setOrganizationLimits } from '#lib/store/organizations.ts';
+import { demoBranding } from '../local/demo/seed.ts';
 import type { RunningDynamoDb } from '../local/dynamodb.ts';
-import type { RunningGateway } from '../local/gateway.ts';
+import { type RunningGateway, startGateway } from '../local/gateway.ts';
 import { createUnlimitedOrganization, startScratchStack } from '../local/scratch.ts';
 import { LOCAL_STAGE, root } from '../local/stack.ts';
+import { countDynamoDbCalls } from './call-counter.ts';
 
 export type GatewayChildMessage =
   | { type: 'ready'; url: string; apiKey: string; organizationId: number; tightApiKey: string }
@@ -34,15 +39,8 @@ const shutdown = async (code: number): Promise<void> => {
 process.on('disconnect', () => void shutdown(0));
 
 try {
-  // Before any lib/ import: lib/config.ts reads the environment once.
   const stack = await startScratchStack(TABLE);
   dynamodb = stack.dynamodb;
-
-  const { createOrganization, setOrganizationLimits } = await import('#lib/store/organizations.ts');
-  const { createApiKey } = await import('#lib/store/api-keys.ts');
-  const { saveBranding } = await import('#lib/store/branding.ts');
-  const { demoBranding } = await import('../local/demo/seed.ts');
-  const { startGateway } = await import('../local/gateway.ts');
 
   const { organizationId, apiKey } = await createUnlimitedOrganization('Bench Company');
   await saveBranding(organizationId, demoBranding);
@@ -50,7 +48,7 @@ try {
   await setOrganizationLimits(tight.id, { requestsPerMinute: 5 });
   const tightSk = await createApiKey({ organizationId: tight.id, kind: 'sk' });
 
-  const count = (await import('./call-counter.ts')).countDynamoDbCalls();
+  const count = countDynamoDbCalls();
 
   // Requests the gateway has finished, counted here rather than by the client: a load generator
   // stopping mid-request would otherwise leave calls without a counted response.

@@ -30,7 +30,7 @@ const AUTOCANNON_SECONDS = 5;
 const AUTOCANNON_CONNECTIONS = 10;
 /** DynamoDB calls of the branding read itself (the key and organization are cached). */
 const CALLS_TARGET = 1;
-/** The limiter's one UpdateItem per request (README "Limits"). */
+/** The limiter's one UpdateItem per request (docs/limits.md). */
 const LIMITER_CALLS_TARGET = 1;
 
 interface AutocannonResult {

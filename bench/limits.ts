@@ -1,4 +1,4 @@
-// Figure (f): what the limiter costs (README "Limits"). Two gateway children
+// Figure (f): what the limiter costs (docs/limits.md). Two gateway children
 // (bench/gateway-child.ts) run side by side, one with LIMITS_ENABLED=true and one with
 // LIMITS_ENABLED=false, each serving GET /api/v1/branding (a read: standard limits) and
 // POST /bench/answer (an answering route: message limits and a concurrency lease). This process is

@@ -23,6 +23,11 @@ import { availableParallelism, cpus, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { closeConnectors } from '#lib/connectors/index.ts';
+import { addDemoShop } from '../local/demo/seed.ts';
+import { startGateway } from '../local/gateway.ts';
+import { createUnlimitedOrganization, startScratchStack } from '../local/scratch.ts';
+import { LOCAL_STAGE } from '../local/stack.ts';
 import { fixed, nextMessage, nodeBin, percentile, root, stopChild, table } from './common.ts';
 import { toLoadBlock, withLoadBlock } from './load-block.ts';
 
@@ -40,18 +45,11 @@ type ServeMessage = { type: 'ready'; url: string; apiKey: string; databaseId: st
 // ---- The server (child) --------------------------------------------------------------------
 
 const serve = async (): Promise<void> => {
-  const { createUnlimitedOrganization, startScratchStack } = await import('../local/scratch.ts');
-  const { LOCAL_STAGE } = await import('../local/stack.ts');
-  // Before any lib/ import: lib/config.ts reads the environment once.
   const stack = await startScratchStack(TABLE);
   let stop = async () => {
     await stack.dynamodb.stop();
   };
   try {
-    const connectors = await import('#lib/connectors/index.ts');
-    const { addDemoShop } = await import('../local/demo/seed.ts');
-    const { startGateway } = await import('../local/gateway.ts');
-
     const { organizationId, apiKey } = await createUnlimitedOrganization('Load', {
       concurrentRequests: ANSWER_CONCURRENCY,
     });
@@ -61,7 +59,7 @@ const serve = async (): Promise<void> => {
       await gateway.close();
       // Requests cut off by the end of a mix are still running: let them finish before DynamoDB goes.
       await new Promise((done) => setTimeout(done, DRAIN_MS));
-      await connectors.closeConnectors();
+      await closeConnectors();
       await stack.dynamodb.stop();
     };
     process.send?.({ type: 'ready', url: gateway.url, apiKey, databaseId } satisfies ServeMessage);

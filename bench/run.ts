@@ -1,4 +1,4 @@
-// npm run bench: measures the figures DESIGN.md sets targets for, prints each as it is measured,
+// npm run bench: measures the figures docs/design.md sets targets for, prints each as it is measured,
 // and rewrites BENCHMARKS.md with them, the date and the machine.
 //   (a) middleware-chain overhead per request (mocked SDK, fresh process)
 //   (b) bundle size of each function (serverless package --stage prod)

@@ -48,7 +48,13 @@ interface ColdTimes {
 if (process.env.TABLETALK_SQL_BENCH_CHILD) {
   const bundle = process.env.TABLETALK_SQL_BENCH_CHILD;
   const catalog = JSON.parse(readFileSync(corpusPath('catalog.json'), 'utf8'));
-  const policy = { requiresScoping: true, tenantColumn: 'org_id', scopeColumn: 'scope_id', tables: {} };
+  const policy = {
+    requiresScoping: true,
+    tenantColumn: 'org_id',
+    scopeColumn: 'scope_id',
+    scopeRequired: false,
+    tables: {},
+  };
   const started = performance.now();
   const guard = (await import(pathToFileURL(bundle).href)) as typeof import('#lib/sql/postgres.ts');
   const imported = performance.now();

@@ -1,5 +1,5 @@
 // (l) The chat widget's script: its size as a page downloads it (esbuild, minified, gzip -9),
-// against the 30 KB gzipped budget of README "Chat widget".
+// against the 30 KB gzipped budget of docs/design.md "Targets".
 import { gzipSync } from 'node:zlib';
 import { buildWidget } from '../web/build.ts';
 import { type Figure, fixed, kb, printFigure, type Section, table } from './common.ts';

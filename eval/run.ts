@@ -1,40 +1,47 @@
 // npm run eval: answer quality of the answering flow, end to end through the HTTP API.
 // Starts DynamoDB Local (in memory, free port, its own table) and the local gateway in this
 // process and registers, for one professional organization per engine (each with an sk_ key and
-// its engine set in ANSWER_ENGINE_ORGS), three PGlite databases: the demo shop
-// (local/demo/shop.sql), a library network used while writing the builtin engine's rules
-// (eval/dev/schema.sql) and a held-out clinic schema those rules were not written against
-// (eval/heldout/schema.sql). It asks every question of eval/demo.jsonl, eval/dev.jsonl and
-// eval/heldout.jsonl as tenant 1 through POST /api/v1/chat/message (follow-ups in the same
-// conversation) and judges each answer against gold SQL run directly on a PGlite copy of the same
-// seed. Prints coverage and precision per engine, set and category, and a side-by-side summary;
-// a run over every set writes eval/RESULTS.md and the eval block of BENCHMARKS.md (npm run bench
-// rewrites BENCHMARKS.md whole, so the figures live in their own file).
+// its engine set in ANSWER_ENGINE_ORGS), the PGlite databases of the sets of eval/sets.ts: the
+// demo shop, a library network used while writing the builtin engine's rules, a held-out clinic
+// schema, a held-out fitness-studio schema written for issue 15 before any tuning (with column
+// comments and a glossary), and the external Defog set (../shared/eval/defog, five databases with
+// their descriptions files) split once by database into a tuning part and a held-out part
+// (eval/defog/split.json). It asks every question as tenant 1 through POST /api/v1/chat/message
+// (follow-ups in the same conversation) and judges each answer against gold SQL run directly on a
+// PGlite copy of the same seed (eval/judge.ts). Prints coverage, precision and declines per
+// engine, set and category, and a side-by-side summary; a run over every set writes
+// eval/RESULTS.md and the eval block of BENCHMARKS.md (npm run bench rewrites BENCHMARKS.md whole,
+// so the figures live in their own file). When ../shared/eval/defog is absent its sets are
+// reported as skipped (CI does not need it).
 //
-//   npm run eval -- [--engines builtin,openai,bedrock] [--sets demo,dev,held-out] [--verbose]
+//   npm run eval -- [--engines builtin,openai,bedrock] [--sets demo,dev,held-out,fitness,defog-tuning,defog-heldout] [--verbose]
 //
 // --engines defaults to builtin plus every model engine whose settings are present (OPENAI_MODEL,
 // BEDROCK_MODEL, or ANSWER_ENGINE naming a model engine); a requested engine without settings is
-// reported as not configured. --sets defaults to all three.
+// reported as not configured. --sets defaults to all. eval/direct.ts runs the builtin engine
+// in-process over the same sets, in seconds, for working on the engine.
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { resetSettings } from '#lib/config.ts';
+import { parseDescriptions, withDescriptions } from '#lib/connectors/descriptions.ts';
+import { closeConnectors, createConnector } from '#lib/connectors/index.ts';
+import { secretStore } from '#lib/connectors/secrets.ts';
+import type { Catalog } from '#lib/connectors/types.ts';
+import { effectivePolicy } from '#lib/sql/policy.ts';
+import { createApiKey } from '#lib/store/api-keys.ts';
+import { addDatabase, newDatabaseId } from '#lib/store/databases.ts';
+import { saveGlossary } from '#lib/store/glossary.ts';
+import { createOrganization } from '#lib/store/organizations.ts';
+import { writeSchemaIndex } from '#lib/store/schema-index.ts';
 import { evalBlock, withEvalBlock } from '../bench/eval-block.ts';
 import type { RunningDynamoDb } from '../local/dynamodb.ts';
-import type { RunningGateway } from '../local/gateway.ts';
+import { type RunningGateway, startGateway } from '../local/gateway.ts';
 import { startScratchStack } from '../local/scratch.ts';
 import { LOCAL_STAGE, root } from '../local/stack.ts';
+import { goldQueries, sameRows } from './judge.ts';
+import { type EvalDatabase, type EvalItem, type EvalSet, SET_NAMES, SETS } from './sets.ts';
 
-/** `conversational` (greetings, help) extends the three kinds: correct when the engine chats. */
-type Expect = 'answer' | 'clarify' | 'refuse' | 'conversational';
-export interface EvalItem {
-  id: string;
-  category: string;
-  question: string;
-  gold_sql: string | null;
-  expect: Expect;
-  follow_up_of?: string;
-}
 type Outcome = 'correct' | 'wrong' | 'asked' | 'error';
 interface Judged {
   item: EvalItem;
@@ -44,13 +51,16 @@ interface Judged {
 }
 type EngineId = 'builtin' | 'openai' | 'bedrock';
 const ENGINES: readonly EngineId[] = ['builtin', 'openai', 'bedrock'];
-const SET_NAMES = ['demo', 'dev', 'held-out'] as const;
-type SetName = (typeof SET_NAMES)[number];
 
 const TABLE = 'tabletalk-eval';
 const TENANT = '1';
+/** The clinic schema's targets (issue 5). */
 const TARGET_PRECISION = 0.95;
 const TARGET_COVERAGE = 0.7;
+/** Issue 15's targets on the sets held out from tuning. */
+const UNSEEN_PRECISION = 0.9;
+const UNSEEN_DECLINES = 0.95;
+const UNSEEN_COVERAGE = 0.6;
 
 // ---- arguments ------------------------------------------------------------------------------
 
@@ -101,171 +111,100 @@ const engineSetup = (engine: EngineId): EngineSetup => {
   return { engine, setting: `bedrock:${model}` };
 };
 
-const loadItems = (file: string): EvalItem[] =>
-  readFileSync(join(root, file), 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as EvalItem);
-
-// ---- value normalisation and row comparison -------------------------------------------------
-
-const pad = (n: number): string => String(n).padStart(2, '0');
-const dateText = (d: Date): string => {
-  const day = `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())}`;
-  const time = `${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())}:${pad(d.getUTCSeconds())}`;
-  return time === '00:00:00' ? day : `${day} ${time}`;
-};
-const NUMERIC = /^-?\d+(\.\d+)?$/;
-const DATELIKE = /^\d{4}-\d{2}-\d{2}([ T]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?)?$/;
-
-/** Numbers and numeric strings to a number rounded to 2 decimals; dates and date strings to
- *  `YYYY-MM-DD[ HH:MM:SS]`; everything else to its text. */
-export const normalise = (value: unknown): string => {
-  if (value === null || value === undefined) return 'null';
-  if (value instanceof Date) return dateText(value);
-  if (typeof value === 'number' || typeof value === 'bigint')
-    return `n:${Math.round(Number(value) * 100) / 100}`;
-  if (typeof value === 'boolean') return `b:${value}`;
-  const text = String(value).trim();
-  if (NUMERIC.test(text)) return `n:${Math.round(Number(text) * 100) / 100}`;
-  if (DATELIKE.test(text)) {
-    const withZone = /Z|[+-]\d{2}:?\d{2}$/.test(text.slice(10)) ? text : `${text.replace(' ', 'T')}Z`;
-    const parsed = new Date(text.length === 10 ? `${text}T00:00:00Z` : withZone);
-    if (!Number.isNaN(parsed.getTime())) return dateText(parsed);
-  }
-  return text;
-};
-
-const tuples = (rows: Record<string, unknown>[]): string[][] =>
-  rows.map((row) => Object.values(row).map(normalise));
-const sortedColumn = (rows: string[][], index: number): string =>
-  JSON.stringify(rows.map((r) => r[index]).sort());
-const multiset = (rows: string[][]): string => JSON.stringify(rows.map((r) => JSON.stringify(r)).sort());
+// ---- registering a set's databases ------------------------------------------------------------
 
 /**
- * Rows match as multisets of tuples. Column names are ignored; each gold column is paired with a
- * response column holding the same multiset of values (so column order and extra columns the
- * engine added, such as an id beside a name, do not matter). A single gold value matches a
- * one-row response that holds it.
+ * Registers one database of a set as `admin database add` does (secret saved, schema introspected
+ * with the row policy, the descriptions file applied, index written, record added, glossary
+ * checked by the guard and saved), without counting the indexing quota.
  */
-export const sameRows = (gold: Record<string, unknown>[], got: Record<string, unknown>[]): boolean => {
-  const g = tuples(gold);
-  const r = tuples(got);
-  if (g.length !== r.length) return false;
-  if (g.length === 0) return true;
-  const goldWidth = g[0]?.length ?? 0;
-  if (g.length === 1 && goldWidth === 1) return (r[0] ?? []).includes(g[0]?.[0] ?? '');
-  const width = r[0]?.length ?? 0;
-  const used = new Set<number>();
-  const pick: number[] = [];
-  for (let j = 0; j < goldWidth; j++) {
-    const want = sortedColumn(g, j);
-    let found = -1;
-    for (let k = 0; k < width; k++) {
-      if (!used.has(k) && sortedColumn(r, k) === want) {
-        found = k;
-        break;
-      }
-    }
-    if (found < 0) return false;
-    used.add(found);
-    pick.push(found);
+const registerEvalDatabase = async (organizationId: number, spec: EvalDatabase): Promise<string> => {
+  const settings = {
+    organizationId,
+    requiresOrganizationScoping: spec.requiresScoping,
+    ...(spec.tenantColumn ? { tenantFilterColumn: spec.tenantColumn } : {}),
+    policy: spec.policy,
+  };
+  const descriptions = spec.descriptions
+    ? parseDescriptions(JSON.parse(readFileSync(spec.descriptions, 'utf8')))
+    : undefined;
+  const connector = await createConnector({ engine: 'pglite', url: 'memory:', seedFile: spec.seed });
+  let catalog: Catalog;
+  try {
+    catalog = withDescriptions(
+      await connector.introspect({ policy: effectivePolicy(settings) }),
+      descriptions,
+    );
+  } finally {
+    await connector.close();
   }
-  return multiset(g) === multiset(r.map((row) => pick.map((k) => row[k] ?? 'null')));
+  const id = newDatabaseId();
+  const record = await addDatabase({
+    id,
+    name: spec.label,
+    engine: 'pglite',
+    ...settings,
+    connectionRef: await secretStore().save(id, 'memory:'),
+    seedFile: spec.seed,
+    ...(descriptions ? { descriptions } : {}),
+    schemaIndex: await writeSchemaIndex(id, catalog),
+  });
+  if (spec.glossary) await saveGlossary(record, JSON.parse(readFileSync(spec.glossary, 'utf8')), { catalog });
+  return id;
 };
-
-// ---- the stack ------------------------------------------------------------------------------
-
-interface SetSpec {
-  name: SetName;
-  file: string;
-  seed: string;
-  policy?: { tenant_column: string; tables: Record<string, { tenant_column: string } | { shared: true }> };
-  tenantColumn?: string;
-  label: string;
-}
-const SETS: readonly SetSpec[] = [
-  { name: 'demo', file: 'eval/demo.jsonl', seed: join(root, 'local/demo/shop.sql'), label: 'Demo shop' },
-  {
-    name: 'dev',
-    file: 'eval/dev.jsonl',
-    seed: join(root, 'eval/dev/schema.sql'),
-    policy: {
-      tenant_column: 'org_id',
-      tables: { organizations: { tenant_column: 'id' }, genres: { shared: true } },
-    },
-    tenantColumn: 'org_id',
-    label: 'Libraries',
-  },
-  {
-    name: 'held-out',
-    file: 'eval/heldout.jsonl',
-    seed: join(root, 'eval/heldout/schema.sql'),
-    policy: {
-      tenant_column: 'clinic_id',
-      tables: { clinics: { tenant_column: 'id' }, specialties: { shared: true } },
-    },
-    tenantColumn: 'clinic_id',
-    label: 'Clinics',
-  },
-];
 
 let dynamodb: RunningDynamoDb | undefined;
 let gateway: RunningGateway | undefined;
-let closeConnectors: (() => Promise<void>) | undefined;
 
 const started = performance.now();
 try {
   const requestedEngines = listArg('--engines', ENGINES);
   const selectedSets = listArg('--sets', SET_NAMES) ?? [...SET_NAMES];
-  const sets = SETS.filter((set) => selectedSets.includes(set.name));
+  const chosen = SETS.filter((set) => selectedSets.includes(set.name));
+  // Sets whose files are absent (the external set outside this repository) are reported, not run.
+  const loaded = chosen.map((set) => ({ set, items: set.items() }));
+  const sets = loaded.filter(
+    (entry): entry is { set: EvalSet; items: EvalItem[] } => entry.items !== undefined,
+  );
+  const skipped = loaded.filter((entry) => entry.items === undefined).map((entry) => entry.set);
+  for (const set of skipped) console.log(`[eval] ${set.name} skipped: ${set.missing}`);
 
-  process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
-  // Before any lib/ import: lib/config.ts reads the environment once.
+  // Set before the stack applies the functions' environment (it keeps both; LOG_LEVEL becomes
+  // their log level). A professional organization's message limit (30 answering requests a
+  // minute) would make the run wait; the limiter is not what is measured here.
+  process.env.LOG_LEVEL = 'SILENT';
+  process.env.LIMITS_ENABLED = 'false';
   const stack = await startScratchStack(TABLE);
   dynamodb = stack.dynamodb;
-  process.env.POWERTOOLS_LOG_LEVEL = 'SILENT';
-  // A professional organization's message limit (30 answering requests a minute) would make the
-  // run wait; the limiter is not what is measured here.
-  process.env.LIMITS_ENABLED = 'false';
 
   const setups = (requestedEngines ?? ENGINES).map(engineSetup);
   // Every engine is listed: those without settings as not configured.
   const listed = setups;
   const runnable = listed.filter((s): s is { engine: EngineId; setting: string } => 'setting' in s);
 
-  const { createOrganization } = await import('#lib/store/organizations.ts');
-  const { createApiKey } = await import('#lib/store/api-keys.ts');
-  const answering = await import('../tests/helpers/answering.ts');
-  closeConnectors = answering.closeConnectors;
-  const { startGateway } = await import('../local/gateway.ts');
-
-  // One organization per engine; ANSWER_ENGINE_ORGS gives each its engine (the registry reads it
-  // per request), so one run compares the engines over the same databases and questions.
+  // One organization per engine; ANSWER_ENGINE_ORGS gives each its engine (the settings are read
+  // again once all are set), so one run compares the engines over the same databases and questions.
+  const databaseKey = (set: EvalSet, key: string) => `${set.name}/${key}`;
   const runs: {
     setup: { engine: EngineId; setting: string };
     key: string;
-    databases: Map<SetName, string>;
+    databases: Map<string, string>;
   }[] = [];
   for (const setup of runnable) {
     const organization = await createOrganization({ name: `Eval ${setup.engine}`, plan: 'professional' });
     const sk = await createApiKey({ organizationId: organization.id, kind: 'sk' });
-    const databases = new Map<SetName, string>();
-    for (const set of sets) {
-      const record = await answering.registerDatabase({
-        organizationId: organization.id,
-        name: set.label,
-        ...(set.name === 'demo' ? {} : { seedFile: set.seed }),
-        ...(set.policy ? { policy: set.policy } : {}),
-        ...(set.tenantColumn ? { tenantFilterColumn: set.tenantColumn } : {}),
-      });
-      databases.set(set.name, record.id);
+    const databases = new Map<string, string>();
+    for (const { set } of sets) {
+      for (const spec of set.databases) {
+        databases.set(databaseKey(set, spec.key), await registerEvalDatabase(organization.id, spec));
+      }
     }
     runs.push({ setup, key: sk.key, databases });
     process.env.ANSWER_ENGINE_ORGS = [process.env.ANSWER_ENGINE_ORGS, `${organization.id}=${setup.setting}`]
       .filter(Boolean)
       .join(',');
   }
+  resetSettings();
   gateway = await startGateway({ root, routes: stack.routes, stage: LOCAL_STAGE });
   const url = gateway.url;
 
@@ -274,12 +213,14 @@ try {
     question: string,
     databaseId: string,
     conversationId: string | undefined,
+    scoped: boolean,
   ): Promise<Record<string, unknown>> => {
     const path = conversationId ? `/api/v1/chat/${conversationId}/message` : '/api/v1/chat/message';
     const body = conversationId ? { message: question } : { message: question, database_id: databaseId };
     const response = await fetch(`${url}${path}`, {
       method: 'POST',
-      headers: { 'X-API-Key': key, 'X-Tenant-Id': TENANT, 'Content-Type': 'application/json' },
+      // A database without organization scoping refuses a tenant header (403 INVALID_TENANT_ID).
+      headers: { 'X-API-Key': key, ...(scoped ? { 'X-Tenant-Id': TENANT } : {}), 'Content-Type': 'application/json' },
       body: JSON.stringify(body),
     });
     const json = (await response.json()) as { success?: boolean; data?: Record<string, unknown> };
@@ -288,23 +229,39 @@ try {
     return json.data;
   };
 
-  const goldDbs = new Map<SetName, PGlite>();
-  for (const set of sets) {
-    const db = new PGlite();
-    await db.exec(readFileSync(set.seed, 'utf8'));
-    goldDbs.set(set.name, db);
+  const goldDbs = new Map<string, PGlite>();
+  for (const { set } of sets) {
+    for (const spec of set.databases) {
+      const db = new PGlite();
+      await db.exec(readFileSync(spec.seed, 'utf8'));
+      goldDbs.set(databaseKey(set, spec.key), db);
+    }
   }
 
-  const report: { engine: EngineId; setting: string; sets: { set: SetName; judged: Judged[] }[] }[] = [];
+  /** Whether the answer's rows match one of the gold queries (alternatives expanded). */
+  const judgeRows = async (db: PGlite, gold: string, got: Record<string, unknown>[]) => {
+    let last: Record<string, unknown>[] = [];
+    for (const sql of goldQueries(gold)) {
+      try {
+        last = (await db.query<Record<string, unknown>>(sql)).rows;
+      } catch {
+        continue;
+      }
+      if (sameRows(last, got)) return { same: true, gold: last };
+    }
+    return { same: false, gold: last };
+  };
+
+  const report: { engine: EngineId; setting: string; sets: { set: EvalSet; judged: Judged[] }[] }[] = [];
   for (const run of runs) {
-    const engineReport: { set: SetName; judged: Judged[] }[] = [];
-    for (const set of sets) {
-      const items = loadItems(set.file);
-      const goldDb = goldDbs.get(set.name)!;
-      const databaseId = run.databases.get(set.name)!;
+    const engineReport: { set: EvalSet; judged: Judged[] }[] = [];
+    for (const { set, items } of sets) {
       const conversations = new Map<string, string>();
       const judged: Judged[] = [];
       for (const item of items) {
+        const key = databaseKey(set, item.database ?? set.databases[0]!.key);
+        const goldDb = goldDbs.get(key)!;
+        const databaseId = run.databases.get(key)!;
         let outcome: Outcome;
         let queryType = '';
         let note = '';
@@ -312,7 +269,8 @@ try {
           const parent = item.follow_up_of ? conversations.get(item.follow_up_of) : undefined;
           if (item.follow_up_of && !parent)
             throw new Error(`follow_up_of ${item.follow_up_of} has no conversation`);
-          const data = await ask(run.key, item.question, databaseId, parent);
+          const spec = set.databases.find((database) => database.key === (item.database ?? set.databases[0]!.key))!;
+          const data = await ask(run.key, item.question, databaseId, parent, spec.requiresScoping);
           if (typeof data.conversation_id === 'string') conversations.set(item.id, data.conversation_id);
           queryType = String(data.query_type);
           if (item.expect === 'answer') {
@@ -320,12 +278,19 @@ try {
               outcome = 'asked';
               note = String(data.message ?? '').slice(0, 120);
             } else {
-              const gold = (await goldDb.query<Record<string, unknown>>(item.gold_sql ?? '')).rows;
               const got = (data.results ?? []) as Record<string, unknown>[];
-              outcome = sameRows(gold, got) ? 'correct' : 'wrong';
-              if (outcome === 'wrong')
+              const { same, gold } = await judgeRows(goldDb, item.gold_sql ?? '', got);
+              outcome = same ? 'correct' : 'wrong';
+              if (!same)
                 note = `${String(data.sql).replace(/\s+/g, ' ')} | got ${JSON.stringify(got.slice(0, 3))} | gold ${JSON.stringify(gold.slice(0, 3))}`;
             }
+          } else if (item.expect === 'decline') {
+            // Data that cannot answer it: any reply but a query is right.
+            outcome = queryType === 'sql' ? 'wrong' : 'correct';
+            if (outcome !== 'correct')
+              note = String(data.sql ?? '')
+                .replace(/\s+/g, ' ')
+                .slice(0, 160);
           } else {
             const wanted = { clarify: 'clarification', refuse: 'refused', conversational: 'conversational' }[
               item.expect
@@ -346,7 +311,7 @@ try {
             `  [${run.setup.engine} ${set.name}] ${item.id} ${outcome}${note ? ` — ${item.question} → ${note}` : ''}`,
           );
       }
-      engineReport.push({ set: set.name, judged });
+      engineReport.push({ set, judged });
     }
     report.push({ engine: run.setup.engine, setting: run.setup.setting, sets: engineReport });
   }
@@ -358,6 +323,7 @@ try {
     const count = (o: Outcome) => judged.filter((j) => j.outcome === o).length;
     const answerable = judged.filter((j) => j.item.expect === 'answer');
     const answeredRight = answerable.filter((j) => j.outcome === 'correct').length;
+    const declines = judged.filter((j) => j.item.expect === 'decline');
     return {
       n: judged.length,
       correct: count('correct'),
@@ -366,38 +332,47 @@ try {
       error: count('error'),
       answerable: answerable.length,
       answeredRight,
+      declines: declines.length,
+      declined: declines.filter((j) => j.outcome === 'correct').length,
     };
   };
+  const label = (set: EvalSet) => `${set.name}${set.heldOut ? ' (held out)' : ''}`;
   const lines: string[] = [];
   const checks: { name: string; pass: boolean }[] = [];
   lines.push(
-    `Tenant 1 of each database; sets: ${sets.map((s) => `${s.name} (${s.file})`).join(', ')}; ${new Date().toISOString().slice(0, 10)}.`,
+    `Tenant 1 of each database; sets: ${sets.map(({ set }) => `${set.name} (${set.source})`).join(', ')}; ${new Date().toISOString().slice(0, 10)}.`,
+    ...(skipped.length > 0
+      ? ['', `Not run: ${skipped.map((set) => `${set.name} (${set.missing})`).join('; ')}.`]
+      : []),
     '',
     'Coverage = correct answers / questions expecting an answer (per category: correct / items); ' +
       'precision = correct / (correct + wrong), where wrong is SQL whose rows differ from the gold, or SQL ' +
-      'run for a question that should have been clarified or refused. "asked" = clarified, refused or ' +
-      'chatted instead of the expected kind.',
+      'run for a question that should have been clarified, refused or declined; declined = questions the ' +
+      'data cannot answer that got no query (clarified, refused or chatted). "asked" = clarified, refused or ' +
+      'chatted instead of the expected kind. Held-out sets were not looked at while the builtin engine was ' +
+      'tuned: the external set was split by database name before any of its questions was read ' +
+      '(eval/defog/split.json), and the fitness set was written before any tuning.',
     '',
   );
   lines.push(
     '### Summary',
     '',
-    `| Engine | ${sets.map((s) => `${s.name} coverage | ${s.name} precision`).join(' | ')} |`,
-    `|---|${sets.map(() => '---|---').join('|')}|`,
+    '| Engine | Set | Coverage | Precision | Declined |',
+    '|---|---|---|---|---|',
   );
   for (const setup of listed) {
     const result = report.find((r) => r.engine === setup.engine);
     if (!result || !('setting' in setup)) {
       const why = 'missing' in setup ? setup.missing : 'did not run';
-      const blanks = Array.from({ length: 2 * sets.length - 1 }, () => ' |').join('');
-      lines.push(`| ${setup.engine} | not configured (${why}) |${blanks}`);
+      lines.push(`| ${setup.engine} | not configured (${why}) | | | |`);
       continue;
     }
-    const cells = result.sets.map(({ judged }) => {
+    for (const { set, judged } of result.sets) {
       const f = figures(judged);
-      return `${pct(f.answeredRight, f.answerable)} | ${pct(f.correct, f.correct + f.wrong)}`;
-    });
-    lines.push(`| ${result.setting} | ${cells.join(' | ')} |`);
+      lines.push(
+        `| ${result.setting} | ${label(set)} | ${pct(f.answeredRight, f.answerable)} (${f.answeredRight}/${f.answerable}) | ${pct(f.correct, f.correct + f.wrong)} | ${f.declines > 0 ? `${pct(f.declined, f.declines)} (${f.declined}/${f.declines})` : '—'} |`,
+      );
+    }
   }
   lines.push('');
   for (const { engine, setting, sets: engineSets } of report) {
@@ -406,11 +381,15 @@ try {
       const all = figures(judged);
       const coverage = all.answerable ? all.answeredRight / all.answerable : 0;
       const precision = all.correct + all.wrong ? all.correct / (all.correct + all.wrong) : 1;
-      lines.push(`#### ${engine} · ${set} (${all.n} questions)`, '');
+      const declined = all.declines ? all.declined / all.declines : 1;
+      lines.push(`#### ${engine} · ${label(set)} (${all.n} questions)`, '');
       lines.push(
         `Coverage **${pct(all.answeredRight, all.answerable)}** (${all.answeredRight}/${all.answerable} answerable), ` +
           `precision **${pct(all.correct, all.correct + all.wrong)}** (${all.correct} correct, ${all.wrong} wrong, ` +
-          `${all.asked} asked, ${all.error} errors).`,
+          `${all.asked} asked, ${all.error} errors)` +
+          (all.declines > 0
+            ? `, declined **${pct(all.declined, all.declines)}** (${all.declined}/${all.declines}).`
+            : '.'),
         '',
       );
       lines.push(
@@ -425,7 +404,7 @@ try {
         );
       }
       lines.push('');
-      if (engine === 'builtin' && set === 'held-out') {
+      if (engine === 'builtin' && set.name === 'held-out') {
         checks.push({
           name: `builtin held-out precision ${pct(all.correct, all.correct + all.wrong)} ≥ 95 %`,
           pass: precision >= TARGET_PRECISION,
@@ -435,10 +414,26 @@ try {
           pass: coverage >= TARGET_COVERAGE,
         });
       }
+      if (engine === 'builtin' && (set.name === 'fitness' || set.name === 'defog-heldout')) {
+        checks.push({
+          name: `builtin ${set.name} precision ${pct(all.correct, all.correct + all.wrong)} ≥ 90 %`,
+          pass: precision >= UNSEEN_PRECISION,
+        });
+        if (all.declines > 0)
+          checks.push({
+            name: `builtin ${set.name} declined ${pct(all.declined, all.declines)} ≥ 95 %`,
+            pass: declined >= UNSEEN_DECLINES,
+          });
+        // Coverage on unseen data is the aim, reported, not a gate (refusing beats a wrong answer).
+        lines.push(
+          `Coverage aim (not a gate): ${pct(all.answeredRight, all.answerable)} against 60 % — ${coverage >= UNSEEN_COVERAGE ? 'reached' : 'not reached'}.`,
+          '',
+        );
+      }
     }
   }
   if (checks.length) {
-    lines.push('Targets (builtin, held-out schema):', '');
+    lines.push('Targets (builtin, held-out sets):', '');
     for (const check of checks) lines.push(`- ${check.pass ? 'PASS' : 'FAIL'}: ${check.name}`);
   }
   const misses = report.flatMap(({ engine, sets: engineSets }) =>
@@ -447,7 +442,7 @@ try {
         .filter((j) => j.outcome !== 'correct')
         .map(
           (j) =>
-            `| ${engine} | ${set} | ${j.item.id} | ${j.outcome} | ${j.item.question.replace(/\|/g, '/')} | ${j.queryType} |`,
+            `| ${engine} | ${set.name} | ${j.item.id} | ${j.outcome} | ${j.item.question.replace(/\|/g, '/')} | ${j.queryType} |`,
         ),
     ),
   );
@@ -466,7 +461,7 @@ try {
   const seconds = (performance.now() - started) / 1000;
   const body = lines.join('\n');
   console.log(`\n${body}\n`);
-  if (sets.length === SETS.length) {
+  if (chosen.length === SETS.length) {
     writeFileSync(
       join(root, 'eval/RESULTS.md'),
       `# Answer quality (npm run eval)\n\nGenerated by \`npm run eval\` (eval/run.ts) in ${seconds.toFixed(0)} s; do not edit by hand.\n\n${body}\n`,
@@ -484,6 +479,6 @@ try {
   process.exitCode = 2;
 } finally {
   await gateway?.close();
-  await closeConnectors?.();
+  await closeConnectors();
   await dynamodb?.stop();
 }

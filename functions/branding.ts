@@ -1,9 +1,21 @@
-// GET /api/v1/branding: the organization's branding over the defaults (spec endpoint 9).
+// GET /api/v1/branding: the organization's branding over the defaults (spec endpoint 9), and PUT,
+// which replaces it.
 import { api } from '#lib/http/api.ts';
 import { ok } from '#lib/http/response.ts';
+import { routeTable } from '#lib/http/route-table.ts';
+import { writeAccess } from '#lib/manage/access.ts';
 import type { Branding } from '#lib/openapi/schemas.ts';
-import { readBranding } from '#lib/store/branding.ts';
+import { BrandingPutInput, readBranding, saveBranding } from '#lib/store/branding.ts';
 
-export const handler = api({ access: { credentials: ['sk', 'pk', 'jwt'] }, scope: 'optional' }).handler(
+const read = api({ access: { credentials: ['sk', 'pk', 'jwt', 'et'] }, scope: 'optional' }).handler(
   async (_event, context) => ok<Branding>(await readBranding(context.principal.organizationId)),
 );
+
+// PUT: the control plane (docs/control-plane.md "Branding"): the GET shape, any subset of it,
+// colours checked; fields left out fall back to the defaults.
+const replace = api({ access: writeAccess, scope: 'optional', body: true, input: BrandingPutInput }).handler(
+  async (_event, context) =>
+    ok<Branding>(await saveBranding(context.principal.organizationId, context.input.body)),
+);
+
+export const handler = routeTable({ 'GET /api/v1/branding': read, 'PUT /api/v1/branding': replace });

@@ -1,4 +1,4 @@
-// POST /api/v1/chat/message, both variants on one route (DESIGN.md "The two POST variants"): a
+// POST /api/v1/chat/message, both variants on one route (docs/design.md "The two POST variants"): a
 // body with `role` appends to history (spec endpoint 7, 201); a body with `message` is the chat
 // variant (spec endpoint 6, 200), which answers the question in the conversation named by
 // `conversation_id` or `session_id`, or in a new one. The chain admits every credential the
@@ -19,7 +19,7 @@ import { uuidv7 } from '#lib/ids.ts';
 import type { AppendResult } from '#lib/openapi/schemas.ts';
 
 export const handler = api({
-  access: { credentials: ['sk', 'pk', 'jwt'] },
+  access: { credentials: ['sk', 'pk', 'jwt', 'et'] },
   scope: 'optional',
   body: true,
   limits: chatMessageLimits,

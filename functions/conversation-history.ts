@@ -1,13 +1,13 @@
 // GET /api/v1/chat/{conversation_id}/history: the whole conversation, oldest first (spec endpoint 3).
 
 import { readConversationHistory } from '#lib/conversations/history.ts';
-import { ConversationPathInput, historyAccess } from '#lib/conversations/inputs.ts';
+import { ConversationPathInput, scopeHistoryAccess } from '#lib/conversations/inputs.ts';
 import { api } from '#lib/http/api.ts';
 import { ok } from '#lib/http/response.ts';
 import type { ConversationHistory } from '#lib/openapi/schemas.ts';
 
 export const handler = api({
-  access: historyAccess,
+  access: scopeHistoryAccess,
   scope: 'required',
   input: ConversationPathInput,
 }).handler(async (_event, context) =>

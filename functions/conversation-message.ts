@@ -1,6 +1,6 @@
 // POST /api/v1/chat/{conversation_id}/message: answers a question in a given conversation (spec
 // endpoint 5). The conversation id may be new: it is then created in the caller's scope, which
-// needs database_id (DESIGN.md "Unknown ids"). Counts toward the message limits (30 per minute,
+// needs database_id (docs/design.md "Unknown ids"). Counts toward the message limits (30 per minute,
 // 200 per hour) and holds a concurrency lease while it answers.
 import { sendChatMessage } from '#lib/answer/chat.ts';
 import { ConversationMessageInput } from '#lib/answer/inputs.ts';
@@ -9,7 +9,7 @@ import { api } from '#lib/http/api.ts';
 import { uuidv7 } from '#lib/ids.ts';
 
 export const handler = api({
-  access: { credentials: ['sk', 'pk', 'jwt'] },
+  access: { credentials: ['sk', 'pk', 'jwt', 'et'] },
   scope: 'optional',
   body: true,
   input: ConversationMessageInput,

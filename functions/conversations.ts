@@ -2,13 +2,13 @@
 // signed cursor pages (spec endpoint 1).
 
 import { listConversations } from '#lib/conversations/history.ts';
-import { historyAccess, ListConversationsInput } from '#lib/conversations/inputs.ts';
+import { ListConversationsInput, scopeHistoryAccess } from '#lib/conversations/inputs.ts';
 import { api } from '#lib/http/api.ts';
 import { ok } from '#lib/http/response.ts';
 import type { ConversationsPage } from '#lib/openapi/schemas.ts';
 
 export const handler = api({
-  access: historyAccess,
+  access: scopeHistoryAccess,
   scope: 'required',
   input: ListConversationsInput,
 }).handler(async (_event, context) =>

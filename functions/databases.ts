@@ -1,17 +1,97 @@
-// GET /api/v1/organization/databases: the organization's connected databases, page by page
-// (spec endpoint 10, in the spec's Paginated response wrapper).
+// The organization's connected databases and their indexing jobs (docs/design.md "The control
+// plane"; docs/control-plane.md): one function for the resource's routes, each with its own chain.
+//   GET    /api/v1/organization/databases             list, page by page (spec endpoint 10)
+//   POST   /api/v1/organization/databases             connect (tested first), first indexing job
+//   GET    /api/v1/organization/databases/{id}        one, with its index and row policy
+//   PATCH  /api/v1/organization/databases/{id}        change (a changed connection is tested again)
+//   DELETE /api/v1/organization/databases/{id}        delete, with its pk_ keys
+//   POST   /api/v1/organization/databases/{id}/index  re-index in the background (202)
+//   GET    /api/v1/organization/jobs/{job_id}         follow a job
 import { api } from '#lib/http/api.ts';
-import { paginated } from '#lib/http/response.ts';
+import { ok, paginated } from '#lib/http/response.ts';
+import { routeTable } from '#lib/http/route-table.ts';
+import { IdPathInput, readAccess, writeAccess } from '#lib/manage/access.ts';
+import {
+  createDatabase,
+  createdDatabase,
+  DatabaseCreateInput,
+  DatabaseUpdateInput,
+  deleteDatabase,
+  getDatabase,
+  indexDatabase,
+  listDatabasePage,
+  updateDatabase,
+} from '#lib/manage/databases.ts';
+import { getJob, JobPathInput } from '#lib/manage/jobs.ts';
+import type {
+  DatabaseCreated,
+  DatabaseDetailBody,
+  DatabaseUpdated,
+  Deleted,
+  Job,
+} from '#lib/openapi/manage-schemas.ts';
 import type { Database } from '#lib/openapi/schemas.ts';
 import { PageNumberInput } from '#lib/params.ts';
-import { listDatabasePage } from '#lib/store/databases.ts';
 
-export const handler = api({
-  access: { credentials: ['sk', 'jwt'] },
+const list = api({ access: readAccess, scope: 'optional', input: PageNumberInput }).handler(
+  async (_event, context) => {
+    const { page, page_size: pageSize } = context.input.query;
+    const { items, totalItems } = await listDatabasePage(context.principal.organizationId, page, pageSize);
+    return paginated<Database>(items, { page, pageSize, totalItems });
+  },
+);
+
+const create = api({
+  access: writeAccess,
   scope: 'optional',
-  input: PageNumberInput,
-}).handler(async (_event, context) => {
-  const { page, page_size: pageSize } = context.input.query;
-  const { items, totalItems } = await listDatabasePage(context.principal.organizationId, { page, pageSize });
-  return paginated<Database>(items, { page, pageSize, totalItems });
+  body: true,
+  input: DatabaseCreateInput,
+}).handler(async (_event, context) =>
+  ok<DatabaseCreated>(
+    createdDatabase(await createDatabase(context.principal.organizationId, context.input.body)),
+    { status: 201 },
+  ),
+);
+
+const read = api({ access: readAccess, scope: 'optional', input: IdPathInput }).handler(
+  async (_event, context) =>
+    ok<DatabaseDetailBody>(await getDatabase(context.principal.organizationId, context.input.path.id)),
+);
+
+const update = api({
+  access: writeAccess,
+  scope: 'optional',
+  body: true,
+  input: DatabaseUpdateInput,
+}).handler(async (_event, context) =>
+  ok<DatabaseUpdated>(
+    await updateDatabase(context.principal.organizationId, context.input.path.id, context.input.body),
+  ),
+);
+
+const remove = api({ access: writeAccess, scope: 'optional', input: IdPathInput }).handler(
+  async (_event, context) =>
+    ok<Deleted>(await deleteDatabase(context.principal.organizationId, context.input.path.id)),
+);
+
+const reindex = api({ access: writeAccess, scope: 'optional', input: IdPathInput }).handler(
+  async (_event, context) =>
+    ok<Job>((await indexDatabase(context.principal.organizationId, context.input.path.id)).job, {
+      status: 202,
+    }),
+);
+
+const job = api({ access: readAccess, scope: 'optional', input: JobPathInput }).handler(
+  async (_event, context) =>
+    ok<Job>(await getJob(context.principal.organizationId, context.input.path.job_id)),
+);
+
+export const handler = routeTable({
+  'GET /api/v1/organization/databases': list,
+  'POST /api/v1/organization/databases': create,
+  'GET /api/v1/organization/databases/{id}': read,
+  'PATCH /api/v1/organization/databases/{id}': update,
+  'DELETE /api/v1/organization/databases/{id}': remove,
+  'POST /api/v1/organization/databases/{id}/index': reindex,
+  'GET /api/v1/organization/jobs/{job_id}': job,
 });

@@ -3,13 +3,13 @@
 // with Retry-After before the function times out; repeating the request finishes the delete.
 
 import { deleteConversation } from '#lib/conversations/history.ts';
-import { ConversationPathInput, historyAccess } from '#lib/conversations/inputs.ts';
+import { ConversationPathInput, deleteConversationAccess } from '#lib/conversations/inputs.ts';
 import { api } from '#lib/http/api.ts';
 import { ok } from '#lib/http/response.ts';
 import type { DeleteResult } from '#lib/openapi/schemas.ts';
 
 export const handler = api({
-  access: historyAccess,
+  access: deleteConversationAccess,
   scope: 'required',
   input: ConversationPathInput,
 }).handler(async (_event, context) =>

@@ -2,12 +2,12 @@
 // whole scope, newest first or oldest first (order=asc), in signed cursor pages (spec endpoint 2).
 
 import { readMessages } from '#lib/conversations/history.ts';
-import { HistoryInput, historyAccess } from '#lib/conversations/inputs.ts';
+import { HistoryInput, scopeHistoryAccess } from '#lib/conversations/inputs.ts';
 import { api } from '#lib/http/api.ts';
 import { ok } from '#lib/http/response.ts';
 import type { MessagesPage } from '#lib/openapi/schemas.ts';
 
-export const handler = api({ access: historyAccess, scope: 'required', input: HistoryInput }).handler(
+export const handler = api({ access: scopeHistoryAccess, scope: 'required', input: HistoryInput }).handler(
   async (_event, context) => {
     const { conversation_id: conversationId, ...page } = context.input.query;
     return ok<MessagesPage>(

@@ -1,5 +1,5 @@
 // GET /api/v1/chat/{conversation_id}/stream?message=…: answers a question in a conversation as
-// server-sent events (spec endpoint 8; DESIGN.md "Streaming"), from a response-streaming Lambda.
+// server-sent events (spec endpoint 8; docs/design.md "Streaming"), from a response-streaming Lambda.
 // The chain is the chat endpoints' (authentication, scope, message limits and a concurrency lease
 // held until the stream ends); everything that can be refused is refused before the first byte,
 // as an ordinary JSON error envelope with its status: an unknown conversation (404; it supplies
@@ -30,7 +30,7 @@ export const pacing = { pieceDelayMs: 0, pingIntervalMs: PING_INTERVAL_MS };
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 export const handler = api({
-  access: { credentials: ['sk', 'pk', 'jwt'] },
+  access: { credentials: ['sk', 'pk', 'jwt', 'et'] },
   scope: 'optional',
   input: StreamMessageInput,
   limits: 'answering',
@@ -67,9 +67,11 @@ export const handler = api({
         query_type: answer.query_type,
         execution_time_ms: answer.execution_time_ms,
         row_count: answer.row_count,
-        // Beyond the five fields of DESIGN.md "Streaming": the rows, for a client's table.
+        // Beyond the five fields of docs/design.md "Streaming": the rows, for a client's table.
         results: answer.results,
         results_truncated: answer.results_truncated,
+        // What the engine understood, shown under the answer (docs/api.md "interpretation").
+        interpretation: answer.interpretation,
       });
     },
     (thrown) => {

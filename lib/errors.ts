@@ -1,5 +1,5 @@
 // The one error catalogue: every error the API can return, with its HTTP status and the
-// codes of both documented envelope shapes (DESIGN.md "Errors"). Nothing else builds an
+// codes of both documented envelope shapes (docs/design.md "Errors"). Nothing else builds an
 // error body; domain code throws `ServiceError` with a kind from this table.
 
 export const errorCatalogue = {
@@ -93,6 +93,31 @@ export const errorCatalogue = {
     code: 'NOT_FOUND',
     errorCode: 'NOT_FOUND_PERSONALITY',
     message: 'Personality not found',
+  },
+  API_KEY_NOT_FOUND: {
+    status: 404,
+    code: 'NOT_FOUND',
+    errorCode: 'NOT_FOUND_API_KEY',
+    message: 'API key not found',
+  },
+  JOB_NOT_FOUND: {
+    status: 404,
+    code: 'NOT_FOUND',
+    errorCode: 'NOT_FOUND_JOB',
+    message: 'Job not found',
+  },
+  PATTERN_NOT_FOUND: {
+    status: 404,
+    code: 'NOT_FOUND',
+    errorCode: 'NOT_FOUND_PATTERN',
+    message: 'Query pattern not found',
+  },
+  /** The control plane: a second database of the same name, a second pattern for one question. */
+  DUPLICATE_ENTRY: {
+    status: 400,
+    code: 'DUPLICATE_ENTRY',
+    errorCode: 'BUSINESS_DUPLICATE_ENTRY',
+    message: 'An entry with the same name already exists',
   },
   METHOD_NOT_ALLOWED: {
     status: 405,
@@ -237,7 +262,7 @@ export const toServiceError = (error: unknown): ServiceError => {
   return new ServiceError('INTERNAL', { cause: error });
 };
 
-/** The envelope that serves both documented error shapes (DESIGN.md "Errors"). */
+/** The envelope that serves both documented error shapes (docs/design.md "Errors"). */
 export interface ErrorEnvelope {
   success: false;
   error: { code: string; message: string; details: string };

@@ -1,5 +1,5 @@
 // A bounded in-memory cache with per-entry expiry, for lookups that may be a little stale
-// (API keys and organizations: at most 60 s, see README "Caching").
+// (API keys and organizations: at most 60 s, see docs/api.md "Behaviour worth knowing").
 export class TtlCache<K, V> {
   readonly #entries = new Map<K, { value: V; expiresAt: number }>();
   readonly ttlMs: number;
@@ -29,6 +29,10 @@ export class TtlCache<K, V> {
       if (!oldest.done) this.#entries.delete(oldest.value);
     }
     this.#entries.set(key, { value, expiresAt: this.now() + this.ttlMs });
+  }
+
+  delete(key: K): void {
+    this.#entries.delete(key);
   }
 
   clear(): void {

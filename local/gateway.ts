@@ -35,11 +35,22 @@ export interface StaticPage {
   body: () => string | Buffer | Promise<string | Buffer>;
 }
 
+/**
+ * A POST route outside the API that stands for an integrator's own backend, e.g. the demo page's
+ * `/demo/session` (web/serve.ts): it answers JSON with its status.
+ */
+export type PageAction = (request: {
+  headers: Record<string, string | string[] | undefined>;
+  body: string;
+}) => Promise<{ status: number; body: unknown }>;
+
 export interface GatewayOptions {
   root: string;
   routes: Route[];
   /** GET paths served as files (`/`, `/widget.js`); API routes win over them. */
   pages?: Record<string, StaticPage>;
+  /** POST paths served by a function of this process (`/demo/session`); API routes win over them. */
+  actions?: Record<string, PageAction>;
   port?: number;
   host?: string;
   service?: string;
@@ -193,6 +204,21 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
       const content = await page.body();
       res.writeHead(200, { 'Content-Type': page.contentType, 'Cache-Control': 'no-cache' });
       res.end(method === 'HEAD' ? undefined : content);
+      return undefined;
+    }
+    const action = Object.hasOwn(options.actions ?? {}, url.pathname)
+      ? options.actions?.[url.pathname]
+      : undefined;
+    if (matching.length === 0 && action && method === 'POST') {
+      const result = await action({
+        headers: req.headers,
+        body: (await readBody(req))?.toString('utf8') ?? '',
+      });
+      res.writeHead(result.status, {
+        'Content-Type': 'application/json; charset=utf-8',
+        'Cache-Control': 'no-store',
+      });
+      res.end(JSON.stringify(result.body));
       return undefined;
     }
     if (matching.length === 0) {

@@ -205,6 +205,12 @@ try {
     `/widget.js answered ${widget.status} ${widget.type}`,
   );
   step('npm start: the demo page / and /widget.js → 200');
+  // The demo database filters rows by tenant: the page holds no key and gets an embed session.
+  check(!/\b(?:sk|pk)_[A-Za-z0-9_-]{20,}/.test(page.text), 'the demo page contains an API key');
+  const session = await request(`${base}/demo/session`, { method: 'POST' });
+  const token = (session.body.data as { token?: string } | undefined)?.token;
+  check(session.status === 201 && token?.startsWith('et_'), `/demo/session answered ${session.status}`);
+  step('npm start: the demo page holds no key; POST /demo/session → 201 with an et_ token');
 
   // The printed admin line, as printed (its backslash continuations joined).
   const adminLine = printed(

@@ -28,7 +28,7 @@ export const writeStackInfo = (info: StackInfo): void => {
   writeFileSync(stackFile, `${JSON.stringify(info, null, 2)}\n`);
 };
 
-/** A secret kept under .local/ and created on first use (the local JWT and cursor secrets). */
+/** A secret kept under .local/ and created on first use (the local JWT, cursor and embed-session secrets). */
 const localSecret = (name: string): string => {
   const file = join(localDir, name);
   if (!existsSync(file)) {
@@ -39,22 +39,45 @@ const localSecret = (name: string): string => {
 };
 
 /**
- * Puts the functions' environment into this process (the stage's settings, then the local
- * overrides) and makes the settings (lib/config.ts) read it afresh.
+ * The functions' environment on the local stack: the stage's settings (`functionEnvironment`,
+ * from the resolved serverless config) unless `env` sets them, then the local overrides: this
+ * stack's table and DynamoDB Local, the key file and the secrets kept under .local/ (created on
+ * first use). npm start applies it to its own process (applyLocalEnvironment); npm run offline
+ * hands it to serverless-offline (local/offline.ts), so both run the functions alike.
+ */
+export const localEnvironment = (
+  functionEnvironment: Readonly<Record<string, string>>,
+  stack: StackInfo,
+  env: Readonly<Record<string, string | undefined>> = process.env,
+): Record<string, string> => {
+  const stage: Record<string, string> = {};
+  for (const [name, value] of Object.entries(functionEnvironment)) stage[name] = env[name] ?? value;
+  const kept = (name: string, fallback: string): string => env[name] ?? stage[name] ?? fallback;
+  return {
+    ...stage,
+    STAGE: LOCAL_STAGE,
+    TABLE_NAME: stack.tableName,
+    DYNAMODB_ENDPOINT: stack.dynamodbEndpoint,
+    AWS_REGION: kept('AWS_REGION', 'us-east-1'),
+    LOCAL_SECRET_KEY_FILE: kept('LOCAL_SECRET_KEY_FILE', join(localDir, 'credentials.key')),
+    POWERTOOLS_LOG_LEVEL: env.LOG_LEVEL ?? 'WARN',
+    JWT_SECRET: env.TABLETALK_JWT_SECRET || localSecret('jwt.secret'),
+    JWT_JWKS_URL: '',
+    CURSOR_SECRET: env.TABLETALK_CURSOR_SECRET || localSecret('cursor.secret'),
+    EMBED_SESSION_SECRET: env.TABLETALK_EMBED_SESSION_SECRET || localSecret('embed.secret'),
+    // The secrets above are the local stack's; never a deployed stage's secret (lib/secrets-provider.ts).
+    SECRETS_ARN: '',
+  };
+};
+
+/**
+ * Puts the functions' environment (localEnvironment) into this process and makes the settings
+ * (lib/config.ts) read it afresh.
  */
 export const applyLocalEnvironment = (
   functionEnvironment: Record<string, string>,
   stack: StackInfo,
 ): void => {
-  for (const [name, value] of Object.entries(functionEnvironment)) process.env[name] ??= value;
-  process.env.STAGE = LOCAL_STAGE;
-  process.env.TABLE_NAME = stack.tableName;
-  process.env.DYNAMODB_ENDPOINT = stack.dynamodbEndpoint;
-  process.env.AWS_REGION ??= 'us-east-1';
-  process.env.LOCAL_SECRET_KEY_FILE ??= join(localDir, 'credentials.key');
-  process.env.POWERTOOLS_LOG_LEVEL = process.env.LOG_LEVEL ?? 'WARN';
-  process.env.JWT_SECRET = process.env.TABLETALK_JWT_SECRET || localSecret('jwt.secret');
-  process.env.JWT_JWKS_URL = '';
-  process.env.CURSOR_SECRET = process.env.TABLETALK_CURSOR_SECRET || localSecret('cursor.secret');
+  Object.assign(process.env, localEnvironment(functionEnvironment, stack));
   resetSettings();
 };

@@ -4,7 +4,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { widgetPages } from '../web/serve.ts';
+import { type DemoPageOptions, demoBackend, widgetPages } from '../web/serve.ts';
 import { ensureDemo } from './demo/seed.ts';
 import { freePort, isDynamoDbUp, localClient, type RunningDynamoDb, startDynamoDb } from './dynamodb.ts';
 import { startGateway } from './gateway.ts';
@@ -83,16 +83,18 @@ try {
 
   const routes = routesOf(config);
   progress(`Starting the local gateway with ${routes.length} routes…`);
+  // The chat widget's demo page on / and its script on /widget.js. The demo database filters rows
+  // by tenant, so the page uses an embed session (tenant 1, scope demo-visitor) from the demo
+  // backend route POST /demo/session, which asks for it with the sk_ key; the page holds no key.
+  const demoOptions: DemoPageOptions = {
+    databaseId: demo.databaseId,
+    session: { skKey: demo.skKey, tenantId: '1', scopeId: 'demo-visitor' },
+  };
   const gateway = await startGateway({
     root,
     routes,
-    // The chat widget's demo page on / (the demo pk_ key, tenant 1) and its script on /widget.js.
-    pages: widgetPages({
-      apiKey: demo.pkKey,
-      databaseId: demo.databaseId,
-      tenantId: '1',
-      scopeId: 'demo-visitor',
-    }),
+    pages: widgetPages(demoOptions),
+    actions: demoBackend(demoOptions),
     port,
     stage: LOCAL_STAGE,
     onRequest: ({ method, path, status, ms }) => console.log(`${method} ${path} → ${status} (${ms} ms)`),
@@ -102,18 +104,22 @@ try {
   console.log(`
 tabletalk is running at ${gateway.url}/api/v1
 The chat widget's demo page: ${gateway.url}/  (script: ${gateway.url}/widget.js)
+  It holds no key: its embed session comes from the demo backend, POST ${gateway.url}/demo/session.
 
   Demo organization  ${demo.organizationId} (professional plan)
   Demo database      ${demo.databaseId}
                      (PGlite from local/demo/shop.sql; tenants X-Tenant-Id 1, 2 and 3)
   Organization key   ${demo.skKey}
-  Database key       ${demo.pkKey}
+  Database key       ${demo.pkKey}  (refused by this database, which filters rows by tenant)
 
 Try it:
   curl -s -H "X-API-Key: ${demo.skKey}" ${gateway.url}/api/v1/branding
   curl -s -H "X-API-Key: ${demo.skKey}" -H "X-Tenant-Id: 1" -H "Content-Type: application/json" \\
     ${gateway.url}/api/v1/chat/message \\
     -d '{"message": "How many orders were placed in 2025?", "database_id": "${demo.databaseId}"}'
+  curl -s -H "X-API-Key: ${demo.skKey}" -H "Content-Type: application/json" \\
+    ${gateway.url}/api/v1/embed/sessions \\
+    -d '{"database_id": "${demo.databaseId}", "tenant_id": "1", "scope_id": "visitor-7"}'
   npm run --silent admin -- sql check --database ${demo.databaseId} --tenant 1 \\
     --sql "SELECT status, count(*) FROM orders GROUP BY status" --execute
 

@@ -1,6 +1,6 @@
 // Bundles the chat widget (web/src/widget.ts) into one minified script with esbuild.
-// `npm run build:widget` writes web/dist/widget.js (what a deployed stage uploads, see README
-// "Chat widget"); `npm start` and the tests build it in memory on demand (web/serve.ts).
+// `npm run build:widget` writes web/dist/widget.js (what a deployed stage uploads, see docs/widget.md
+// "Serving the script"); `npm start` and the tests build it in memory on demand (web/serve.ts).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { build } from 'esbuild';

@@ -7,7 +7,10 @@
 import type { Catalog } from '#lib/connectors/types.ts';
 import { type EffectivePolicy, effectivePolicy, relationAccess } from '#lib/sql/policy.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
+import { readGlossary } from '#lib/store/glossary.ts';
 import { readSchemaIndex } from '#lib/store/schema-index.ts';
+import { TtlCache } from '#lib/ttl-cache.ts';
+import { type Glossary, isEmptyGlossary } from './glossary.ts';
 
 export interface AnswerCatalog {
   /** The whole index: the guard resolves every name against it. */
@@ -28,6 +31,17 @@ export const visibleCatalog = (catalog: Catalog, policy: EffectivePolicy): Catal
     (relation) => relationAccess(catalog, policy, relation.schema, relation.name).kind !== 'refused',
   ),
 });
+
+/**
+ * An index sampled under another row policy than the database's (the control plane changed it;
+ * the re-index is queued): its sampled values may be one tenant's under the new policy, so it is
+ * used without them until the re-index publishes (docs/control-plane.md "Changing a database").
+ */
+const samplesUnder = (catalog: Catalog, database: DatabaseRecord, policy: EffectivePolicy): Catalog => {
+  const sampledUnder = database.schemaIndex?.policyKey;
+  if (sampledUnder === undefined || sampledUnder === JSON.stringify(policy)) return catalog;
+  return { ...catalog, relations: catalog.relations.map((relation) => ({ ...relation, samples: {} })) };
+};
 
 const keyOf = (database: DatabaseRecord): string | undefined =>
   database.schemaIndex
@@ -52,9 +66,10 @@ export const answerCatalogOf = (
     return cached;
   }
   const loading = (async () => {
-    const full = await read(database);
-    if (!full) return undefined;
+    const stored = await read(database);
+    if (!stored) return undefined;
     const policy = effectivePolicy(database);
+    const full = samplesUnder(stored, database, policy);
     return { full, visible: visibleCatalog(full, policy), policy };
   })();
   cache.set(key, loading);
@@ -75,5 +90,32 @@ export const answerCatalogOf = (
   return loading;
 };
 
+/**
+ * The database's glossary for answering (lib/store/glossary.ts), kept per container for a minute:
+ * a saved change reaches every answer within 60 s. Undefined when it has none.
+ */
+const glossaries = new TtlCache<string, Promise<Glossary | undefined>>(60_000, 256);
+export const answerGlossaryOf = (
+  databaseId: string,
+  read: (id: string) => Promise<Glossary> = readGlossary,
+): Promise<Glossary | undefined> => {
+  const cached = glossaries.get(databaseId);
+  if (cached) return cached;
+  // A glossary that cannot be read does not cost the answer: it answers without one, and the
+  // next request reads again.
+  const loading = read(databaseId).then(
+    (glossary) => (isEmptyGlossary(glossary) ? undefined : glossary),
+    () => {
+      glossaries.delete(databaseId);
+      return undefined;
+    },
+  );
+  glossaries.set(databaseId, loading);
+  return loading;
+};
+
 /** Tests: forget cached catalogs. */
-export const clearAnswerCatalogs = (): void => cache.clear();
+export const clearAnswerCatalogs = (): void => {
+  cache.clear();
+  glossaries.clear();
+};

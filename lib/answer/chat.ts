@@ -3,20 +3,28 @@
 // latest messages, the database (from the body, or the conversation's), its schema index, the
 // tenant and scope values for it, the personality and the engine. The checks, so that each error
 // means one thing:
-//   1. a pk_ key naming another database → 403 before any lookup (nothing about it is revealed);
-//   2. the conversation: it keeps the database and personality of its first message (DESIGN.md
+//   1. a pk_ key or an embed session naming another database → 403 before any lookup (nothing
+//      about it is revealed); an embed session's tenant and personality are its token's
+//      (lib/auth/embed-sessions.ts applyEmbedSession: another X-Tenant-Id is 403);
+//   2. the conversation: it keeps the database and personality of its first message (docs/design.md
 //      "Chat answers"); naming another one later is a 400 on that field; an id that does not
 //      exist yet is created in the caller's scope when database_id is given, else 404
-//      (DESIGN.md "Unknown ids"); no id and no database_id is a 400 on body.database_id;
+//      (docs/design.md "Unknown ids"); no id and no database_id is a 400 on body.database_id;
 //   3. the database and the personality (loaded together): unknown or another organization's →
-//      404 DATABASE_NOT_FOUND / NOT_FOUND_PERSONALITY; a disabled database → 403; one without a
-//      schema index → 422 (nothing to answer from);
+//      404 DATABASE_NOT_FOUND / NOT_FOUND_PERSONALITY; a pk_ key on a database that filters rows
+//      by tenant → 403 EMBED_SESSION_REQUIRED, whatever headers it sends; a disabled database →
+//      403; one without a schema index → 422 (nothing to answer from);
 //   4. X-Tenant-Id and X-Scope-Id against the database (403 INVALID_TENANT_ID, …), which is why
-//      the database is loaded first, by this code rather than by a middleware;
+//      the database is loaded first, by this code rather than by a middleware; then the
+//      conversation's tenant (docs/design.md "A conversation keeps its tenant"): one whose first
+//      answered message had another tenant, or one when this request has none, is 404 as another
+//      scope's is, so none of its earlier questions, SQL or rows reach this request's context;
 //   5. the engine (lib/answer/registry.ts) and, for model engines, the database's query
 //      patterns (lib/store/patterns.ts).
 // Lookups that do not depend on each other run at once.
+import { applyEmbedSession, refuseDatabaseKey } from '#lib/auth/embed-sessions.ts';
 import type { Principal } from '#lib/auth/principal.ts';
+import { rowScopeOf } from '#lib/auth/session-scope.ts';
 import { resolveTenant } from '#lib/auth/tenant.ts';
 import { invalidField, ServiceError } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
@@ -25,12 +33,13 @@ import {
   conversationKeeps,
   findConversation,
   isOwnedBy,
+  tenantMatches,
 } from '#lib/store/conversations.ts';
 import { type DatabaseRecord, findDatabase } from '#lib/store/databases.ts';
 import { conversationMessagePage, type MessageRecord } from '#lib/store/messages.ts';
 import { listPatterns } from '#lib/store/patterns.ts';
 import { findPersonality } from '#lib/store/personalities.ts';
-import { answerCatalogOf } from './catalog.ts';
+import { answerCatalogOf, answerGlossaryOf } from './catalog.ts';
 import {
   type AnswerDependencies,
   type AnswerOutcome,
@@ -59,8 +68,10 @@ export interface ChatRequest {
   now?: Date;
 }
 
-const forbiddenDatabase = () =>
-  new ServiceError('FORBIDDEN', { message: 'This database key cannot be used with another database' });
+const forbiddenDatabase = (principal: Principal) =>
+  new ServiceError('FORBIDDEN', {
+    message: `This ${principal.credential === 'et' ? 'embed session' : 'database key'} cannot be used with another database`,
+  });
 
 const databaseRequired = (fields: 'body' | 'query') =>
   invalidField(
@@ -70,8 +81,9 @@ const databaseRequired = (fields: 'body' | 'query') =>
   );
 
 const checkKeyDatabase = (principal: Principal, databaseId: string | undefined): void => {
-  if (principal.credential === 'pk' && databaseId !== undefined && databaseId !== principal.databaseId)
-    throw forbiddenDatabase();
+  const bound = principal.credential === 'pk' || principal.credential === 'et';
+  if (bound && databaseId !== undefined && databaseId !== principal.databaseId)
+    throw forbiddenDatabase(principal);
 };
 
 interface KnownConversation {
@@ -89,7 +101,7 @@ const loadConversation = async (
   id: string,
 ): Promise<KnownConversation> => {
   const [stored, page] = await Promise.all([
-    findConversation(id),
+    findConversation(organizationId, id),
     conversationMessagePage(organizationId, scopeId, id, { limit: HISTORY_MESSAGES, order: 'desc' }),
   ]);
   const conversation = stored && isOwnedBy(stored, organizationId, scopeId) ? stored : undefined;
@@ -118,11 +130,11 @@ const settle = (
   { conversation, taken }: Pick<KnownConversation, 'conversation' | 'taken'>,
 ): { databaseId: string; personalityId: string | undefined } => {
   // Refused here rather than by the append's condition, so that the stream refuses it before
-  // its first byte (DESIGN.md "Unknown ids": another scope's id is always 404).
+  // its first byte (docs/design.md "Unknown ids": another scope's id is always 404).
   if (taken) throw new ServiceError('CONVERSATION_NOT_FOUND');
   if (!conversation) {
     if (request.databaseId === undefined) {
-      // DESIGN.md "Unknown ids": an id that does not exist yet needs database_id to be created.
+      // docs/design.md "Unknown ids": an id that does not exist yet needs database_id to be created.
       if (request.conversationId !== undefined) throw new ServiceError('CONVERSATION_NOT_FOUND');
       throw databaseRequired(request.fields ?? 'body');
     }
@@ -146,8 +158,9 @@ const settle = (
  * error of a request is thrown here, before anything is stored (the streaming endpoint relies on
  * it: these go out as plain error responses, before the stream starts).
  */
-export const prepareChatAnswer = async (request: ChatRequest): Promise<AnswerRequest> => {
+export const prepareChatAnswer = async (input: ChatRequest): Promise<AnswerRequest> => {
   const timings = new Timings();
+  const request = applyEmbedSession(input.principal, input);
   const { principal, scopeId } = request;
   const { organizationId } = principal;
   checkKeyDatabase(principal, request.databaseId);
@@ -182,6 +195,7 @@ export const prepareChatAnswer = async (request: ChatRequest): Promise<AnswerReq
         personalityId: settled.personalityId,
       });
     }
+    refuseDatabaseKey(principal, database);
     if (database.status !== 'active') {
       throw new ServiceError('FORBIDDEN', { message: 'This database connection is disabled' });
     }
@@ -191,7 +205,8 @@ export const prepareChatAnswer = async (request: ChatRequest): Promise<AnswerReq
     // before a server's (an engine that is not configured).
     const engine = engineFor(choice);
     const patterns = choice.engine === 'builtin' ? Promise.resolve([]) : listPatterns(database.id);
-    for (const pending of [engine, patterns]) pending.catch(() => undefined);
+    const glossary = answerGlossaryOf(database.id);
+    for (const pending of [engine, patterns, glossary]) pending.catch(() => undefined);
     const catalog = await answerCatalogOf(database);
     if (!catalog) {
       const message = 'The database has not been indexed yet, so there is nothing to answer from';
@@ -201,9 +216,27 @@ export const prepareChatAnswer = async (request: ChatRequest): Promise<AnswerReq
         issues: [{ field: 'database_id', message, code: 'SCHEMA_NOT_INDEXED' }],
       });
     }
-    const tenant = resolveTenant(database, catalog.full, request.tenantHeader, scopeId);
+    const tenant = resolveTenant(
+      database,
+      catalog.full,
+      request.tenantHeader,
+      rowScopeOf(principal, scopeId),
+    );
+    if (known.conversation && !tenantMatches(known.conversation, tenant.tenant)) {
+      throw new ServiceError('CONVERSATION_NOT_FOUND');
+    }
     const examples = (await patterns).map((pattern) => ({ question: pattern.question, sql: pattern.sql }));
-    return { known, database, catalog, tenant, personality, engine: await engine, choice, examples };
+    return {
+      known,
+      database,
+      catalog,
+      tenant,
+      personality,
+      engine: await engine,
+      choice,
+      examples,
+      glossary: await glossary,
+    };
   });
 
   return {
@@ -218,6 +251,7 @@ export const prepareChatAnswer = async (request: ChatRequest): Promise<AnswerReq
     engine: prepared.engine,
     model: prepared.choice.model,
     examples: prepared.examples,
+    ...(prepared.glossary ? { glossary: prepared.glossary } : {}),
     timings,
     ...(request.now ? { now: request.now } : {}),
     ...(request.remainingMs ? { deadline: Date.now() + request.remainingMs() } : {}),

@@ -1,4 +1,4 @@
-// The answer's text from the rows a query returned (DESIGN.md "Chat answers"): counts as a
+// The answer's text from the rows a query returned (docs/design.md "Chat answers"): counts as a
 // sentence ("There are 42 cancelled orders in 2025."), single values, top-N lists, group-bys
 // summarised ("Revenue per category: Books 1,234.50, Games 987.00 and 3 more."), empty results.
 // Shapes come from the engine (engine.ts `AnswerShape`); without one the rows are summarised

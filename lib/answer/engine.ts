@@ -4,9 +4,10 @@
 // through the SQL guard (lib/sql/), runs what the guard printed and composes the answer: the
 // engine's own `compose` when it has one (a model writing from the rows, streamed piece by piece),
 // else lib/answer/compose.ts. Model engines report the tokens of each call (`onUsage`).
-// DESIGN.md "Chat answers: one superset shape", "Streaming" and "Tenant filtering and the SQL
+// docs/design.md "Chat answers: one superset shape", "Streaming" and "Tenant filtering and the SQL
 // guard".
 import type { Catalog, Dialect } from '#lib/connectors/types.ts';
+import type { Glossary } from './glossary.ts';
 
 /** Mirrors the answer's `query_type`. */
 export type ProposalKind = 'sql' | 'clarification' | 'conversational' | 'refused';
@@ -54,6 +55,11 @@ export interface EngineInput {
    * relevant ones to the model; engines without a model may ignore them.
    */
   examples?: { question: string; sql: string }[];
+  /**
+   * The database's glossary (lib/answer/glossary.ts): the operator's synonyms, metrics and
+   * filters, each metric and filter checked by the SQL guard when it was saved.
+   */
+  glossary?: Glossary;
   /**
    * Receives the token usage of each model call the engine makes for this question (proposal,
    * format retry, repair, composition), as the provider reported it; engines without a model
@@ -121,6 +127,12 @@ export interface SqlProposal {
    * "Counting orders with status 'cancelled' ordered in 2025 (2025-01-01 to 2025-12-31)".
    */
   description: string;
+  /**
+   * What was understood, in plain words, for the user to check ("Counting pets with species
+   * 'cat'; reading “kitties” as cats"): the answer's `interpretation`. Engines without one of
+   * their own fall back to `description`.
+   */
+  interpretation?: string;
   /** Saved with the assistant message and handed back in `PriorTurn.state` for follow-ups. JSON only. */
   state?: unknown;
   shape?: AnswerShape;

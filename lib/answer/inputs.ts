@@ -50,7 +50,7 @@ export const ConversationMessageInput = v.object({
 /**
  * Spec endpoint 8: GET /api/v1/chat/{conversation_id}/stream?message=… (the query, URL-decoded).
  * `database_id` (and `personality_id`) follow the chat endpoints' rule for an id that does not
- * exist yet: with them it is created by this message, without them it is a 404 (DESIGN.md
+ * exist yet: with them it is created by this message, without them it is a 404 (docs/design.md
  * "Unknown ids"). That lets a client stream its first answer too.
  */
 export const StreamMessageInput = v.object({

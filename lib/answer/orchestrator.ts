@@ -1,7 +1,7 @@
-// The answering flow (issue 5; DESIGN.md "Chat answers: one superset shape", "Tenant filtering and
+// The answering flow (docs/design.md "Chat answers: one superset shape", "Tenant filtering and
 // the SQL guard"). For one question in one conversation:
-//   1. the user message is stored (it creates the conversation, with the database, personality
-//      and title) while the engine reads the question against the catalog the row policy leaves
+//   1. the user message is stored (it creates the conversation, with the database, personality,
+//      tenant and title) while the engine reads the question against the catalog the row policy leaves
 //      readable, with the conversation's prior turns;
 //   2. a proposed query passes the SQL guard of the database's dialect (PostgreSQL grammar for
 //      postgres and pglite, MySQL for mysql), which rewrites it for the tenant and scope and caps
@@ -37,9 +37,11 @@ import { errorCatalogue, ServiceError, toServiceError } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
 import { recordAnswer } from '#lib/observability/metrics.ts';
 import type { Guard } from '#lib/sql/types.ts';
+import { conversationTenantKey } from '#lib/store/conversations.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
 import { appendMessage, type MessageRecord } from '#lib/store/messages.ts';
 import type { Personality } from '#lib/store/personalities.ts';
+import { countAnswer } from '#lib/store/usage.ts';
 import type { AnswerCatalog } from './catalog.ts';
 import { composeAnswer, sentencePieces } from './compose.ts';
 import type {
@@ -53,6 +55,7 @@ import type {
   SqlProposal,
   TokenUsage,
 } from './engine.ts';
+import type { Glossary } from './glossary.ts';
 import { Timings } from './timing.ts';
 import { type AssistantMetadata, priorTurns } from './turns.ts';
 
@@ -63,7 +66,7 @@ export const GUARD_REFUSED_MESSAGE =
   'I can’t answer that safely: the query it needs would read data outside what this service may query. ' +
   'Try asking about the data in another way.';
 
-/** DESIGN.md "Chat answers: one superset shape". */
+/** docs/design.md "Chat answers: one superset shape". */
 export interface ChatAnswer {
   message: string;
   conversation_id: string;
@@ -78,6 +81,12 @@ export interface ChatAnswer {
   results_truncated: boolean;
   /** The query as generated, before the tenant rewrite (also when the guard refused it); null when the engine proposed none. */
   sql: string | null;
+  /**
+   * What the engine understood, in plain words ("Counting orders with status 'cancelled'"), so
+   * that a user can catch a misreading (docs/design.md "Answering on unseen databases"); null
+   * when no query was proposed.
+   */
+  interpretation: string | null;
 }
 
 export interface AnswerRequest {
@@ -96,6 +105,8 @@ export interface AnswerRequest {
   model?: string | undefined;
   /** Query patterns of the database (lib/store/patterns.ts), for engines that show examples. */
   examples?: { question: string; sql: string }[] | undefined;
+  /** The database's glossary (lib/answer/glossary.ts), for every engine. */
+  glossary?: Glossary | undefined;
   timings?: Timings;
   /** The reference clock for relative periods; now when absent. */
   now?: Date;
@@ -454,6 +465,7 @@ export const answerQuestion = async (
     ...(catalog.policy.tenantColumn ? { tenantColumn: catalog.policy.tenantColumn } : {}),
     ...(request.signal ? { signal: request.signal } : {}),
     ...(request.examples?.length ? { examples: request.examples } : {}),
+    ...(request.glossary ? { glossary: request.glossary } : {}),
     onUsage: (usage) => {
       tokens = { input: (tokens?.input ?? 0) + usage.input, output: (tokens?.output ?? 0) + usage.output };
     },
@@ -463,6 +475,9 @@ export const answerQuestion = async (
     userId: caller.userId ?? '',
     databaseId: database.id,
     personalityId: personality?.id,
+    // docs/design.md "A conversation keeps its tenant": set by the first answered message, and
+    // the condition of every later append (another tenant's append is CONVERSATION_NOT_FOUND).
+    tenantKey: conversationTenantKey(request.tenant.tenant),
   };
   const append = (role: 'user' | 'assistant', content: string, metadata?: AssistantMetadata) =>
     timings.measure('store', () =>
@@ -535,6 +550,10 @@ export const answerQuestion = async (
   // 5. The answer is stored, then returned.
   const executionMs = Math.round(timings.elapsed());
   const { query } = produced;
+  // This month's answers by who answered (GET /organization/usage), counted while it is stored.
+  const counted = countAnswer(caller.organizationId, engine.name === 'builtin' ? 'builtin' : 'model').catch(
+    (error: unknown) => logger.warn('an answer could not be counted', { error: error as Error }),
+  );
   const assistant = await append('assistant', text, {
     query_type: produced.kind,
     execution_time_ms: executionMs,
@@ -550,6 +569,7 @@ export const answerQuestion = async (
     ...(incomplete ? { incomplete: true } : {}),
   });
 
+  await counted;
   recordAnswer({
     answer: { query_type: produced.kind, row_count: produced.results.length },
     timings,
@@ -567,6 +587,7 @@ export const answerQuestion = async (
       row_count: produced.results.length,
       results_truncated: produced.truncated,
       sql: query?.sql ?? null,
+      interpretation: query ? (query.interpretation ?? query.description ?? null) : null,
     },
     userMessageId: userMessage.id,
     assistantMessageId: assistant.id,

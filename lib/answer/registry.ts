@@ -1,4 +1,4 @@
-// Which engine answers a question (README "Asking questions"), most specific first:
+// Which engine answers a question (docs/model-engines.md "Choosing an engine"), most specific first:
 //   1. the personality's `engine` (and `model`), set with `admin personality create`;
 //   2. the organization's override in ANSWER_ENGINE_ORGS (`7=openai:gpt-4o-mini,12=bedrock`);
 //   3. the stage's default ANSWER_ENGINE (`builtin` when unset).
@@ -14,6 +14,7 @@
 import { settings } from '#lib/config.ts';
 import { ServiceError } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
+import { serviceSecret } from '#lib/secrets-provider.ts';
 import type { EngineName } from '#lib/store/personalities.ts';
 import { builtinEngine } from './builtin/index.ts';
 import type { Engine } from './engine.ts';
@@ -92,13 +93,21 @@ export const chooseEngine = (
 
 type Factory = (options: Record<string, unknown>) => Engine | Promise<Engine>;
 
-/** What each factory is given: the model, and the provider's settings (lib/config.ts). */
-const factoryOptions = (name: Exclude<EngineName, 'builtin'>, model: string | undefined) => {
+/**
+ * What each factory is given: the model, and the provider's settings (lib/config.ts); the API key
+ * is one of the stage's secrets (lib/secrets-provider.ts: Secrets Manager when deployed).
+ */
+const factoryOptions = async (name: Exclude<EngineName, 'builtin'>, model: string | undefined) => {
   const { timeoutMs, openai, bedrock } = settings().answering;
   const defined = (options: Record<string, string | number | undefined>) =>
     Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
   return name === 'openai'
-    ? defined({ baseUrl: openai.baseUrl, model: model ?? openai.model, apiKey: openai.apiKey, timeoutMs })
+    ? defined({
+        baseUrl: openai.baseUrl,
+        model: model ?? openai.model,
+        apiKey: await serviceSecret('OPENAI_API_KEY'),
+        timeoutMs,
+      })
     : defined({ model: model ?? bedrock.model, timeoutMs });
 };
 
@@ -133,8 +142,10 @@ const createModelEngine = async (name: Exclude<EngineName, 'builtin'>, model?: s
   }
   const factory = module[factoryNames[name]];
   if (typeof factory !== 'function') throw unavailable(name, `its module exports no ${factoryNames[name]}`);
+  // Outside the try: a secret store that cannot be read is an outage (503), not a missing engine.
+  const options = await factoryOptions(name, model);
   try {
-    return await (factory as Factory)(factoryOptions(name, model));
+    return await (factory as Factory)(options);
   } catch (error) {
     if (error instanceof ServiceError) throw error;
     throw unavailable(

@@ -35,7 +35,8 @@ const candidatesOf = (relation: CatalogRelation, tenantColumn: string | undefine
     (column) =>
       column.kind === 'text' &&
       !isIdentifying(column.name) &&
-      (relation.samples[column.name]?.length ?? 0) > 1,
+      // Own entries only: a column may be named `constructor` or `toString`.
+      (Object.hasOwn(relation.samples, column.name) ? relation.samples[column.name]!.length : 0) > 1,
   );
   const time = usable.find((column) => column.kind === 'date' || column.kind === 'timestamp');
   return [

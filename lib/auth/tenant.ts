@@ -1,14 +1,18 @@
-// X-Tenant-Id and the scope value of a request against a connected database (DESIGN.md "Tenant
+// X-Tenant-Id and the scope value of a request against a connected database (docs/design.md "Tenant
 // filtering and the SQL guard", spec "Tenant header"). `resolveTenant` is the pure rule, shared
 // by the answering endpoints (through the `tenant` middleware of lib/http) and `admin sql check`:
 //   - each value is validated against the type of the column it will be compared with: an
-//     integer column takes an integer within the column's range, a uuid column a UUID, anything
-//     else 1 to 255 printable characters; the values go to SQL only as bound parameters;
+//     integer column takes a positive integer (1 … 2^53−1, and within the column's range: `0`
+//     and `-1` are no tenant), a uuid column a UUID, anything else 1 to 255 printable
+//     characters; the values go to SQL only as bound parameters;
 //   - tenant header invalid → 403 INVALID_TENANT_ID, details [{field: 'X-Tenant-Id', code: 'INVALID_FORMAT'}];
 //   - missing while the database requires scoping → the same with code MISSING_REQUIRED_HEADER;
-//   - sent to a database without scoping → 403 "Organization scoping is not enabled for this database".
+//   - sent to a database without scoping → 403 "Organization scoping is not enabled for this database";
+//   - X-Scope-Id missing while the row policy says `scope_required` → 403 AUTH_INSUFFICIENT_PERMISSIONS,
+//     details [{field: 'X-Scope-Id', code: 'MISSING_REQUIRED_HEADER'}]. Without `scope_required`
+//     a request without X-Scope-Id is filtered by tenant only: it reads every scope of its tenant.
 // A scope value that does not fit its column is a 400 on X-Scope-Id, as the header's other
-// bounds are (DESIGN.md "Smaller decisions").
+// bounds are (docs/design.md "Smaller decisions").
 import type { Catalog, CatalogColumn } from '#lib/connectors/types.ts';
 import { invalidField, ServiceError } from '#lib/errors.ts';
 import { uuidPattern } from '#lib/ids.ts';
@@ -63,11 +67,19 @@ export const integerRange = (nativeType: string): [bigint, bigint] => {
   return unsigned ? unsignedRange(bits) : signedRange(bits);
 };
 
+/** Tenant and scope ids on integer columns are positive and exact in JSON: 1 … 2^53−1. */
+const MAX_ID = BigInt(Number.MAX_SAFE_INTEGER);
+
 const ruleOf = (column: CatalogColumn): Rule => {
   switch (column.kind) {
     case 'integer': {
       const [min, max] = integerRange(column.nativeType);
-      return { kind: 'integer', min, max, column: column.name };
+      return {
+        kind: 'integer',
+        min: min > 1n ? min : 1n,
+        max: max < MAX_ID ? max : MAX_ID,
+        column: column.name,
+      };
     }
     case 'uuid':
       return { kind: 'uuid', column: column.name };
@@ -86,15 +98,15 @@ const apply = (
   switch (rule.kind) {
     case 'integer': {
       if (!/^-?[0-9]{1,20}$/.test(value))
-        return { ok: false, reason: `must be an integer (column ${rule.column})` };
+        return { ok: false, reason: `must be a positive integer (column ${rule.column})` };
       const number = BigInt(value);
       if (number < rule.min || number > rule.max) {
         return {
           ok: false,
-          reason: `must be an integer from ${rule.min} to ${rule.max} (column ${rule.column})`,
+          reason: `must be a positive integer from ${rule.min} to ${rule.max} (column ${rule.column})`,
         };
       }
-      return { ok: true, value: Number.isSafeInteger(Number(number)) ? Number(number) : number.toString() };
+      return { ok: true, value: Number(number) };
     }
     case 'uuid':
       return uuidPattern.test(value)
@@ -192,6 +204,15 @@ export const resolveTenant = (
     result.tenant = checked.value;
   }
   const scope = present(scopeId);
+  if (scope === undefined && policy.scopeRequired) {
+    // docs/design.md "A missing scope is not 'all scopes'": without the header the request would
+    // read every scope of its tenant.
+    const message = 'The X-Scope-Id header is required for this database';
+    throw new ServiceError('SCOPE_REQUIRED', {
+      message,
+      issues: [{ field: 'X-Scope-Id', message, code: 'MISSING_REQUIRED_HEADER' }],
+    });
+  }
   const hasScopeColumn =
     policy.scopeColumn !== undefined || Object.values(policy.tables ?? {}).some((t) => t.scope_column);
   if (scope !== undefined && hasScopeColumn) {

@@ -1,10 +1,18 @@
-// Driver failures of connected databases as catalogue errors (DESIGN.md "Errors"):
+// Driver failures of connected databases as catalogue errors (docs/design.md "Errors"):
 // DB_CONNECTION_FAILED with a detail such as CONNECTION_TIMEOUT / CONNECTION_REFUSED / AUTH_FAILED,
-// DB_QUERY_FAILED with QUERY_TIMEOUT or the SQLSTATE-ish code of the failure. Nothing secret
-// survives: driver messages are rebuilt through a redactor that cuts the password and any URL
-// (host and port may stay, they help an operator), and the raw driver error is never kept as
-// the cause, so logs cannot print it either.
+// DB_QUERY_FAILED with QUERY_TIMEOUT or the SQLSTATE-ish code of the failure.
+//
+// Errors carry no data (docs/design.md "Tenant filtering and the SQL guard"): the message a
+// caller, a stream, a stored assistant message, a model's repair prompt or `admin sql check`
+// sees is built here from fixed text only: the SQLSTATE, a fixed explanation of it (or of its
+// class) and, for the statically checked class 42 (a name that does not exist, a syntax error),
+// the names the driver quoted that also appear in the query text itself. Never the driver's
+// message (it quotes values: `invalid value "niam" for "YYYY"`), a host, port, user, file path
+// or planner cost. The driver's message, redacted of the password and any URL, goes to the
+// operator's logs only (logged here, and kept as the `cause` the error middleware logs); the
+// raw driver error is never kept.
 import { ServiceError } from '#lib/errors.ts';
+import { logger } from '#lib/log.ts';
 
 export type Redact = (text: string) => string;
 
@@ -115,6 +123,8 @@ const connectDetail = (error: DriverError): string => {
     return 'TLS_FAILED';
   }
   if (code === '53300' || errno === 1040) return 'TOO_MANY_CONNECTIONS';
+  // The embedded engine's worker module is not in this bundle (PGlite on a deployed stage).
+  if (code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND') return 'ENGINE_UNAVAILABLE';
   return 'CONNECTION_FAILED';
 };
 
@@ -128,18 +138,29 @@ const connectMessages: Record<string, string> = {
   DATABASE_NOT_FOUND: 'the database does not exist',
   TLS_FAILED: 'the TLS handshake failed',
   TOO_MANY_CONNECTIONS: 'the server has too many connections',
+  ENGINE_UNAVAILABLE: 'the database engine is not available in this deployment',
 };
 
-/** A failure to open (or keep) a connection → DB_CONNECTION_FAILED with a detail code. */
+/**
+ * A failure to open (or keep) a connection → DB_CONNECTION_FAILED with a detail code and a fixed
+ * message. `where` (host:port) and the driver's message (a user name, a file path such as
+ * "Cannot find module ...") go to the logs only.
+ */
 export const connectionFailed = (error: unknown, redact: Redact, where?: string): ServiceError => {
   if (error instanceof ServiceError) return error;
   const driver = driverError(error);
   const detail = connectDetail(driver);
-  const reason = connectMessages[detail] ?? redact(firstLine(driver.message));
-  return new ServiceError('DB_CONNECTION_FAILED', {
-    message: `Could not connect to the database${where ? ` at ${where}` : ''}: ${reason}`,
+  const cause = safeCause(driver, redact);
+  logger.warn('database connection failed', {
     detail,
-    cause: safeCause(driver, redact),
+    ...(where ? { where } : {}),
+    driverCode: driver.code,
+    driverMessage: firstLine(cause.message),
+  });
+  return new ServiceError('DB_CONNECTION_FAILED', {
+    message: `Could not connect to the database: ${connectMessages[detail] ?? 'the connection failed'}`,
+    detail,
+    cause,
   });
 };
 
@@ -147,6 +168,9 @@ const isConnectionLoss = (driver: DriverError): boolean =>
   ['ECONNRESET', 'EPIPE', 'ECONNREFUSED', 'PROTOCOL_CONNECTION_LOST', '57P01', '57P02', '57P03'].includes(
     driver.code ?? '',
   ) || /connection terminated|Connection lost/i.test(driver.message);
+
+/** A detail code a caller may see: a fixed identifier, never text from the driver. */
+const CODE = /^[A-Z0-9_]{1,64}$/;
 
 const queryDetail = (driver: DriverError): string => {
   const { code, errno, sqlState } = driver;
@@ -164,26 +188,137 @@ const queryDetail = (driver: DriverError): string => {
     return 'QUERY_TIMEOUT';
   }
   if (code && /^[0-9A-Z]{5}$/.test(code)) return code; // PostgreSQL SQLSTATE
-  if (sqlState && sqlState !== 'HY000') return sqlState; // MySQL SQLSTATE when it says something
-  return code ?? 'QUERY_FAILED';
+  if (sqlState && /^[0-9A-Z]{5}$/.test(sqlState) && sqlState !== 'HY000') return sqlState; // MySQL
+  return code && CODE.test(code) ? code : 'QUERY_FAILED';
 };
 
-/** A failure of a statement → DB_QUERY_FAILED (QUERY_TIMEOUT or an SQLSTATE-ish detail). */
-export const queryFailed = (error: unknown, redact: Redact): ServiceError => {
+/** The SQLSTATE of a driver error, when it has one (PostgreSQL `code`, MySQL `sqlState`). */
+const sqlStateOf = (driver: DriverError): string | undefined => {
+  if (driver.code && /^[0-9A-Z]{5}$/.test(driver.code)) return driver.code;
+  if (driver.sqlState && /^[0-9A-Z]{5}$/.test(driver.sqlState)) return driver.sqlState;
+  return undefined;
+};
+
+/** Fixed explanations of the SQLSTATEs a generated query commonly meets (PostgreSQL and MySQL). */
+const STATE_EXPLANATIONS: Record<string, string> = {
+  '21000': 'a subquery returned more than one row where one value was expected',
+  '22003': 'a number is out of the range of its type',
+  '22007': 'a text value could not be read as a date or time',
+  '22008': 'a date or time value is out of range',
+  '22012': 'a division by zero',
+  '22023': 'a function was given an invalid argument value',
+  '2201B': 'a regular expression is invalid',
+  '22P02': 'a text value could not be read as the type it was cast to',
+  '42601': 'the query has a syntax error',
+  '42702': 'a column reference is ambiguous',
+  '42703': 'a column the query names does not exist',
+  '42803': 'a column must appear in GROUP BY or be used in an aggregate function',
+  '42804': 'an expression has the wrong data type',
+  '42883': 'a function or operator the query uses does not exist for these argument types',
+  '42P01': 'a table the query names does not exist',
+  '42P10': 'an ORDER BY or DISTINCT expression is not valid here',
+  '42S02': 'a table the query names does not exist',
+  '42S22': 'a column the query names does not exist',
+  '54001': 'the query is too complex for the database',
+};
+
+/** Fixed explanations of SQLSTATE classes (their first two characters). */
+const CLASS_EXPLANATIONS: Record<string, string> = {
+  '08': 'the connection to the database failed',
+  '0A': 'the query uses a feature the database does not support',
+  '21': 'a subquery or row had the wrong number of values',
+  '22': 'a value could not be converted or computed (a data exception)',
+  '23': 'an integrity constraint was violated',
+  '25': 'the statement is not allowed in a read-only transaction',
+  '28': 'the database refused the credentials',
+  '2F': 'a database function failed',
+  '38': 'a database function failed',
+  '39': 'a database function failed',
+  '3F': 'a schema the query names does not exist',
+  '40': 'the database rolled the transaction back',
+  '42': 'the query is not valid for this database (syntax, a name that does not exist, or a type mismatch)',
+  '53': 'the database ran out of resources',
+  '54': 'the query exceeds a limit of the database',
+  '55': 'a database object is not in a usable state',
+  '57': 'the database cancelled the query',
+  '58': 'the database had a system error',
+  HY: 'the database rejected the query',
+  P0: 'a database procedure raised an error',
+  XX: 'the database reported an internal error',
+};
+
+const explain = (state: string | undefined): string =>
+  (state && (STATE_EXPLANATIONS[state] ?? CLASS_EXPLANATIONS[state.slice(0, 2)])) ||
+  'the database rejected the query';
+
+const NAME = /^[A-Za-z_][A-Za-z0-9_$]{0,62}(\.[A-Za-z_][A-Za-z0-9_$]{0,62}){0,2}$/;
+
+/**
+ * The identifiers of a query's text, lower-cased: quoted (`"x"`, `` `x` ``) and bare words; string
+ * literals (`'...'`, `E'...'`, `$tag$...$tag$`) and comments are left out.
+ */
+const queryNames = (sql: string): Set<string> => {
+  const names = new Set<string>();
+  const text = sql
+    .replace(/\$([A-Za-z_][A-Za-z0-9_]*)?\$[\s\S]*?\$\1\$/g, ' ')
+    .replace(/'(?:[^'\\]|''|\\.)*'/g, ' ')
+    .replace(/--[^\n]*|\/\*[\s\S]*?\*\//g, ' ');
+  for (const match of text.matchAll(/"((?:[^"]|"")+)"|`((?:[^`]|``)+)`|[A-Za-z_][A-Za-z0-9_$]*/g)) {
+    const name = match[1]?.replaceAll('""', '"') ?? match[2]?.replaceAll('``', '`') ?? match[0];
+    names.add(name.toLowerCase());
+  }
+  return names;
+};
+
+/**
+ * Names the driver quoted (`column "state" does not exist`, `Unknown column 'state'`) that are
+ * identifiers of the query text as well. Class 42 only: its errors are raised while the query is
+ * parsed and analysed, before any row is read, so they cannot depend on data.
+ */
+const namesFromQuery = (state: string | undefined, message: string, sql: string | undefined): string[] => {
+  if (!sql || !state?.startsWith('42')) return [];
+  const inQuery = queryNames(sql);
+  const found: string[] = [];
+  for (const match of message.matchAll(/"([^"]{1,200})"|'([^']{1,200})'|`([^`]{1,200})`/g)) {
+    const name = match[1] ?? match[2] ?? match[3] ?? '';
+    if (!NAME.test(name) || found.includes(name)) continue;
+    if (name.split('.').every((part) => inQuery.has(part.toLowerCase()))) found.push(name);
+  }
+  return found.slice(0, 5);
+};
+
+/**
+ * A failure of a statement → DB_QUERY_FAILED: QUERY_TIMEOUT, or the SQLSTATE with its fixed
+ * explanation (see the top of this file). `sql` is the statement that failed: names of its own
+ * text may be repeated to the caller.
+ */
+export const queryFailed = (error: unknown, redact: Redact, sql?: string): ServiceError => {
   if (error instanceof ServiceError) return error;
   const driver = driverError(error);
   if (isConnectionLoss(driver)) return connectionFailed(error, redact);
   const detail = queryDetail(driver);
-  const message =
-    detail === 'QUERY_TIMEOUT'
-      ? 'The database query timed out'
-      : `The database query failed: ${redact(firstLine(driver.message))}`;
-  return new ServiceError('DB_QUERY_FAILED', { message, detail, cause: safeCause(driver, redact) });
+  const cause = safeCause(driver, redact);
+  logger.warn('database query failed', {
+    detail,
+    driverCode: driver.code,
+    driverMessage: firstLine(cause.message),
+  });
+  if (detail === 'QUERY_TIMEOUT') {
+    return new ServiceError('DB_QUERY_FAILED', { message: 'The database query timed out', detail, cause });
+  }
+  const state = sqlStateOf(driver);
+  const names = namesFromQuery(state, driver.message, sql);
+  const message = `The database query failed${state ? ` (SQLSTATE ${state})` : ''}: ${explain(state)}${
+    names.length > 0 ? ` (${names.join(', ')})` : ''
+  }`;
+  return new ServiceError('DB_QUERY_FAILED', { message, detail, cause });
 };
 
-/** The EXPLAIN cost ceiling refused the query before it ran. */
-export const tooExpensive = (cost: number, ceiling: number): ServiceError =>
-  new ServiceError('DB_QUERY_FAILED', {
-    message: `The query's estimated cost ${Math.round(cost)} is above the ceiling ${ceiling}`,
+/** The EXPLAIN cost ceiling refused the query before it ran; the figures go to the logs only. */
+export const tooExpensive = (cost: number, ceiling: number): ServiceError => {
+  logger.warn('query refused by the cost ceiling', { cost: Math.round(cost), ceiling });
+  return new ServiceError('DB_QUERY_FAILED', {
+    message: 'The query would cost the database more than this service allows',
     detail: 'QUERY_TOO_EXPENSIVE',
   });
+};

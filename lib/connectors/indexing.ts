@@ -1,4 +1,4 @@
-// Indexing a connected database (DESIGN.md "Operating it": `database add`, `database index`):
+// Indexing a connected database (docs/design.md "Operating it": `database add`, `database index`):
 // test the connection, count the operation against the plan's indexing quota, introspect with
 // the row policy (so samples never carry one tenant's values to another), and store the catalog
 // as the database's schema index (lib/store/schema-index.ts).
@@ -7,6 +7,7 @@ import { consumeIndexingQuota } from '#lib/limits/indexing.ts';
 import { effectivePolicy } from '#lib/sql/policy.ts';
 import type { DatabaseRecord, SchemaIndexPointer } from '#lib/store/databases.ts';
 import { discardSchemaIndex, publishSchemaIndex, writeSchemaIndex } from '#lib/store/schema-index.ts';
+import { withDescriptions } from './descriptions.ts';
 import { connectorFor } from './index.ts';
 import type { Catalog, Connector } from './types.ts';
 
@@ -56,7 +57,11 @@ export const indexDatabase = async (
   database: DatabaseRecord,
   connector?: Connector,
 ): Promise<{ pointer: SchemaIndexPointer; catalog: Catalog }> => {
-  const catalog = await prepareIndex(connector ?? (await connectorFor(database)), database);
+  // The operator's column descriptions (lib/connectors/descriptions.ts) over the database's own.
+  const catalog = withDescriptions(
+    await prepareIndex(connector ?? (await connectorFor(database)), database),
+    database.descriptions,
+  );
   const pointer = await writeSchemaIndex(database.id, catalog);
   try {
     await publishSchemaIndex(database, pointer);

@@ -52,7 +52,8 @@ SELECT a.attrelid::pg_catalog.int8 AS oid, a.attname AS name,
   pg_catalog.format_type(a.atttypid, a.atttypmod) AS native,
   COALESCE(bt.typname, t.typname)::pg_catalog.text AS typname,
   COALESCE(bt.typtype, t.typtype)::pg_catalog.text AS typtype,
-  NOT a.attnotnull AS nullable
+  NOT a.attnotnull AS nullable,
+  pg_catalog.col_description(a.attrelid, a.attnum::pg_catalog.int4) AS description
 FROM pg_catalog.pg_attribute a
 JOIN pg_catalog.pg_class c ON c.oid = a.attrelid
 JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
@@ -90,11 +91,12 @@ ORDER BY 1`;
 
 export const quotePostgres = (identifier: string): string => `"${identifier.replaceAll('"', '""')}"`;
 
-const sampleSql = ({ relation, column, tenantColumn }: SampleRequest): string => {
+const sampleSql = ({ relation, column, tenantColumn, scopeColumn }: SampleRequest): string => {
   const table = `${quotePostgres(relation.schema)}.${quotePostgres(relation.name)}`;
   const tenant = tenantColumn ? quotePostgres(tenantColumn) : 'NULL';
-  return `SELECT s.v, pg_catalog.count(DISTINCT s.t) AS tenants
-FROM (SELECT ${quotePostgres(column)}::pg_catalog.text AS v, ${tenant} AS t FROM ${table} LIMIT ${SAMPLE_SCAN_ROWS}) AS s
+  const scope = scopeColumn ? quotePostgres(scopeColumn) : 'NULL';
+  return `SELECT s.v, pg_catalog.count(DISTINCT s.t) AS tenants, pg_catalog.count(DISTINCT s.sc) AS scopes
+FROM (SELECT ${quotePostgres(column)}::pg_catalog.text AS v, ${tenant} AS t, ${scope} AS sc FROM ${table} LIMIT ${SAMPLE_SCAN_ROWS}) AS s
 WHERE s.v IS NOT NULL
 GROUP BY s.v ORDER BY s.v LIMIT ${MAX_SAMPLE_VALUES + 1}`;
 };
@@ -145,6 +147,9 @@ export const introspectPostgres = async (
       kind: postgresColumnKind(String(row.typname), String(row.typtype)),
       nativeType: String(row.native),
       nullable: row.nullable === true || row.nullable === 't',
+      ...(typeof row.description === 'string' && row.description.trim()
+        ? { description: row.description.trim().slice(0, 500) }
+        : {}),
     });
   }
   for (const row of constraintRows) {
@@ -169,7 +174,11 @@ export const introspectPostgres = async (
     indexedAt: now.toISOString(),
   };
   await collectSamples(catalog, options, async (request) =>
-    (await run(sampleSql(request), [], SAMPLE_TIMEOUT_MS)).map((row) => ({ v: row.v, tenants: row.tenants })),
+    (await run(sampleSql(request), [], SAMPLE_TIMEOUT_MS)).map((row) => ({
+      v: row.v,
+      tenants: row.tenants,
+      scopes: row.scopes,
+    })),
   );
   return catalog;
 };

@@ -2,9 +2,13 @@
 // low-cardinality text columns (distinct values an engine can match words of a question to).
 //
 // Samples and tenants: the index is one per database, so a sampled value is visible to every
-// tenant's questions. A relation the row policy filters by tenant therefore keeps only values
-// that occur under at least two tenants (an order status, not a customer's company name); a
-// shared or unscoped relation keeps all; a relation the guard would refuse is not sampled.
+// tenant's questions (and is written into model prompts). A relation the row policy filters by
+// tenant therefore keeps only values that occur under at least two tenants (an order status, not
+// a customer's company name), and a relation with a scope column only values that occur under at
+// least two scopes as well (docs/design.md "Answering on unseen databases": a value of one end
+// user is not shown to another of the same tenant); a shared or unscoped relation without a
+// scope column keeps all; a relation the guard would refuse is not sampled. The counts come
+// from the sampled rows only, so a value kept was seen under two tenants (scopes) for certain.
 import { relationAccess } from '#lib/sql/policy.ts';
 import type { Catalog, CatalogRelation, ColumnKind, IntrospectOptions } from './types.ts';
 
@@ -93,22 +97,38 @@ export interface SampleRequest {
   column: string;
   /** Count distinct tenants per value on this column (tenant-filtered relations). */
   tenantColumn?: string;
+  /** Count distinct scopes per value on this column (relations with a scope column). */
+  scopeColumn?: string;
 }
 
-/** Rows of `SELECT v, tenants … GROUP BY v ORDER BY v LIMIT MAX_SAMPLE_VALUES + 1`. */
-export type SampleQuery = (request: SampleRequest) => Promise<{ v: unknown; tenants: unknown }[]>;
+/**
+ * Rows of `SELECT v, tenants, scopes … GROUP BY v ORDER BY v LIMIT MAX_SAMPLE_VALUES + 1`
+ * (`scopes` may be absent when the request has no scope column).
+ */
+export type SampleQuery = (
+  request: SampleRequest,
+) => Promise<{ v: unknown; tenants: unknown; scopes?: unknown }[]>;
 
 const samplingRule = (
   catalog: Catalog,
   options: IntrospectOptions,
   relation: CatalogRelation,
-): { sample: false } | { sample: true; tenantColumn?: string } => {
+): { sample: false } | { sample: true; tenantColumn?: string; scopeColumn?: string } => {
   if (!options.policy) return relation.kind === 'sequence' ? { sample: false } : { sample: true };
   const access = relationAccess(catalog, options.policy, relation.schema, relation.name);
   if (access.kind === 'refused') return { sample: false };
-  if (access.kind === 'filtered') return { sample: true, tenantColumn: access.tenantColumn };
-  return { sample: true };
+  const scope = access.scopeColumn === undefined ? {} : { scopeColumn: access.scopeColumn };
+  if (access.kind === 'filtered') return { sample: true, tenantColumn: access.tenantColumn, ...scope };
+  return { sample: true, ...scope };
 };
+
+/** At least two tenants (scopes) for every count the rule asks for. */
+const seenWidely = (
+  row: { tenants: unknown; scopes?: unknown },
+  rule: { tenantColumn?: string; scopeColumn?: string },
+): boolean =>
+  (rule.tenantColumn === undefined || Number(row.tenants) >= 2) &&
+  (rule.scopeColumn === undefined || Number(row.scopes) >= 2);
 
 /** Fills `samples` of each relation in place; failures of single columns are skipped. */
 export const collectSamples = async (
@@ -117,19 +137,26 @@ export const collectSamples = async (
   query: SampleQuery,
 ): Promise<void> => {
   let budget = MAX_SAMPLED_COLUMNS;
+  const total = catalog.relations.length;
+  let done = 0;
+  await options.onProgress?.(done, total);
   for (const relation of catalog.relations) {
+    if (done > 0) await options.onProgress?.(done, total);
+    done += 1;
     if (relation.kind === 'sequence') continue;
     const rule = samplingRule(catalog, options, relation);
     if (!rule.sample) continue;
     for (const column of relation.columns) {
-      if (column.kind !== 'text' || column.name === rule.tenantColumn) continue;
+      if (column.kind !== 'text' || column.name === rule.tenantColumn || column.name === rule.scopeColumn)
+        continue;
       if (budget-- <= 0) return;
-      let rows: { v: unknown; tenants: unknown }[];
+      let rows: { v: unknown; tenants: unknown; scopes?: unknown }[];
       try {
         rows = await query({
           relation,
           column: column.name,
           ...(rule.tenantColumn ? { tenantColumn: rule.tenantColumn } : {}),
+          ...(rule.scopeColumn ? { scopeColumn: rule.scopeColumn } : {}),
         });
       } catch {
         continue;
@@ -137,10 +164,18 @@ export const collectSamples = async (
       if (rows.length === 0 || rows.length > MAX_SAMPLE_VALUES) continue;
       const values = rows.map((row) => (row.v === null || row.v === undefined ? '' : String(row.v)));
       if (values.some((value) => value.length === 0 || value.length > MAX_SAMPLE_LENGTH)) continue;
-      const kept = rule.tenantColumn ? values.filter((_, i) => Number(rows[i]?.tenants) >= 2) : values;
-      if (kept.length > 0) relation.samples[column.name] = kept;
+      const kept = values.filter((_, i) => seenWidely(rows[i]!, rule));
+      // defineProperty: a column named `__proto__` is a key like any other, not the prototype.
+      if (kept.length > 0)
+        Object.defineProperty(relation.samples, column.name, {
+          value: kept,
+          enumerable: true,
+          writable: true,
+          configurable: true,
+        });
     }
   }
+  await options.onProgress?.(total, total);
 };
 
 /** A fresh relation entry; the dialects fill columns and keys. */

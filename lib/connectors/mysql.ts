@@ -1,4 +1,4 @@
-// A customer's MySQL or MariaDB server through `mysql2` (DESIGN.md "Tenant filtering and the SQL
+// A customer's MySQL or MariaDB server through `mysql2` (docs/design.md "Tenant filtering and the SQL
 // guard", Execution). One small pool per connector (2 connections, as for PostgreSQL), no
 // multi-statement connections, values as lib/connectors/rows.ts describes them.
 //
@@ -30,6 +30,7 @@ import {
   type SampleRequest,
 } from './introspect.ts';
 import { rowObjects } from './rows.ts';
+import { transportOf } from './tls.ts';
 import type {
   Catalog,
   CatalogRelation,
@@ -59,23 +60,21 @@ const IDLE_TIMEOUT_MS = 60_000;
 const INTERNAL_TIMEOUT_MS = 30_000;
 const CLIENT_GRACE_MS = 2_000;
 
-/** `ssl-mode` / `sslmode` of the URL → mysql2's `ssl` option. Exported for tests. */
-export const mysqlSsl = (mode: string | null): mysql.SslOptions | undefined => {
-  switch ((mode ?? 'disabled').toLowerCase().replaceAll('-', '_')) {
-    case 'disabled':
-    case 'disable':
-    case 'preferred':
-    case 'prefer':
+/**
+ * `ssl-mode` / `sslmode` of the URL for `host` → mysql2's `ssl` option (lib/connectors/tls.ts:
+ * verified by default off loopback). mysql2 checks the host name only with `verifyIdentity`.
+ * Exported for tests.
+ */
+export const mysqlSsl = (mode: string | null, host: string): mysql.SslOptions | undefined => {
+  switch (transportOf(mode, host)) {
+    case 'plain':
       return undefined;
-    case 'required':
-    case 'require':
+    case 'no-verify':
       return { rejectUnauthorized: false };
-    case 'verify_ca':
-    case 'verify_identity':
-    case 'verify_full':
-      return { rejectUnauthorized: true };
-    default:
-      throw new Error('unsupported ssl-mode (DISABLED, PREFERRED, REQUIRED, VERIFY_CA or VERIFY_IDENTITY)');
+    case 'verify-ca':
+      return { rejectUnauthorized: true, verifyIdentity: false };
+    case 'verify-full':
+      return { rejectUnauthorized: true, verifyIdentity: true };
   }
 };
 
@@ -83,9 +82,10 @@ export const mysqlSsl = (mode: string | null): mysql.SslOptions | undefined => {
 export const mysqlConfig = (url: string, connectTimeoutMs: number, poolSize: number): mysql.PoolOptions => {
   const parsed = new URL(url);
   const decode = (value: string) => decodeURIComponent(value);
-  const ssl = mysqlSsl(parsed.searchParams.get('ssl-mode') ?? parsed.searchParams.get('sslmode'));
+  const host = parsed.hostname.replace(/^\[|\]$/g, '') || 'localhost';
+  const ssl = mysqlSsl(parsed.searchParams.get('ssl-mode') ?? parsed.searchParams.get('sslmode'), host);
   return {
-    host: parsed.hostname.replace(/^\[|\]$/g, '') || 'localhost',
+    host,
     port: parsed.port ? Number(parsed.port) : 3306,
     ...(parsed.username ? { user: decode(parsed.username) } : {}),
     ...(parsed.password ? { password: decode(parsed.password) } : {}),
@@ -118,7 +118,7 @@ const relationKinds: Record<string, RelationKind> = {
 const tablesSql = `SELECT TABLE_NAME AS name, TABLE_TYPE AS type, TABLE_ROWS AS estimate
 FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME`;
 const columnsSql = `SELECT TABLE_NAME AS tbl, COLUMN_NAME AS name, DATA_TYPE AS data_type,
-  COLUMN_TYPE AS column_type, IS_NULLABLE AS nullable
+  COLUMN_TYPE AS column_type, IS_NULLABLE AS nullable, COLUMN_COMMENT AS description
 FROM information_schema.COLUMNS WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME, ORDINAL_POSITION`;
 const keysSql = `SELECT TABLE_NAME AS tbl, CONSTRAINT_NAME AS constraint_name, COLUMN_NAME AS name,
   REFERENCED_TABLE_SCHEMA AS ref_schema, REFERENCED_TABLE_NAME AS ref_name, REFERENCED_COLUMN_NAME AS ref_column
@@ -128,11 +128,12 @@ ORDER BY TABLE_NAME, CONSTRAINT_NAME, ORDINAL_POSITION`;
 const routinesSql = `SELECT DISTINCT ROUTINE_NAME AS name FROM information_schema.ROUTINES
 WHERE ROUTINE_SCHEMA = DATABASE() ORDER BY ROUTINE_NAME`;
 
-const sampleSql = ({ relation, column, tenantColumn }: SampleRequest): string => {
+const sampleSql = ({ relation, column, tenantColumn, scopeColumn }: SampleRequest): string => {
   const table = `${quoteMysql(relation.schema)}.${quoteMysql(relation.name)}`;
   const tenant = tenantColumn ? quoteMysql(tenantColumn) : 'NULL';
-  return `SELECT s.v AS v, COUNT(DISTINCT s.t) AS tenants
-FROM (SELECT CAST(${quoteMysql(column)} AS CHAR) AS v, ${tenant} AS t FROM ${table} LIMIT ${SAMPLE_SCAN_ROWS}) AS s
+  const scope = scopeColumn ? quoteMysql(scopeColumn) : 'NULL';
+  return `SELECT s.v AS v, COUNT(DISTINCT s.t) AS tenants, COUNT(DISTINCT s.sc) AS scopes
+FROM (SELECT CAST(${quoteMysql(column)} AS CHAR) AS v, ${tenant} AS t, ${scope} AS sc FROM ${table} LIMIT ${SAMPLE_SCAN_ROWS}) AS s
 WHERE s.v IS NOT NULL GROUP BY s.v ORDER BY s.v LIMIT ${MAX_SAMPLE_VALUES + 1}`;
 };
 
@@ -187,10 +188,14 @@ export class MysqlConnector implements Connector {
     return this.#flavour;
   }
 
-  /** One read-only transaction on one pooled connection, with the session pinned. */
+  /**
+   * One read-only transaction on one pooled connection, with the session pinned; `sql` names the
+   * statement in errors.
+   */
   async #transaction<T>(
     timeoutMs: number,
     work: (connection: mysql.PoolConnection, clientTimeoutMs: number) => Promise<T>,
+    sql?: string,
   ): Promise<T> {
     const connection = await this.#connect();
     const statementMs = Math.max(1, Math.round(timeoutMs));
@@ -205,7 +210,7 @@ export class MysqlConnector implements Connector {
       await connection.query('START TRANSACTION READ ONLY');
       return await work(connection, statementMs + CLIENT_GRACE_MS);
     } catch (error) {
-      const failure = queryFailed(error, this.#redact);
+      const failure = queryFailed(error, this.#redact, sql);
       const code = (error as { code?: unknown })?.code;
       if (failure.kind === 'DB_CONNECTION_FAILED' || code === 'PROTOCOL_SEQUENCE_TIMEOUT') broken = true;
       throw failure;
@@ -268,6 +273,9 @@ export class MysqlConnector implements Connector {
         kind: mysqlColumnKind(String(row.data_type), String(row.column_type)),
         nativeType: String(row.column_type),
         nullable: row.nullable === 'YES',
+        ...(typeof row.description === 'string' && row.description.trim()
+          ? { description: row.description.trim().slice(0, 500) }
+          : {}),
       });
     }
     const foreignKeys = new Map<
@@ -308,6 +316,7 @@ export class MysqlConnector implements Connector {
       (await this.#internal(sampleSql(request), SAMPLE_TIMEOUT_MS)).map((row) => ({
         v: row.v,
         tenants: row.tenants,
+        scopes: row.scopes,
       })),
     );
     return catalog;
@@ -327,7 +336,7 @@ export class MysqlConnector implements Connector {
         ),
         executionMs: Math.round(performance.now() - started),
       };
-    });
+    }, sql);
   }
 
   async close(): Promise<void> {

@@ -91,12 +91,22 @@ const cacheDirectory = (): string | undefined => {
   }
 };
 
+/** What names this PGlite build: its package.json, or in a packaged function this worker bundle (PGlite inside). */
+const pgliteBuild = async (): Promise<string> => {
+  try {
+    const pglite = dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite')));
+    return await readFile(join(pglite, '..', 'package.json'), 'utf8');
+  } catch {
+    const self = await readFile(fileURLToPath(import.meta.url)).catch(() => undefined);
+    return self ? createHash('sha256').update(self).digest('hex') : 'unknown';
+  }
+};
+
 /** The snapshot file of this seed under this PGlite build. */
 const snapshotFile = async (seed: string): Promise<string | undefined> => {
   const directory = cacheDirectory();
   if (!directory) return undefined;
-  const pglite = dirname(fileURLToPath(import.meta.resolve('@electric-sql/pglite')));
-  const build = await readFile(join(pglite, '..', 'package.json'), 'utf8').catch(() => 'unknown');
+  const build = await pgliteBuild();
   const key = createHash('sha256').update(`${SNAPSHOT_FORMAT}\n${build}\n${seed}`).digest('hex');
   return join(directory, `${key.slice(0, 32)}.tgz`);
 };

@@ -1,5 +1,5 @@
 // The embedded demo engine: PostgreSQL in-process with PGlite, `memory:` plus a seed SQL file
-// (DESIGN.md "Operating it": every process builds its own in-memory copy from the seed).
+// (docs/design.md "Operating it": every process builds its own in-memory copy from the seed).
 //
 // Worker lifecycle: the database lives in one worker thread (pglite-worker.ts), started on first
 // use. Requests are queued and sent one at a time; the statement timeout runs from the moment a
@@ -8,11 +8,13 @@
 // the next requests. The worker holds the event loop open only while a request is pending, so an
 // idle connector never keeps a CLI process alive.
 //
-// Deployment note: the worker is a separate module file, so this engine runs where the source
-// tree is (npm start, tests, the admin command); deployed stages connect postgres or mysql.
+// Packaging: the worker is a module file of its own, run as a thread. In a packaged function
+// (serverless package, npm run offline) it is `pglite-worker.mjs`, bundled with PGlite's .wasm
+// and .data files beside the chunk that holds this connector (infra/esbuild-plugins.cjs).
 import { Worker } from 'node:worker_threads';
 import { settings } from '#lib/config.ts';
 import { ServiceError } from '#lib/errors.ts';
+import { logger } from '#lib/log.ts';
 import {
   ConnectTimeout,
   connectionFailed,
@@ -31,11 +33,18 @@ export interface PgliteOptions {
   seedFile?: string;
   /** How long a new worker may take to start and load the seed (CONNECTION_TIMEOUT after). */
   startTimeoutMs?: number;
+  /** The worker module (pglite-worker.ts beside this file); tests name a missing one. */
+  workerUrl?: URL;
 }
 
 const DEFAULT_START_TIMEOUT_MS = 30_000;
 const INTERNAL_TIMEOUT_MS = 30_000;
-const workerUrl = new URL('./pglite-worker.ts', import.meta.url);
+// Beside this module: the source file, or in a packaged function the worker bundle that
+// infra/esbuild-plugins.cjs builds beside the output file holding this code.
+const workerUrl = new URL(
+  import.meta.url.endsWith('.ts') ? './pglite-worker.ts' : './pglite-worker.mjs',
+  import.meta.url,
+);
 const redact = redactorFor(undefined);
 
 interface Job {
@@ -60,6 +69,7 @@ export class PgliteConnector implements Connector {
   readonly dialect = 'postgres' as const;
   readonly #seedFile: string | undefined;
   readonly #startTimeoutMs: number;
+  readonly #workerUrl: URL;
   #running: Running | undefined;
   readonly #queue: Job[] = [];
   #busy = false;
@@ -69,6 +79,7 @@ export class PgliteConnector implements Connector {
   constructor(options: PgliteOptions = {}) {
     this.#seedFile = options.seedFile;
     this.#startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
+    this.#workerUrl = options.workerUrl ?? workerUrl;
   }
 
   /** The current worker, starting one when there is none (first use, or after a termination). */
@@ -79,8 +90,13 @@ export class PgliteConnector implements Connector {
       ...(this.#seedFile ? { seedFile: this.#seedFile } : {}),
       ...(pgliteCache ? { snapshotCache: pgliteCache } : {}),
     };
-    const worker = new Worker(workerUrl, {
+    // A bundle without the worker module fails here with "Cannot find module <path>": the path
+    // reaches the logs only (connectionFailed), the caller sees ENGINE_UNAVAILABLE.
+    const worker = new Worker(this.#workerUrl, {
       workerData: options,
+      // The process's Node options, but for --input-type, which a worker refuses (a process
+      // started as `node --input-type=module -e …`, as the packaging tests run a bundle).
+      execArgv: process.execArgv.filter((option) => !option.startsWith('--input-type')),
       stdout: true, // swallowed: stdout of the admin command is JSON only
       stderr: true,
     });
@@ -106,9 +122,13 @@ export class PgliteConnector implements Connector {
         } else if (message.type === 'failed') {
           clearTimeout(timer);
           running.gone = true;
+          // The seed's error may quote its data or a path: logs only.
+          logger.warn('the embedded database could not load its seed', {
+            driverMessage: redact(message.error.message).split('\n')[0],
+          });
           reject(
             new ServiceError('DB_CONNECTION_FAILED', {
-              message: `The embedded database could not load its seed: ${redact(message.error.message)}`,
+              message: 'Could not connect to the database: the embedded database could not load its seed',
               detail: 'SEED_FAILED',
             }),
           );
@@ -178,7 +198,7 @@ export class PgliteConnector implements Connector {
         if (message.ok) resolve(message);
         else if (message.error.code === 'QUERY_TOO_EXPENSIVE')
           reject(tooExpensive(message.cost ?? 0, job.request.maxCost ?? 0));
-        else reject(queryFailed(asError(message.error), redact));
+        else reject(queryFailed(asError(message.error), redact, job.request.sql));
       };
       const onExit = () => {
         cleanup();

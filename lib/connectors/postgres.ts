@@ -1,4 +1,4 @@
-// A customer's PostgreSQL server through `pg` (DESIGN.md "Tenant filtering and the SQL guard",
+// A customer's PostgreSQL server through `pg` (docs/design.md "Tenant filtering and the SQL guard",
 // Execution). One small pool per connector, and one connector per database per warm container
 // (lib/connectors/index.ts): a Lambda container serves one request at a time, so two
 // connections cover a request plus an overlapping introspection, and a fleet of containers
@@ -9,15 +9,17 @@
 // bound parameters → ROLLBACK. A client-side timer slightly longer than statement_timeout
 // catches a server that stops answering; that connection is destroyed, not reused.
 //
-// TLS follows the URL's sslmode: disable/allow/prefer → plain (pg cannot fall back, so the
-// "maybe" modes mean no TLS), require → TLS without certificate checks, verify-ca → chain only,
-// verify-full → chain and host name. CA bundles come from Node's store or NODE_EXTRA_CA_CERTS.
+// TLS (lib/connectors/tls.ts): verified (chain and host name) by default for every host that is
+// not loopback; plain only on loopback or with sslmode=disable. CA bundles come from Node's store
+// or NODE_EXTRA_CA_CERTS (deployed stages add the AWS runtime's bundle, RDS included).
+import { isIP } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
 import pg from 'pg';
 import { logger } from '#lib/log.ts';
 import { connectionFailed, queryFailed, type Redact, redactorFor, tooExpensive } from './errors.ts';
 import { introspectPostgres } from './introspect-postgres.ts';
 import { parseBigInteger, rowObjects } from './rows.ts';
+import { transportOf } from './tls.ts';
 import type { Catalog, Connector, ExecuteLimits, IntrospectOptions, QueryResult } from './types.ts';
 
 export interface PostgresOptions {
@@ -34,22 +36,20 @@ const INTERNAL_TIMEOUT_MS = 30_000;
 /** The client-side backstop fires this long after the server's statement_timeout. */
 const CLIENT_GRACE_MS = 2_000;
 
-/** `sslmode` → the `ssl` option of pg. Exported for tests. */
-export const sslOptions = (mode: string | null): false | ConnectionOptions => {
-  switch ((mode ?? 'disable').toLowerCase()) {
-    case 'disable':
-    case 'allow':
-    case 'prefer':
+/** A URL's `sslmode` for `host` → the `ssl` option of pg. Exported for tests. */
+export const sslOptions = (mode: string | null, host: string): false | ConnectionOptions => {
+  // SNI and the name checked: the host name (never an IP address, RFC 6066; Node checks an IP
+  // address against the certificate's IP entries).
+  const servername = isIP(host) === 0 ? { servername: host } : {};
+  switch (transportOf(mode, host)) {
+    case 'plain':
       return false;
-    case 'require':
     case 'no-verify':
       return { rejectUnauthorized: false };
     case 'verify-ca':
-      return { rejectUnauthorized: true, checkServerIdentity: () => undefined };
+      return { rejectUnauthorized: true, checkServerIdentity: () => undefined, ...servername };
     case 'verify-full':
-      return { rejectUnauthorized: true };
-    default:
-      throw new Error('unsupported sslmode (disable, prefer, require, verify-ca or verify-full)');
+      return { rejectUnauthorized: true, ...servername };
   }
 };
 
@@ -57,13 +57,14 @@ export const sslOptions = (mode: string | null): false | ConnectionOptions => {
 export const postgresConfig = (url: string, connectTimeoutMs: number, poolSize: number): pg.PoolConfig => {
   const parsed = new URL(url);
   const decode = (value: string) => decodeURIComponent(value);
+  const host = parsed.hostname.replace(/^\[|\]$/g, '') || 'localhost';
   return {
-    host: parsed.hostname.replace(/^\[|\]$/g, '') || 'localhost',
+    host,
     port: parsed.port ? Number(parsed.port) : 5432,
     ...(parsed.username ? { user: decode(parsed.username) } : {}),
     ...(parsed.password ? { password: decode(parsed.password) } : {}),
     ...(parsed.pathname.length > 1 ? { database: decode(parsed.pathname.slice(1)) } : {}),
-    ssl: sslOptions(parsed.searchParams.get('sslmode')),
+    ssl: sslOptions(parsed.searchParams.get('sslmode'), host),
     connectionTimeoutMillis: connectTimeoutMs,
     max: poolSize,
     idleTimeoutMillis: IDLE_TIMEOUT_MS,
@@ -127,11 +128,12 @@ export class PostgresConnector implements Connector {
     }
   }
 
-  /** One read-only transaction on one pooled connection. */
+  /** One read-only transaction on one pooled connection; `sql` names the statement in errors. */
   async #transaction<T>(
     timeoutMs: number,
     pin: boolean,
     work: (client: pg.PoolClient, clientTimeoutMs: number) => Promise<T>,
+    sql?: string,
   ): Promise<T> {
     const client = await this.#connect();
     const statementTimeout = Math.max(1, Math.round(timeoutMs));
@@ -148,7 +150,7 @@ export class PostgresConnector implements Connector {
       );
       return await work(client, statementTimeout + CLIENT_GRACE_MS);
     } catch (error) {
-      const failure = queryFailed(error, this.#redact);
+      const failure = queryFailed(error, this.#redact, sql);
       if (
         failure.kind === 'DB_CONNECTION_FAILED' ||
         /read timeout/i.test(String((error as Error)?.message))
@@ -215,7 +217,7 @@ export class PostgresConnector implements Connector {
         ),
         executionMs: Math.round(performance.now() - started),
       };
-    });
+    }, sql);
   }
 
   async close(): Promise<void> {

@@ -1,4 +1,4 @@
-// Where connection secrets (database URLs with passwords) live (DESIGN.md "Storage"):
+// Where connection secrets (database URLs with passwords) live (docs/design.md "Storage"):
 // AWS Secrets Manager in deployed stages (the record keeps the secret's ARN), and an
 // AES-256-GCM encrypted attribute on the local stack (key generated into .local/).
 // No endpoint, log line or error message ever carries the plaintext.

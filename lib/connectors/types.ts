@@ -22,6 +22,11 @@ export interface CatalogColumn {
   kind: ColumnKind;
   nativeType: string;
   nullable: boolean;
+  /**
+   * What the column means in words: the database's own comment (`COMMENT ON COLUMN`, MySQL's
+   * column comment) or the operator's descriptions file (lib/connectors/descriptions.ts).
+   */
+  description?: string;
 }
 
 export type RelationKind = 'table' | 'view' | 'materialized_view' | 'foreign_table' | 'sequence';
@@ -74,6 +79,11 @@ export interface IntrospectOptions {
    * refuses are not sampled. Without it every relation is sampled.
    */
   policy?: EffectivePolicy;
+  /**
+   * Called as relations are read and sampled (`done` of `total` relations), so that an indexing
+   * job can show its progress (lib/manage/jobs.ts); awaited, so it may write.
+   */
+  onProgress?: (done: number, total: number) => void | Promise<void>;
 }
 
 export interface Connector {

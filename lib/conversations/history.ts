@@ -73,12 +73,13 @@ const ConversationPosition = v.tuple([v.pipe(v.string(), v.regex(isoTime)), uuid
 const MessagePosition = v.tuple([uuidString]);
 
 /** The position a cursor holds, checked against the shape its list writes. */
-const positionOf = <S extends v.GenericSchema<unknown, string[]>>(
+const positionOf = async <S extends v.GenericSchema<unknown, string[]>>(
   schema: S,
   query: CursorQuery,
   cursor: string | undefined,
-): v.InferOutput<S> | undefined => {
-  const codec = cursorCodec();
+): Promise<v.InferOutput<S> | undefined> => {
+  // Read (and checked) before the first page too: a stage without a cursor secret fails closed.
+  const codec = await cursorCodec();
   if (cursor === undefined) return undefined;
   const parsed = v.safeParse(schema, codec.decode(query, cursor));
   if (!parsed.success) throw invalidCursor();
@@ -88,14 +89,14 @@ const positionOf = <S extends v.GenericSchema<unknown, string[]>>(
 /** The spec's cursor page: the list, `cursor` only when another page exists, and `hasMore`. */
 export type CursorPage<T> = T & { cursor?: string; hasMore: boolean };
 
-const withCursor = <T extends object>(
+const withCursor = async <T extends object>(
   data: T,
   page: { hasMore: boolean },
   query: CursorQuery,
   position: () => string[],
-): CursorPage<T> =>
+): Promise<CursorPage<T>> =>
   page.hasMore
-    ? { ...data, cursor: cursorCodec().encode(query, position()), hasMore: true }
+    ? { ...data, cursor: (await cursorCodec()).encode(query, position()), hasMore: true }
     : { ...data, hasMore: false };
 
 // ---- Endpoints --------------------------------------------------------------------------------
@@ -111,7 +112,7 @@ export const listConversations = async (
     scopeId: caller.scopeId,
     order: 'desc',
   };
-  const after = positionOf(ConversationPosition, query, cursor);
+  const after = await positionOf(ConversationPosition, query, cursor);
   const page = await listConversationPage(caller.organizationId, caller.scopeId, {
     limit,
     after: after && `${after[0]}#${after[1]}`,
@@ -140,7 +141,7 @@ export const readMessages = async (
       scopeId: caller.scopeId,
       order,
     };
-    const after = positionOf(MessagePosition, query, cursor);
+    const after = await positionOf(MessagePosition, query, cursor);
     const page = await scopeMessagePage(caller.organizationId, caller.scopeId, {
       limit,
       order,
@@ -157,7 +158,7 @@ export const readMessages = async (
     conversationId,
     order,
   };
-  const after = positionOf(MessagePosition, query, cursor);
+  const after = await positionOf(MessagePosition, query, cursor);
   const page = await conversationMessagePage(caller.organizationId, caller.scopeId, conversationId, {
     limit,
     order,
@@ -219,8 +220,8 @@ export const deleteConversation = async (
 ) => {
   if (!(await markConversationDeleting(caller.organizationId, caller.scopeId, conversationId)))
     throw conversationNotFound();
-  await deleteConversationMessages(conversationId, options);
-  await removeConversationItem(conversationId);
+  await deleteConversationMessages(caller.organizationId, conversationId, options);
+  await removeConversationItem(caller.organizationId, conversationId);
   return { message: 'Conversation deleted' };
 };
 

@@ -8,12 +8,32 @@ import { integerParam } from '#lib/params.ts';
 import { Role } from '#lib/store/messages.ts';
 
 /**
- * History endpoints, append included (DESIGN.md "Smaller decisions"): an sk_ key whose plan has
+ * History endpoints, append included (docs/design.md "Smaller decisions"): an sk_ key whose plan has
  * custom_api_access, or a portal JWT; a pk_ key gets 403. X-Scope-Id is required as well.
  */
 export const historyAccess = {
   credentials: ['sk', 'jwt'],
   feature: 'custom_api_access',
+} as const satisfies AccessRule;
+
+/**
+ * Reading and deleting a scope's conversations (spec endpoints 1–4): the history rule, and an
+ * embed session too, which names one scope (docs/design.md "Embed sessions"; the scope
+ * middleware makes its scope the request's, and refuses a token without one as a missing
+ * X-Scope-Id). Appending (endpoint 7) stays with `historyAccess`.
+ */
+export const scopeHistoryAccess = {
+  credentials: ['sk', 'jwt', 'et'],
+  feature: 'custom_api_access',
+} as const satisfies AccessRule;
+
+/**
+ * Deleting a conversation (spec endpoint 4): the reading rule, but of portal users only `owner` and
+ * `admin` may delete; a `member` reads history and gets 403 here (docs/design.md "The control plane").
+ */
+export const deleteConversationAccess = {
+  ...scopeHistoryAccess,
+  roles: ['owner', 'admin'],
 } as const satisfies AccessRule;
 
 /** A UUID in any case, read in lower case so one conversation has one key. */
@@ -86,7 +106,7 @@ const APPEND_FIELDS = 'conversation_id, role, content, metadata';
 const CHAT_FIELDS = 'message, database_id, personality_id, session_id, conversation_id';
 
 /**
- * Which variant of POST /chat/message a body is (DESIGN.md "The two POST variants"): `role`
+ * Which variant of POST /chat/message a body is (docs/design.md "The two POST variants"): `role`
  * makes it an append, `message` a chat message; both or neither is a 400 that says which
  * fields each variant takes.
  */

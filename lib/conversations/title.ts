@@ -1,4 +1,4 @@
-// A conversation's title (DESIGN.md "Smaller decisions"): its first user message, on one line,
+// A conversation's title (docs/design.md "Smaller decisions"): its first user message, on one line,
 // cut to 80 characters at a word boundary with "…" added when cut; "New conversation" until a
 // user message exists. Characters are code points, so an emoji is never split in half.
 

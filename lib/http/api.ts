@@ -1,4 +1,4 @@
-// The standard middy chain of every buffered HTTP function, in DESIGN.md's order of concerns:
+// The standard middy chain of every buffered HTTP function, in docs/design.md's order of concerns:
 // request id → CORS → rate-limit headers → error envelope → headers → authentication → rate limit →
 // scope → JSON body → validation. The limiter counts every authenticated request before its
 // scope, body or input are checked (lib/http/middleware/rate-limit.ts says why).
@@ -31,7 +31,7 @@ export interface RouteOptions<S extends InputSchema> {
   /** Whether the route takes a JSON body. */
   body?: boolean;
   /**
-   * Which limits count the request (README "Limits"): `standard` (the default: the plan's
+   * Which limits count the request (docs/limits.md): `standard` (the default: the plan's
    * requests per minute and hour and the monthly quota) or `answering` (the three endpoints that
    * answer a message: also the message limits, 30 per minute and 200 per hour, and a concurrency
    * lease; fails closed). A function chooses per request, for a route with both kinds of variant.

@@ -1,4 +1,4 @@
-// The rate limiter (DESIGN.md "Limits", README "Limits"): admits or refuses one request of an
+// The rate limiter (docs/design.md "Limits", docs/limits.md): admits or refuses one request of an
 // organization against its plan's windows, and on the answering endpoints also against the
 // message limits and the concurrency lease. Counts live in one DynamoDB item per organization
 // (lib/store/limit-counters.ts) changed by one conditional UpdateItem per request.
@@ -24,8 +24,22 @@ import { TtlCache } from '#lib/ttl-cache.ts';
 import type { Limits } from './plans.ts';
 import { secondsUntil, unitOf, type WindowName, windowEnd, windowId } from './windows.ts';
 
-/** `standard`: the plan's windows and the monthly quota. `answering`: also the message limits and a lease. */
-export type LimitClass = 'standard' | 'answering';
+/**
+ * `standard`: the plan's windows and the monthly quota. `answering`: also the message limits and
+ * a lease. `visitor`: one visitor's own message window only (AdmitInput.visitor: an embed
+ * session scope or a pk_ key), asked before the organization's `answering` admission of the same
+ * request.
+ */
+export type LimitClass = 'standard' | 'answering' | 'visitor';
+
+/** A visitor with a message window of its own inside the organization's (docs/limits.md). */
+export interface Visitor {
+  /** Its counters item (lib/store/limit-counters.ts scopeCountersKey). */
+  key: string;
+  /** Which window: an embed session scope's or a pk_ key's (their refusals say which). */
+  window: 'scopeMessageMinute' | 'keyMessageMinute';
+  messagesPerMinute: number;
+}
 
 export interface RateLimitHeaders {
   'X-RateLimit-Limit': string;
@@ -46,6 +60,8 @@ export interface AdmitInput {
   organizationId: number;
   limits: Limits;
   limitClass: LimitClass;
+  /** `visitor`: whose window is counted. */
+  visitor?: Visitor;
   /** How long the request may still run: its lease lapses after that (answering only). */
   leaseMs?: number;
   /** The clock (ms since the epoch); tests move it. */
@@ -64,7 +80,7 @@ export interface CurrentWindow {
   started: boolean;
 }
 
-const rulesOf = (limitClass: LimitClass, limits: Limits): { name: WindowName; limit: number }[] => [
+const organizationRules = (limitClass: LimitClass, limits: Limits): { name: WindowName; limit: number }[] => [
   { name: 'minute', limit: limits.requestsPerMinute },
   { name: 'hour', limit: limits.requestsPerHour },
   { name: 'month', limit: limits.monthlyRequests },
@@ -75,6 +91,20 @@ const rulesOf = (limitClass: LimitClass, limits: Limits): { name: WindowName; li
       ]
     : []),
 ];
+
+const rulesOf = (
+  limitClass: LimitClass,
+  limits: Limits,
+  visitor?: Visitor,
+): { name: WindowName; limit: number }[] =>
+  limitClass === 'visitor'
+    ? [
+        {
+          name: visitor?.window ?? 'scopeMessageMinute',
+          limit: visitor?.messagesPerMinute ?? limits.embedScopeMessagesPerMinute,
+        },
+      ]
+    : organizationRules(limitClass, limits);
 
 /**
  * The route's windows at `now`. `state` undefined: the item has not been seen, and every window
@@ -87,8 +117,9 @@ export const currentWindows = (
   limits: Limits,
   state: CounterState | undefined,
   now: number,
+  visitor?: Visitor,
 ): CurrentWindow[] =>
-  rulesOf(limitClass, limits).map(({ name, limit }) => {
+  rulesOf(limitClass, limits, visitor).map(({ name, limit }) => {
     const unit = unitOf[name];
     const seen = state?.windows[name];
     const id = Math.max(windowId(unit, now), seen?.id ?? Number.NEGATIVE_INFINITY);
@@ -122,6 +153,8 @@ const windowWords: Record<WindowName, { per: string; detail: string }> = {
   month: { per: 'calendar month (UTC)', detail: 'MONTHLY_QUOTA_EXCEEDED' },
   messageMinute: { per: 'minute', detail: 'MESSAGES_PER_MINUTE' },
   messageHour: { per: 'hour', detail: 'MESSAGES_PER_HOUR' },
+  scopeMessageMinute: { per: 'minute for this embed session', detail: 'EMBED_SESSION_MESSAGES_PER_MINUTE' },
+  keyMessageMinute: { per: 'minute for this database key', detail: 'DATABASE_KEY_MESSAGES_PER_MINUTE' },
 };
 
 const inSeconds = (seconds: number): string => `${seconds} second${seconds === 1 ? '' : 's'}`;
@@ -171,9 +204,13 @@ export const MAX_PRUNED_LEASES = 40;
 const MAX_ATTEMPTS = 6;
 /** The counters item goes (TTL) after this long without a request: every window in it has passed. */
 const COUNTERS_TTL_SECONDS = 40 * 24 * 3600;
+/** A scope's item holds one minute window: it may go soon after (DynamoDB's TTL deletes lazily). */
+const SCOPE_COUNTERS_TTL_SECONDS = 3600;
 
-/** The item as this container last saw it, per organization (a hint; conditions decide). */
-const seen = new TtlCache<number, CounterState>(3_600_000, 10_000);
+/** The item as this container last saw it, per organization or scope (a hint; conditions decide). */
+const seen = new TtlCache<string, CounterState>(3_600_000, 10_000);
+const seenKey = (organizationId: number, scopeKey?: string): string =>
+  scopeKey === undefined ? String(organizationId) : `${organizationId}#${scopeKey}`;
 
 export const clearSeenCounters = (): void => seen.clear();
 
@@ -186,12 +223,16 @@ const newLeaseId = (): string => randomBytes(8).toString('hex');
 export const admit = async (input: AdmitInput): Promise<Admission> => {
   const clock = input.now ?? Date.now;
   const { organizationId, limits, limitClass } = input;
+  const visitor = limitClass === 'visitor' ? input.visitor : undefined;
+  if (limitClass === 'visitor' && visitor === undefined) throw new Error('the visitor class needs a visitor');
+  const scopeKey = visitor?.key;
+  const cacheKey = seenKey(organizationId, scopeKey);
   const leaseId = limitClass === 'answering' ? newLeaseId() : undefined;
-  let state = seen.get(organizationId);
+  let state = seen.get(cacheKey);
   let fresh = false;
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
     const now = clock();
-    const windows = currentWindows(limitClass, limits, state, now);
+    const windows = currentWindows(limitClass, limits, state, now, visitor);
     if (windows.some((window) => window.count >= window.limit)) {
       return { admitted: false, ...windowRefusal(windows, now) };
     }
@@ -227,15 +268,17 @@ export const admit = async (input: AdmitInput): Promise<Admission> => {
     }));
     const result = await updateCounters({
       organizationId,
+      scopeKey,
       steps,
       lease,
-      expiresAt: Math.floor(now / 1000) + COUNTERS_TTL_SECONDS,
+      expiresAt:
+        Math.floor(now / 1000) + (scopeKey === undefined ? COUNTERS_TTL_SECONDS : SCOPE_COUNTERS_TTL_SECONDS),
     });
     state = result.state ?? EMPTY_COUNTERS;
     fresh = true;
-    seen.set(organizationId, state);
+    seen.set(cacheKey, state);
     if (result.admitted) {
-      const counted = currentWindows(limitClass, limits, state, now);
+      const counted = currentWindows(limitClass, limits, state, now, visitor);
       return {
         admitted: true,
         headers: headersOf(counted),
@@ -251,9 +294,9 @@ export const admit = async (input: AdmitInput): Promise<Admission> => {
 /** Gives the lease back; a lease that lapsed and was pruned meanwhile is already gone. */
 export const release = async (lease: Lease): Promise<void> => {
   await releaseLease(lease.organizationId, lease.id);
-  const cached = seen.get(lease.organizationId);
+  const cached = seen.get(seenKey(lease.organizationId));
   if (cached?.leases.some((entry) => entry.id === lease.id)) {
-    seen.set(lease.organizationId, {
+    seen.set(seenKey(lease.organizationId), {
       ...cached,
       leaseCount: cached.leaseCount - 1,
       leases: cached.leases.filter((entry) => entry.id !== lease.id),

@@ -1,7 +1,7 @@
-// Plans as data (spec "Limits" and "Plan gating", DESIGN.md "Credentials" and "Limits"): each
+// Plans as data (spec "Limits" and "Plan gating", docs/design.md "Credentials" and "Limits"): each
 // plan's features, its rate limits, its monthly API quota and its indexing quota. The limiter
 // (lib/limits/limiter.ts), the indexing quota (lib/limits/indexing.ts) and authorisation
-// (lib/auth/principal.ts) read this table and nothing else. README "Plans and limits" shows it.
+// (lib/auth/principal.ts) read this table and nothing else. docs/limits.md "Plans" shows it.
 import * as v from 'valibot';
 import { settings } from '#lib/config.ts';
 
@@ -23,6 +23,17 @@ export interface Limits {
   /** The message endpoints' own limits (spec "Limits": 30 per minute, 200 per hour). */
   messagesPerMinute: number;
   messagesPerHour: number;
+  /**
+   * Messages per minute of one embed session's scope (its tenant and scope, or the token when it
+   * names no scope), counted inside the organization's message limits, so that one visitor
+   * cannot spend them (docs/design.md "Embed sessions").
+   */
+  embedScopeMessagesPerMinute: number;
+  /**
+   * Messages per minute of one pk_ key, counted inside the organization's message limits: a pk_
+   * key sits in a public page, so one visitor could otherwise spend the organization's 30.
+   */
+  databaseKeyMessagesPerMinute: number;
 }
 
 export interface Plan extends Limits {
@@ -33,13 +44,24 @@ export interface Plan extends Limits {
 /** Spec "Limits", message endpoint: per organization, on every plan (enterprise may override). */
 export const MESSAGE_LIMITS = { messagesPerMinute: 30, messagesPerHour: 200 } as const;
 
+/** An embed session scope's own message limit, unless a plan gives another. */
+export const EMBED_SCOPE_MESSAGES_PER_MINUTE = 10;
+/** A pk_ key's own message limit, unless a plan gives another. */
+export const DATABASE_KEY_MESSAGES_PER_MINUTE = 20;
+
 const plan = (
   name: PlanName,
   features: Feature[],
-  figures: Omit<Limits, keyof typeof MESSAGE_LIMITS>,
+  figures: Omit<
+    Limits,
+    keyof typeof MESSAGE_LIMITS | 'embedScopeMessagesPerMinute' | 'databaseKeyMessagesPerMinute'
+  > &
+    Partial<Pick<Limits, 'embedScopeMessagesPerMinute' | 'databaseKeyMessagesPerMinute'>>,
 ): Plan => ({
   name,
   features: new Set(features),
+  embedScopeMessagesPerMinute: EMBED_SCOPE_MESSAGES_PER_MINUTE,
+  databaseKeyMessagesPerMinute: DATABASE_KEY_MESSAGES_PER_MINUTE,
   ...figures,
   ...MESSAGE_LIMITS,
 });
@@ -111,6 +133,8 @@ export const LimitOverrides = v.strictObject({
   indexingOperations: v.optional(positive('indexingOperations')),
   messagesPerMinute: v.optional(positive('messagesPerMinute')),
   messagesPerHour: v.optional(positive('messagesPerHour')),
+  embedScopeMessagesPerMinute: v.optional(positive('embedScopeMessagesPerMinute')),
+  databaseKeyMessagesPerMinute: v.optional(positive('databaseKeyMessagesPerMinute')),
 });
 export type LimitOverrides = v.InferOutput<typeof LimitOverrides>;
 

@@ -4,8 +4,17 @@
 
 export type WindowUnit = 'minute' | 'hour' | 'month';
 
-/** The windows the limiter counts (README "Limits"). */
-export type WindowName = 'minute' | 'hour' | 'month' | 'messageMinute' | 'messageHour';
+/** The windows the limiter counts (docs/limits.md). */
+// `scopeMessageMinute` and `keyMessageMinute`: an embed session scope's and a pk_ key's own
+// message window, kept in that visitor's counters item (lib/store/limit-counters.ts).
+export type WindowName =
+  | 'minute'
+  | 'hour'
+  | 'month'
+  | 'messageMinute'
+  | 'messageHour'
+  | 'scopeMessageMinute'
+  | 'keyMessageMinute';
 
 export const unitOf: Record<WindowName, WindowUnit> = {
   minute: 'minute',
@@ -13,6 +22,8 @@ export const unitOf: Record<WindowName, WindowUnit> = {
   month: 'month',
   messageMinute: 'minute',
   messageHour: 'hour',
+  scopeMessageMinute: 'minute',
+  keyMessageMinute: 'minute',
 };
 
 const MINUTE_MS = 60_000;

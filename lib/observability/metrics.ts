@@ -14,7 +14,7 @@
 //   limiter   LimiterRejections                    [service, stage, limit]  (REQUESTS_PER_MINUTE, …)
 //   cold start ColdStart                          [service, stage, function_name]  (Powertools)
 // Lines carry `trace_id` (the request's X-Request-ID) as a property, so a metric's data point
-// leads to the request's log lines. README "Observability".
+// leads to the request's log lines. docs/observability.md "Metrics".
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
 import type { Phase, Timings } from '#lib/answer/timing.ts';
 import { fromSettings } from '#lib/config.ts';

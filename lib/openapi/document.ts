@@ -12,9 +12,11 @@ import {
 } from '@valibot/to-json-schema';
 import type * as v from 'valibot';
 import { ChatMessageInput, ConversationMessageInput } from '#lib/answer/inputs.ts';
+import { EmbedSessionInput } from '#lib/auth/embed-session-input.ts';
 import { AppendInput } from '#lib/conversations/inputs.ts';
 import { type ErrorKind, errorCatalogue } from '#lib/errors.ts';
 import { uuidPattern } from '#lib/ids.ts';
+import * as manage from './manage-schemas.ts';
 import { type RouteDoc, type RouteResponse, routes } from './routes.ts';
 import * as schemas from './schemas.ts';
 
@@ -53,6 +55,37 @@ const componentSchemas: Record<string, Schema> = {
   ChatMessageRequest: ChatMessageInput.entries.body,
   AppendMessageRequest: AppendInput.entries.body,
   ConversationMessageRequest: ConversationMessageInput.entries.body,
+  EmbedSession: schemas.EmbedSession,
+  EmbedSessionResponse: schemas.EmbedSessionResponse,
+  EmbedSessionRequest: EmbedSessionInput.entries.body,
+  // The control plane (lib/openapi/manage-schemas.ts).
+  JobSummary: manage.JobSummary,
+  DatabaseCreated: manage.DatabaseCreated,
+  DatabaseCreatedResponse: manage.DatabaseCreatedResponse,
+  RowPolicy: manage.RowPolicyDoc,
+  DatabaseDetail: manage.DatabaseDetail,
+  DatabaseDetailResponse: manage.DatabaseDetailResponse,
+  DatabaseUpdated: manage.DatabaseUpdated,
+  DatabaseUpdatedResponse: manage.DatabaseUpdatedResponse,
+  Job: manage.Job,
+  JobResponse: manage.JobResponse,
+  JobQueuedResponse: manage.JobQueuedResponse,
+  ApiKey: manage.ApiKey,
+  ApiKeysPage: manage.ApiKeysPage,
+  ApiKeyCreated: manage.ApiKeyCreated,
+  ApiKeyCreatedResponse: manage.ApiKeyCreatedResponse,
+  Personality: manage.Personality,
+  PersonalityResponse: manage.PersonalityResponse,
+  PersonalitiesPage: manage.PersonalitiesPage,
+  QueryPattern: manage.QueryPattern,
+  QueryPatternResponse: manage.QueryPatternResponse,
+  QueryPatternsPage: manage.QueryPatternsPage,
+  Glossary: manage.Glossary,
+  GlossaryResponse: manage.GlossaryResponse,
+  Usage: manage.Usage,
+  UsageResponse: manage.UsageResponse,
+  Deleted: manage.Deleted,
+  DeletedResponse: manage.DeletedResponse,
 };
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -76,12 +109,15 @@ const conversion: ConversionConfig = {
       metadata?: Json;
     };
     if (action.type === 'regex' && action.requirement instanceof RegExp && action.requirement.flags) {
+      // JSON Schema patterns are Unicode-aware (ajv compiles them with the u flag).
+      if (action.requirement.flags === 'u') return { ...jsonSchema, pattern: action.requirement.source };
       if (action.requirement.source !== uuidPattern.source) return undefined;
       const { pattern: _pattern, ...rest } = jsonSchema;
       return { ...rest, format: 'uuid' };
     }
-    // The stored form of an id is lower case; a client may send either.
-    if (action.type === 'to_lower_case') return jsonSchema;
+    // The stored form of an id is lower case; a client may send either. Spaces around a value
+    // are trimmed before its other checks: what a client may send is the same JSON type.
+    if (action.type === 'to_lower_case' || action.type === 'trim') return jsonSchema;
     if (action.type === 'check')
       return typeof action.message === 'string' ? describe(jsonSchema, action.message) : jsonSchema;
     if (action.type === 'metadata' && action.metadata?.openapi) return action.metadata.openapi as JsonSchema;
@@ -280,21 +316,32 @@ const successResponse = (route: RouteDoc, response: RouteResponse): Json => {
   };
 };
 
-const credentialNames = { sk: 'an organization key (sk_)', pk: 'a database key (pk_)', jwt: 'a portal JWT' };
+const credentialNames = {
+  sk: 'an organization key (sk_)',
+  pk: 'a database key (pk_)',
+  jwt: 'a portal JWT',
+  et: 'an embed session token (et_)',
+};
 
 const accessText = (route: RouteDoc): string => {
   if (route.credentials.length === 0) return 'No credentials needed.';
   const names = route.credentials.map((credential) => credentialNames[credential]).join(', ');
   const feature = route.customApiAccess
     ? ' An sk_ key needs a plan with custom API access (Professional and up).'
-    : '';
+    : route.write
+      ? ' A change: a portal JWT needs the owner or admin role (a member reads only), an sk_ key must have been created with `manage` (other sk_ keys read only).'
+      : '';
   const limits =
     route.limits === 'answering'
       ? ' Counts toward the message limits (30 per minute, 200 per hour) and the plan limits.'
       : route.limits === 'answering or standard'
         ? ' The chat variant counts toward the message limits and the plan limits; the append variant toward the plan limits only.'
         : ' Counts toward the plan limits.';
-  return `Credentials: ${names}.${feature}${limits}`;
+  const session =
+    route.credentials.includes('et') && route.limits !== 'standard'
+      ? " With an embed session, an answering request also counts toward its token scope's own limit (10 per minute)."
+      : '';
+  return `Credentials: ${names}.${feature}${limits}${session}`;
 };
 
 const operationOf = (route: RouteDoc): Json => {
@@ -335,7 +382,7 @@ const operationOf = (route: RouteDoc): Json => {
 
 const overview = `Ask questions about your SQL database in plain language, keep per-scope conversations, and stream answers.
 
-**Credentials.** \`X-API-Key: sk_…\` (organization key: server side only; Starter plan and up), \`X-API-Key: pk_…\` (database key for the embedded widget, every plan; bound to one database), or \`Authorization: Bearer <portal JWT>\`. An sk_/pk_ key is also accepted as a bearer value. Each operation lists the credentials it takes. \`GET /api/v1/openapi.json\` needs none.
+**Credentials.** \`X-API-Key: sk_…\` (organization key: server side only; Starter plan and up), \`X-API-Key: pk_…\` (database key for the embedded widget, every plan; bound to one database; refused by databases that filter rows by tenant), \`Authorization: Bearer <portal JWT>\`, or \`Authorization: Bearer et_…\` (an embed session: the widget on a database that filters rows by tenant, with the tenant and scope your server chose; see POST /api/v1/embed/sessions). An sk_/pk_ key is also accepted as a bearer value. Each operation lists the credentials it takes. \`GET /api/v1/openapi.json\` needs none.
 
 **Scope and tenant.** \`X-Scope-Id\` names the end-user scope: conversations are isolated per scope, and the history endpoints require it. \`X-Tenant-Id\` selects the tenant on databases with row filtering.
 
@@ -343,7 +390,9 @@ const overview = `Ask questions about your SQL database in plain language, keep 
 
 **Rate limits.** Per organization: the plan's requests per minute and per hour and a monthly quota on every counted request, and on the answering operations also 30 messages per minute and 200 per hour and a number of concurrent answers. Counted responses carry \`X-RateLimit-Limit\`, \`X-RateLimit-Remaining\` and \`X-RateLimit-Reset\` (the tightest window); a 429 adds \`Retry-After\`.
 
-**Lists.** Conversations and messages come in cursor pages: send the returned \`cursor\` back unchanged while \`hasMore\` is true. Databases come in numbered pages (\`page\`, \`page_size\`).`;
+**Lists.** Conversations and messages come in cursor pages: send the returned \`cursor\` back unchanged while \`hasMore\` is true. The control plane's lists (databases, API keys, personalities, query patterns) come in numbered pages (\`page\`, \`page_size\`).
+
+**Control plane.** \`/api/v1/organization/…\` and \`PUT /api/v1/branding\`: reads take an sk_ key or a portal JWT of any role; changes take a portal JWT of an owner or admin, or an sk_ key created with \`manage\`. pk_ keys and embed sessions are refused (403). Indexing runs as a background job: follow it at \`GET /api/v1/organization/jobs/{job_id}\`.`;
 
 export interface DocumentOptions {
   /** The base address the API is served under (e.g. `https://host/prod`); omitted when unknown. */
@@ -371,7 +420,16 @@ export const buildOpenApiDocument = (options: DocumentOptions = {}): Json => {
     tags: [
       { name: 'Answers', description: 'Ask questions: answers, streaming, and the history append' },
       { name: 'Conversations', description: 'Conversations and messages of an end-user scope' },
-      { name: 'Organization', description: "The organization's branding and connected databases" },
+      { name: 'Organization', description: "The organization's branding" },
+      {
+        name: 'Control plane',
+        description:
+          "The organization's own management API: connected databases and their indexing jobs, API keys, personalities, query patterns, glossaries and usage (docs/control-plane.md)",
+      },
+      {
+        name: 'Embed sessions',
+        description: 'Short-lived widget tokens for one database, tenant and scope, asked for by your server',
+      },
       { name: 'Service', description: 'About the API itself' },
     ],
     paths,
@@ -394,7 +452,7 @@ export const buildOpenApiDocument = (options: DocumentOptions = {}): Json => {
           scheme: 'bearer',
           bearerFormat: 'JWT',
           description:
-            'A portal JWT (claims org_id, sub, role), verified with the stage secret (HS256) or JWKS. An sk_/pk_ key is accepted here too.',
+            'A portal JWT (claims org_id, sub, role), verified with the stage secret (HS256) or JWKS; or an embed session token (et_…, from POST /api/v1/embed/sessions). An sk_/pk_ key is accepted here too.',
         },
       },
     },

@@ -4,6 +4,7 @@
 // tests/integration/openapi.test.ts holds this table and serverless.yml to each other.
 import type * as v from 'valibot';
 import { ChatMessageInput, ConversationMessageInput, StreamMessageInput } from '#lib/answer/inputs.ts';
+import { EmbedSessionInput } from '#lib/auth/embed-session-input.ts';
 import type { Credential } from '#lib/auth/principal.ts';
 import {
   AppendInput,
@@ -13,6 +14,7 @@ import {
 } from '#lib/conversations/inputs.ts';
 import type { ErrorKind } from '#lib/errors.ts';
 import { PageNumberInput } from '#lib/params.ts';
+import { manageRoutes } from './manage-routes.ts';
 import {
   AppendResponse,
   BrandingResponse,
@@ -21,6 +23,7 @@ import {
   ConversationsResponse,
   DatabasesPage,
   DeleteResponse,
+  EmbedSessionResponse,
   ErrorEnvelope,
   MessagesResponse,
   OpenApiDocument,
@@ -42,17 +45,19 @@ export interface RouteResponse {
 }
 
 export interface RouteDoc {
-  method: 'GET' | 'POST' | 'DELETE';
+  method: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
   /** As in serverless.yml, with `{name}` path parameters. */
   path: string;
   operationId: string;
-  tag: 'Organization' | 'Conversations' | 'Answers' | 'Service';
+  tag: 'Organization' | 'Control plane' | 'Conversations' | 'Answers' | 'Embed sessions' | 'Service';
   summary: string;
   description: string;
   /** Which credentials the route takes; empty for a public route. */
   credentials: readonly Credential[];
   /** The route's access needs the plan feature custom_api_access for sk_ keys. */
   customApiAccess?: boolean;
+  /** A control-plane write: portal tokens need the owner or admin role, sk_ keys `manage`. */
+  write?: boolean;
   scope?: 'required' | 'optional';
   /** Takes X-Tenant-Id (answering routes). */
   tenant?: boolean;
@@ -61,7 +66,7 @@ export interface RouteDoc {
   bodyVariants?: readonly Schema[];
   responses: readonly RouteResponse[];
   errors: readonly ErrorKind[];
-  /** Which limits count it (README "Limits"); `none`: the route is not counted. */
+  /** Which limits count it (docs/limits.md); `none`: the route is not counted. */
   limits: 'standard' | 'answering' | 'answering or standard' | 'none';
 }
 
@@ -99,7 +104,8 @@ const answering: readonly ErrorKind[] = [
 
 const conversationScope =
   'Only conversations of the scope in X-Scope-Id are seen; a conversation of another scope or ' +
-  'organization is 404, as an unknown one.';
+  "organization is 404, as an unknown one. With an embed session the scope is the token's " +
+  '(a token without one is 403, as a missing X-Scope-Id).';
 
 export const routes: readonly RouteDoc[] = [
   {
@@ -110,7 +116,7 @@ export const routes: readonly RouteDoc[] = [
     summary: 'Get branding',
     description:
       "The organization's branding (colors, logos, widget theme): the fields set with `admin branding set` over the defaults.",
-    credentials: ['sk', 'pk', 'jwt'],
+    credentials: ['sk', 'pk', 'jwt', 'et'],
     scope: 'optional',
     responses: [{ status: 200, schema: BrandingResponse, description: 'The branding' }],
     errors: authenticated,
@@ -120,11 +126,12 @@ export const routes: readonly RouteDoc[] = [
     method: 'GET',
     path: '/api/v1/organization/databases',
     operationId: 'listDatabases',
-    tag: 'Organization',
+    tag: 'Control plane',
     summary: 'List connected databases',
     description:
       "The organization's connected databases, oldest first, page by page (the Paginated response " +
-      'wrapper). A database is shown without its URL, host, user or password.',
+      'wrapper). A database is shown without its URL, host, user or password. Any sk_ key or portal ' +
+      'token may read it (spec endpoint 10: the way to check that a database still exists).',
     credentials: ['sk', 'jwt'],
     scope: 'optional',
     input: PageNumberInput,
@@ -139,7 +146,7 @@ export const routes: readonly RouteDoc[] = [
     tag: 'Conversations',
     summary: 'List conversations',
     description: `The scope's conversations, newest activity first, in cursor pages. ${conversationScope}`,
-    credentials: ['sk', 'jwt'],
+    credentials: ['sk', 'jwt', 'et'],
     customApiAccess: true,
     scope: 'required',
     input: ListConversationsInput,
@@ -156,7 +163,7 @@ export const routes: readonly RouteDoc[] = [
     description:
       'Messages of one conversation (`conversation_id`) or of the whole scope, newest first ' +
       `(\`order=asc\`: oldest first), in cursor pages. ${conversationScope}`,
-    credentials: ['sk', 'jwt'],
+    credentials: ['sk', 'jwt', 'et'],
     customApiAccess: true,
     scope: 'required',
     input: HistoryInput,
@@ -171,7 +178,7 @@ export const routes: readonly RouteDoc[] = [
     tag: 'Conversations',
     summary: 'Get the history of one conversation',
     description: `The whole conversation, oldest first. ${conversationScope}`,
-    credentials: ['sk', 'jwt'],
+    credentials: ['sk', 'jwt', 'et'],
     customApiAccess: true,
     scope: 'required',
     input: ConversationPathInput,
@@ -188,8 +195,9 @@ export const routes: readonly RouteDoc[] = [
     description:
       'Deletes the conversation and every message of it. A very long conversation that cannot be ' +
       'deleted within one request answers 503 with Retry-After; repeating the request finishes ' +
-      `the delete. ${conversationScope}`,
-    credentials: ['sk', 'jwt'],
+      'the delete. A portal token needs the owner or admin role (a member gets 403 FORBIDDEN). ' +
+      conversationScope,
+    credentials: ['sk', 'jwt', 'et'],
     customApiAccess: true,
     scope: 'required',
     input: ConversationPathInput,
@@ -211,7 +219,7 @@ export const routes: readonly RouteDoc[] = [
       '(201) without answering: the rules of the history endpoints apply (an sk_ key with custom ' +
       'API access or a portal JWT, and X-Scope-Id); an id that does not exist yet creates the ' +
       'conversation. A body with both `message` and `role`, or neither, is 400.',
-    credentials: ['sk', 'pk', 'jwt'],
+    credentials: ['sk', 'pk', 'jwt', 'et'],
     scope: 'optional',
     tenant: true,
     bodyVariants: [ChatMessageInput.entries.body, AppendInput.entries.body],
@@ -232,7 +240,7 @@ export const routes: readonly RouteDoc[] = [
       'Answers the question in the conversation. An id that does not exist yet creates the ' +
       "conversation in the caller's scope, which needs `database_id`; a conversation keeps the " +
       'database and personality of its first message.',
-    credentials: ['sk', 'pk', 'jwt'],
+    credentials: ['sk', 'pk', 'jwt', 'et'],
     scope: 'optional',
     tenant: true,
     input: ConversationMessageInput,
@@ -258,7 +266,7 @@ export const routes: readonly RouteDoc[] = [
       'Everything that can be refused (credentials, limits, an unknown conversation, a missing or ' +
       'empty `message`, the tenant) is refused before the stream starts, as an ordinary JSON ' +
       'error response with its status. A client that disconnects stops the answer.',
-    credentials: ['sk', 'pk', 'jwt'],
+    credentials: ['sk', 'pk', 'jwt', 'et'],
     scope: 'optional',
     tenant: true,
     input: StreamMessageInput,
@@ -271,6 +279,31 @@ export const routes: readonly RouteDoc[] = [
     ],
     errors: answering,
     limits: 'answering',
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/embed/sessions',
+    operationId: 'createEmbedSession',
+    tag: 'Embed sessions',
+    summary: 'Create an embed session for the widget',
+    description:
+      'Called by your server, after it has signed its own user in, to get a short-lived token the ' +
+      'widget uses instead of a key: `Authorization: Bearer et_…`. The token names the database, ' +
+      'the tenant (`tenant_id`: required when the database filters rows by tenant, validated like ' +
+      'X-Tenant-Id against the tenant column, and refused when it does not) and the end-user scope ' +
+      '(`scope_id`: required when the row policy says `scope_required`). Its tenant and scope are ' +
+      'the only ones it can use: an X-Tenant-Id or X-Scope-Id that differs is 403. It may answer ' +
+      '(both chat variants that answer, the stream), read branding, and read and delete its own ' +
+      "scope's conversations. `origins` (1 to 10 `https://host[:port]`, `http://localhost` allowed) " +
+      'limits the pages that may use it; `ttl_seconds` is 60 to 3600 (default 900). Each token ' +
+      "scope has its own message limit (10 per minute) inside the organization's. A database that " +
+      'filters rows by tenant refuses pk_ keys (403, details code EMBED_SESSION_REQUIRED).',
+    credentials: ['sk', 'jwt'],
+    scope: 'optional',
+    input: EmbedSessionInput,
+    responses: [{ status: 201, schema: EmbedSessionResponse, description: 'The embed session' }],
+    errors: [...authenticated, 'DATABASE_NOT_FOUND', 'PERSONALITY_NOT_FOUND', 'PAYLOAD_TOO_LARGE'],
+    limits: 'standard',
   },
   {
     method: 'GET',
@@ -286,4 +319,6 @@ export const routes: readonly RouteDoc[] = [
     errors: ['INTERNAL'],
     limits: 'none',
   },
+  // The control plane (lib/openapi/manage-routes.ts).
+  ...manageRoutes,
 ];

@@ -18,7 +18,7 @@ const url = v.pipe(v.string(), v.url());
 
 // ---- Errors ---------------------------------------------------------------------------------
 
-/** DESIGN.md "Errors": one envelope that serves both documented shapes. */
+/** docs/design.md "Errors": one envelope that serves both documented shapes. */
 export const ErrorEnvelope = v.pipe(
   v.object({
     success: v.pipe(v.literal(false), v.description('shape A: always false')),
@@ -216,7 +216,7 @@ export const QueryType = v.pipe(
   ),
 );
 
-/** DESIGN.md "Chat answers: one superset shape": the fields of both documented shapes. */
+/** docs/design.md "Chat answers: one superset shape": the fields of both documented shapes. */
 export const ChatAnswer = v.pipe(
   v.object({
     message: v.pipe(v.string(), v.description('the answer in words')),
@@ -237,6 +237,12 @@ export const ChatAnswer = v.pipe(
     sql: v.pipe(
       v.nullable(v.string()),
       v.description('the query as generated, before the tenant rewrite; null when none was proposed'),
+    ),
+    interpretation: v.pipe(
+      v.nullable(v.string()),
+      v.description(
+        'what the engine understood, in plain words ("Counting orders with status \'cancelled\'"), so that a misreading can be caught; null when no query was proposed',
+      ),
     ),
   }),
   v.description('An answer, in the superset of both documented response shapes'),
@@ -261,8 +267,35 @@ export const StreamDone = v.object({
   row_count: v.pipe(v.number(), v.integer(), v.minValue(0)),
   results: ChatAnswer.entries.results,
   results_truncated: ChatAnswer.entries.results_truncated,
+  interpretation: ChatAnswer.entries.interpretation,
 });
 export type StreamDone = v.InferOutput<typeof StreamDone>;
+
+// ---- Embed sessions ----------------------------------------------------------------------------
+
+/** docs/design.md "Embed sessions": the 201 of POST /api/v1/embed/sessions. */
+export const EmbedSession = v.pipe(
+  v.object({
+    token: v.pipe(
+      v.string(),
+      v.regex(/^et_/),
+      v.description('send as `Authorization: Bearer et_…` from the page (the widget option getSessionToken)'),
+    ),
+    expires_at: v.pipe(timestamp, v.description('when the token stops working; ask for a new one before')),
+    database_id: uuid,
+    tenant_id: v.pipe(
+      v.nullable(v.string()),
+      v.description('the tenant every answer is filtered by; null on a database without scoping'),
+    ),
+    scope_id: v.pipe(
+      v.nullable(v.string()),
+      v.description('the end-user scope of its conversations; null: it answers but reads no history'),
+    ),
+  }),
+  v.description('A short-lived embed-session token for one database, tenant and scope'),
+);
+export type EmbedSession = v.InferOutput<typeof EmbedSession>;
+export const EmbedSessionResponse = dataResponse(EmbedSession, 'The embed session is created (201)');
 
 // ---- The OpenAPI document itself -------------------------------------------------------------
 

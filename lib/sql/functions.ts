@@ -1,4 +1,4 @@
-// The built-in functions generated SQL may call (DESIGN.md "Tenant filtering and the SQL guard",
+// The built-in functions generated SQL may call (docs/design.md "Tenant filtering and the SQL guard",
 // step 3): deny by default, allow by name. Names are lower case, as PostgreSQL's parser folds
 // unquoted identifiers; a dialect's guard compares in its own case rules. COMMON_FUNCTIONS are
 // names that are built in and free of side effects in both dialects (not always with the same
@@ -16,14 +16,18 @@
 // - sequences: nextval, setval, currval, lastval (sequences are refused as relations too);
 // - version(): the server's build says nothing about the tenant's data and helps fingerprinting;
 // - setseed (changes session state), xpath / xml functions (no analytic use, large surface);
-// - repeat: one call allocates up to 1 GB on the server, and questions never need it.
+// - repeat: one call allocates up to 1 GB on the server, and questions never need it; overlay:
+//   text surgery no question needs, whose results nest into ever longer strings.
+// Allowed functions that allocate from an argument (lpad, rpad, format widths, generate_series,
+// string_agg and the other concatenating aggregates) are held to bounds the guard can check by
+// lib/sql/allocation.ts (refusal SIZE_NOT_BOUNDED).
 // `current_user`, `session_user`, `current_schema` and friends are SQL keywords, not calls; the
 // PostgreSQL guard refuses them separately (only the date/time keywords are allowed).
 //
 // generate_series is allowed: it is the usual way to build a date spine for "per day, including
-// days without orders". Huge bounds are a denial-of-service vector like any cartesian product;
-// the row cap, the EXPLAIN cost ceiling (the planner estimates constant-bound series exactly) and
-// the statement timeout stop them at execution, as they stop cross joins.
+// days without orders". Its rows must be countable by the guard (constant bounds, or bounds
+// relative to now(), with a constant step) and at most MAX_SERIES_ROWS (lib/sql/allocation.ts):
+// a wide series fills memory or temporary files before the statement timeout stops it.
 
 /** Aggregates, window functions, math, string and date functions common to both dialects. */
 export const COMMON_FUNCTIONS: ReadonlySet<string> = new Set([
@@ -150,9 +154,9 @@ const POSTGRES_ONLY = [
   'trim_scale',
   'trunc',
   'width_bucket',
-  // strings (btrim, position, overlay, normalize, similar_to_escape and like_escape are also
-  // what TRIM(...), POSITION(a IN b), OVERLAY(...), NORMALIZE(...), SIMILAR TO and LIKE ... ESCAPE
-  // parse to)
+  // strings (btrim, position, normalize, similar_to_escape and like_escape are also what
+  // TRIM(...), POSITION(a IN b), NORMALIZE(...), SIMILAR TO and LIKE ... ESCAPE parse to;
+  // OVERLAY(...) parses to overlay, which is left out: see the top of this file)
   'bit_length',
   'btrim',
   'chr',
@@ -163,7 +167,6 @@ const POSTGRES_ONLY = [
   'is_normalized',
   'like_escape',
   'normalize',
-  'overlay',
   'position',
   'quote_literal',
   'quote_nullable',

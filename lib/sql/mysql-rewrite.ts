@@ -1,8 +1,9 @@
 // The MySQL/MariaDB guard's walk over node-sql-parser's tree (lib/sql/mysql.ts): checks every
 // node against an allowlist of shapes, and rewrites every relation reference in place
-// (DESIGN.md "Tenant filtering and the SQL guard", steps 2 to 5). Anything the walk does not
+// (docs/design.md "Tenant filtering and the SQL guard", steps 2 to 5). Anything the walk does not
 // know is refused: a shape it has not seen may hide a relation it would not wrap.
 import type { CatalogColumn, CatalogRelation } from '#lib/connectors/types.ts';
+import { mysqlSizeRefusal } from './allocation.ts';
 import { MYSQL_AGGREGATES, MYSQL_FUNCTIONS } from './mysql-functions.ts';
 import { type AstNode, identifierText, identifierValue, isNode } from './mysql-parser.ts';
 import { relationAccess } from './policy.ts';
@@ -245,6 +246,12 @@ const functionName = (node: AstNode, state: RewriteState): string => {
   return upper;
 };
 
+/** Functions that allocate from an argument: bounded by a constant, or refused (lib/sql/allocation.ts). */
+const sizeBounded = (name: string, args: unknown): void => {
+  const unbounded = mysqlSizeRefusal(name, args);
+  if (unbounded !== undefined) refuse('SIZE_NOT_BOUNDED', unbounded);
+};
+
 const orderList = (list: unknown, frames: Frame[], state: RewriteState): void => {
   if (!present(list)) return;
   if (!Array.isArray(list)) refuse('UNSUPPORTED_SYNTAX', 'Unsupported ORDER BY');
@@ -363,7 +370,7 @@ const expression = (node: unknown, frames: Frame[], state: RewriteState): void =
       return;
     case 'function':
       keysWithin(node, keySet('type', 'name', 'args', 'over', 'parentheses'), 'function');
-      functionName(node, state);
+      sizeBounded(functionName(node, state), node.args);
       expr(node.args, frames, state);
       over(node.over, frames, state);
       return;
@@ -373,6 +380,7 @@ const expression = (node: unknown, frames: Frame[], state: RewriteState): void =
       if (!MYSQL_AGGREGATES.has(name) || state.userFunctions.has(name)) {
         refuse('FUNCTION_NOT_ALLOWED', `Function ${String(node.name)} is not allowed`);
       }
+      sizeBounded(name, node.args);
       const args = node.args;
       if (!isNode(args)) refuse('UNSUPPORTED_SYNTAX', 'Unsupported aggregate');
       keysWithin(args, keySet('expr', 'distinct', 'orderby', 'separator', 'parentheses'), 'aggregate');
@@ -556,6 +564,20 @@ const conditionsFor = (
   return terms;
 };
 
+/**
+ * The fence (docs/design.md "Each wrapped relation is an optimisation fence"): MySQL and MariaDB
+ * neither merge a derived table that has a LIMIT into the outer query (derived_merge) nor push
+ * an outer condition into it (MariaDB condition_pushdown_for_derived, MySQL 8.0.22
+ * derived_condition_pushdown), so every outer condition sees only the filtered rows. The value
+ * is MySQL's own "all rows" LIMIT (2^64 - 1): no table holds more.
+ */
+export const FENCE_LIMIT = '18446744073709551615';
+
+export const fenceLimit = (): AstNode => ({
+  seperator: '',
+  value: [{ type: 'bigint', value: FENCE_LIMIT }],
+});
+
 const wrapper = (relation: CatalogRelation, terms: AstNode[], state: RewriteState): AstNode => {
   const inner: AstNode = {
     db: identifierText(relation.schema),
@@ -576,7 +598,7 @@ const wrapper = (relation: CatalogRelation, terms: AstNode[], state: RewriteStat
     groupby: null,
     having: null,
     orderby: null,
-    limit: null,
+    limit: fenceLimit(),
     locking_read: null,
     window: null,
     collate: null,

@@ -1,7 +1,7 @@
 // An independent check of the MySQL guard's output (lib/sql/mysql.ts): given the tree of the
 // SQL the guard printed, every relation it reads must be a CTE of the statement, a relation the
 // row policy leaves open, or the only relation of a filtering derived table
-// `(SELECT * FROM db.t WHERE t.c = ? [AND ...])`. It shares no code with the rewrite beyond the
+// `(SELECT * FROM db.t WHERE t.c = ? [AND ...] LIMIT 18446744073709551615)`. It shares no code with the rewrite beyond the
 // row policy, so a slip in the rewrite does not also slip past this check.
 import type { CatalogRelation } from '#lib/connectors/types.ts';
 import { type AstNode, canonicalTree, identifierText, identifierValue, isNode } from './mysql-parser.ts';
@@ -59,7 +59,6 @@ const EMPTY_CLAUSES = [
   'groupby',
   'having',
   'orderby',
-  'limit',
   'window',
   '_next',
   '_orderby',
@@ -67,7 +66,22 @@ const EMPTY_CLAUSES = [
   'locking_read',
 ];
 
-/** Whether `select` is exactly `SELECT * FROM <item> WHERE <terms>`. */
+/**
+ * `LIMIT 18446744073709551615`, the fence that keeps the derived table unmerged and outer
+ * conditions out of it (written here again, not imported from the rewrite, on purpose).
+ */
+const FENCE_LIMIT = '18446744073709551615';
+
+const isFence = (limit: unknown): boolean =>
+  isNode(limit) &&
+  (limit.seperator === '' || limit.seperator === null || limit.seperator === undefined) &&
+  Array.isArray(limit.value) &&
+  limit.value.length === 1 &&
+  isNode(limit.value[0]) &&
+  limit.value[0].type === 'bigint' &&
+  limit.value[0].value === FENCE_LIMIT;
+
+/** Whether `select` is exactly `SELECT * FROM <item> WHERE <terms> LIMIT <fence>`. */
 const isFilteringSelect = (select: AstNode, terms: AstNode[]): boolean => {
   const columns = select.columns;
   const star =
@@ -84,7 +98,13 @@ const isFilteringSelect = (select: AstNode, terms: AstNode[]): boolean => {
   });
   const found = conjuncts(select.where).map((term) => JSON.stringify(canonicalTree(term)));
   const wanted = terms.map((term) => JSON.stringify(canonicalTree(term)));
-  return star && bare && found.length === wanted.length && found.every((term, i) => term === wanted[i]);
+  return (
+    star &&
+    bare &&
+    isFence(select.limit) &&
+    found.length === wanted.length &&
+    found.every((term, i) => term === wanted[i])
+  );
 };
 
 const cteNames = (node: unknown, names: Set<string>): Set<string> => {

@@ -1,4 +1,4 @@
-// The SQL guard for MySQL and MariaDB (DESIGN.md "Tenant filtering and the SQL guard"): parses
+// The SQL guard for MySQL and MariaDB (docs/design.md "Tenant filtering and the SQL guard"): parses
 // generated SQL with node-sql-parser, allows one SELECT built from allowlisted syntax and
 // functions, wraps every tenant relation in a filtering derived table, caps the rows, prints the
 // tree and re-parses the printed text to prove it says what was checked. Only the printed text

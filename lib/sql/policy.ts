@@ -1,6 +1,6 @@
 // The row policy shared by both dialects' guards: for each relation a query names, whether it
 // is filtered on a tenant (and scope) column, readable by everyone, or refused
-// (DESIGN.md "Tenant filtering and the SQL guard").
+// (docs/design.md "Tenant filtering and the SQL guard").
 import type { Catalog, CatalogRelation } from '#lib/connectors/types.ts';
 import type { DatabaseRecord, RowPolicy } from '#lib/store/databases.ts';
 
@@ -9,7 +9,15 @@ export interface EffectivePolicy {
   requiresScoping: boolean;
   tenantColumn?: string;
   scopeColumn?: string;
-  /** Keyed by `schema.name` or bare `name` (bare names mean the default schema). */
+  /**
+   * `scope_required`: a request on this database without X-Scope-Id is refused (403) instead of
+   * being filtered by tenant only (docs/design.md "A missing scope is not 'all scopes'").
+   */
+  scopeRequired: boolean;
+  /**
+   * Keyed by `schema.name` or bare `name` (bare names mean the default schema). Read through
+   * `listedRelation` only: a plain index would follow the prototype chain (`constructor`).
+   */
   tables: RowPolicy['tables'];
 }
 
@@ -25,9 +33,23 @@ export const effectivePolicy = (
     requiresScoping: database.requiresOrganizationScoping,
     ...(tenantColumn ? { tenantColumn } : {}),
     ...(scopeColumn ? { scopeColumn } : {}),
+    scopeRequired: database.policy.scope_required === true,
     tables: database.policy.tables ?? {},
   };
 };
+
+type TableEntry = NonNullable<RowPolicy['tables']>[string];
+
+/**
+ * The row policy's entry for one key, own properties only: a relation named `constructor`,
+ * `toString` or `__proto__` is listed only when the policy lists it, never through
+ * Object.prototype.
+ */
+export const listedRelation = (
+  policy: Pick<EffectivePolicy, 'tables'>,
+  key: string,
+): TableEntry | undefined =>
+  policy.tables !== undefined && Object.hasOwn(policy.tables, key) ? policy.tables[key] : undefined;
 
 export type RelationAccess =
   /** Wrap in `(SELECT * FROM r WHERE r.tenant = $t [AND r.scope = $s])`. */
@@ -76,7 +98,8 @@ export const relationAccess = (
   if (!relation)
     return { kind: 'refused', code: 'UNKNOWN_RELATION', message: `Unknown relation ${qualified}` };
   const listed =
-    policy.tables[qualified] ?? (resolvedSchema === catalog.defaultSchema ? policy.tables[name] : undefined);
+    listedRelation(policy, qualified) ??
+    (resolvedSchema === catalog.defaultSchema ? listedRelation(policy, name) : undefined);
   const scopeColumn =
     listed?.scope_column ?? (hasColumn(relation, policy.scopeColumn) ? policy.scopeColumn : undefined);
   const scope = scopeColumn && hasColumn(relation, scopeColumn) ? { scopeColumn } : {};

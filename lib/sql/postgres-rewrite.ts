@@ -3,7 +3,7 @@
 // lists the fields it may carry, and any other node type or field (a construct this code has
 // not reasoned about, or a field a newer parser adds) refuses the query as UNSUPPORTED_SYNTAX.
 //
-// What it enforces (DESIGN.md "Tenant filtering and the SQL guard"):
+// What it enforces (docs/design.md "Tenant filtering and the SQL guard"):
 // - SELECT only, at every level: no SELECT INTO, no FOR UPDATE/SHARE, no TABLESAMPLE, no
 //   data-modifying CTE, no placeholders;
 // - functions, operators, casts and SQL value keywords from allowlists (lib/sql/functions.ts),
@@ -13,7 +13,8 @@
 //   the named one), judged by relationAccess(), and replaced by its filtered, schema-qualified
 //   form. A FROM item is the only way a query reads rows, so filtering every FROM item that
 //   names a relation filters the whole query, whatever the expressions around it do.
-import type { Catalog } from '#lib/connectors/types.ts';
+import type { Catalog, CatalogColumn } from '#lib/connectors/types.ts';
+import { postgresSizeRefusal } from './allocation.ts';
 import { POSTGRES_FUNCTIONS } from './functions.ts';
 import { relationAccess } from './policy.ts';
 import type { PgNode } from './postgres-parser.ts';
@@ -333,6 +334,15 @@ const builtinName = (names: string[]): string | undefined => {
 interface FromItem {
   relation?: { schema: string; name: string };
   aliased: boolean;
+  /** The filtering wrapper that replaced it, for the leakproof push-down (pushLeakproof). */
+  wrapper?: Wrapper;
+}
+
+/** A wrapper's inner SELECT, the name its columns are qualified with inside, and its columns. */
+interface Wrapper {
+  select: PgNode;
+  name: string;
+  columns: readonly CatalogColumn[];
 }
 
 /**
@@ -436,6 +446,7 @@ export const walkSelect = (select: PgNode, outer: Scope | undefined, state: Walk
   walkOptional(select.havingClause, level, state);
   walkOptional(select.limitOffset, level, state);
   walkOptional(select.limitCount, level, state);
+  if (state.request.pushDown !== false) pushLeakproof(select, level);
   state.depth--;
 };
 
@@ -599,19 +610,28 @@ const walkRelation = (relation: PgNode, level: Scope, state: WalkState): PgNode 
   const access = relationAccess(state.catalog, state.request.policy, schema, name);
   if (access.kind === 'refused') return refuse(access.code, access.message);
   const qualified = { schema: access.relation.schema, name: access.relation.name };
-  register(level, refname, { relation: qualified, aliased: alias !== undefined });
   const scopeColumn = state.request.scope !== undefined ? access.scopeColumn : undefined;
-  if (access.kind === 'filtered') {
-    if (state.request.tenant === undefined) {
-      refuse(
-        'TENANT_REQUIRED',
-        `${qualified.schema}.${qualified.name} is filtered by tenant and no tenant was given`,
-      );
-    }
-    return filtered(relation, qualified, access.tenantColumn, scopeColumn, state);
+  if (access.kind === 'filtered' && state.request.tenant === undefined) {
+    refuse(
+      'TENANT_REQUIRED',
+      `${qualified.schema}.${qualified.name} is filtered by tenant and no tenant was given`,
+    );
   }
-  if (scopeColumn !== undefined) return filtered(relation, qualified, undefined, scopeColumn, state);
-  return { RangeVar: { ...relation, schemaname: qualified.schema } };
+  const tenantColumn = access.kind === 'filtered' ? access.tenantColumn : undefined;
+  if (tenantColumn === undefined && scopeColumn === undefined) {
+    register(level, refname, { relation: qualified, aliased: alias !== undefined });
+    return { RangeVar: { ...relation, schemaname: qualified.schema } };
+  }
+  const node = filtered(relation, qualified, tenantColumn, scopeColumn, state);
+  // A column list in the alias renames the columns: the push-down does not follow renames.
+  const renamed = list(alias?.colnames).length > 0;
+  const select = bodyOf(bodyOf(node, 'RangeSubselect').subquery as PgNode, 'SelectStmt');
+  register(level, refname, {
+    relation: qualified,
+    aliased: alias !== undefined,
+    ...(renamed ? {} : { wrapper: { select, name: qualified.name, columns: access.relation.columns } }),
+  });
+  return node;
 };
 
 const columnRef = (...names: string[]): PgNode => ({
@@ -667,13 +687,153 @@ const filtered = (
           targetList: [{ ResTarget: { val: { ColumnRef: { fields: [{ A_Star: {} }] } } } }],
           fromClause: [inner],
           whereClause: where,
-          limitOption: 'LIMIT_OPTION_DEFAULT',
+          // The fence (docs/design.md "Each wrapped relation is an optimisation fence"): PostgreSQL
+          // neither pulls up a subquery with OFFSET (is_simple_subquery) nor pushes a qual into
+          // one (subquery_is_pushdown_safe), so every outer condition sees only filtered rows.
+          limitOffset: integerConstant(0),
+          limitOption: 'LIMIT_OPTION_COUNT',
           op: 'SETOP_NONE',
         },
       },
       alias: (relation.alias as PgNode | undefined) ?? { aliasname: qualified.name },
     },
   };
+};
+
+// ---- The leakproof push-down -------------------------------------------------------------
+
+/**
+ * Column types whose comparison operators with a constant of `constantKind` are all leakproof
+ * (pg_proc.proleakproof: int2/4/8 and their cross-type forms, texteq / text_lt, bpchareq, date_eq,
+ * timestamp(tz)_eq, booleq, uuid_eq, ...). A string constant is read by the type's input function
+ * once, while the query is planned, never per row. numeric is not leakproof, nor is any function.
+ */
+const LEAKPROOF_TYPES: { constantKind: string; nativeType: RegExp }[] = [
+  { constantKind: 'ival', nativeType: /^(smallint|integer|bigint)$/ },
+  {
+    constantKind: 'sval',
+    nativeType:
+      /^(text|character varying(\(\d+\))?|character(\(\d+\))?|date|timestamp(\(\d\))? with(out)? time zone|uuid)$/,
+  },
+  { constantKind: 'boolval', nativeType: /^boolean$/ },
+];
+
+const COMPARISONS = new Set(['=', '<>', '<', '>', '<=', '>=']);
+
+/** The kind of a plain constant (`ival`, `sval`, `boolval`), or undefined for anything else. */
+const constantKind = (node: unknown): string | undefined => {
+  if (typeof node !== 'object' || node === null || typeOf(node) !== 'A_Const') return undefined;
+  const keys = Object.keys(bodyOf(node as PgNode, 'A_Const')).filter((key) => key !== 'location');
+  return keys.length === 1 && keys[0] !== 'isnull' ? keys[0] : undefined;
+};
+
+/** The wrapper and column a column reference names at this query level, when it is that simple. */
+const wrappedColumn = (
+  node: unknown,
+  level: Scope,
+  sole: Wrapper | undefined,
+): { wrapper: Wrapper; column: CatalogColumn } | undefined => {
+  if (typeof node !== 'object' || node === null || typeOf(node) !== 'ColumnRef') return undefined;
+  const parts = list(bodyOf(node as PgNode, 'ColumnRef').fields);
+  if (parts.some((part) => typeOf(part) !== 'String')) return undefined;
+  const names = parts.map((part) => String(bodyOf(part, 'String').sval));
+  let wrapper: Wrapper | undefined;
+  if (names.length === 1) wrapper = sole;
+  else if (names.length === 2) {
+    // Only this level's own FROM items: a name of an enclosing level is a correlated reference.
+    const items = level.items?.get(names[0]!);
+    if (items?.length === 1) wrapper = items[0]!.wrapper;
+  }
+  const column = wrapper?.columns.find((c) => c.name === names.at(-1));
+  return wrapper && column ? { wrapper, column } : undefined;
+};
+
+const constantsFit = (constants: unknown[], column: CatalogColumn): boolean =>
+  constants.length > 0 &&
+  constants.every((constant) => {
+    const kind = constantKind(constant);
+    return LEAKPROOF_TYPES.some(
+      (type) => type.constantKind === kind && type.nativeType.test(column.nativeType),
+    );
+  });
+
+/**
+ * Where a WHERE conjunct may be copied: `col op constant` (either side), `col [NOT] IN (constants)`,
+ * `col [NOT] BETWEEN constant AND constant` or `col IS NOT NULL`, with `col` a column of a
+ * wrapped relation of this level and every operator leakproof for the column's type.
+ */
+const leakproofTarget = (
+  conjunct: PgNode,
+  level: Scope,
+  sole: Wrapper | undefined,
+): { wrapper: Wrapper; column: CatalogColumn; ref: 'lexpr' | 'rexpr' | 'arg' } | undefined => {
+  const type = typeOf(conjunct);
+  const body = bodyOf(conjunct, type);
+  if (type === 'NullTest') {
+    // IS NULL is not strict: copied into the nullable side of an outer join it would turn
+    // `LEFT JOIN b ... WHERE b.id IS NULL` (no match) into "every row".
+    if (body.argisrow === true || body.nulltesttype !== 'IS_NOT_NULL') return undefined;
+    const target = wrappedColumn(body.arg, level, sole);
+    return target && { ...target, ref: 'arg' };
+  }
+  if (type !== 'A_Expr') return undefined;
+  const name = strings(body.name);
+  if (body.kind === 'AEXPR_OP') {
+    if (name.length !== 1 || !COMPARISONS.has(name[0]!)) return undefined;
+    for (const [ref, other] of [
+      ['lexpr', 'rexpr'],
+      ['rexpr', 'lexpr'],
+    ] as const) {
+      const target = wrappedColumn(body[ref], level, sole);
+      if (target && constantsFit([body[other]], target.column)) return { ...target, ref };
+    }
+    return undefined;
+  }
+  const listed =
+    typeof body.rexpr === 'object' && body.rexpr !== null && typeOf(body.rexpr) === 'List'
+      ? list(bodyOf(body.rexpr as PgNode, 'List').items)
+      : [];
+  const inList = body.kind === 'AEXPR_IN' && name.length === 1 && (name[0] === '=' || name[0] === '<>');
+  const between = (body.kind === 'AEXPR_BETWEEN' || body.kind === 'AEXPR_NOT_BETWEEN') && listed.length === 2;
+  if (!inList && !between) return undefined;
+  const target = wrappedColumn(body.lexpr, level, sole);
+  return target && constantsFit(listed, target.column) ? { ...target, ref: 'lexpr' } : undefined;
+};
+
+/**
+ * The one optimisation the fence allows (docs/design.md "Each wrapped relation is an optimisation
+ * fence"): a top-level WHERE conjunct made only of a column of a wrapped relation, leakproof
+ * operators and constants is copied into that wrapper, next to the tenant filter, so that an
+ * index on the column serves again. It is copied, not moved: the outer query still applies it,
+ * and each such condition is strict (false or null on a null column), so an outer join's
+ * null-extended rows are treated as before.
+ * Nothing else crosses the fence.
+ */
+const pushLeakproof = (select: PgNode, level: Scope): void => {
+  if (select.whereClause === undefined) return;
+  const where = select.whereClause as PgNode;
+  const conjuncts =
+    typeOf(where) === 'BoolExpr' && bodyOf(where, 'BoolExpr').boolop === 'AND_EXPR'
+      ? list(bodyOf(where, 'BoolExpr').args)
+      : [where];
+  // An unqualified column is this level's only FROM item's, when that item is a wrapper.
+  const from = list(select.fromClause);
+  const only = level.items?.size === 1 ? [...level.items.values()][0] : undefined;
+  const sole =
+    from.length === 1 && typeOf(from[0]) === 'RangeSubselect' && only?.length === 1
+      ? only[0]!.wrapper
+      : undefined;
+  for (const conjunct of conjuncts) {
+    const target = leakproofTarget(conjunct, level, sole);
+    if (!target) continue;
+    const type = typeOf(conjunct);
+    const copy = structuredClone(conjunct);
+    bodyOf(copy, type)[target.ref] = columnRef(target.wrapper.name, target.column.name);
+    const inner = target.wrapper.select;
+    const current = inner.whereClause as PgNode;
+    if (typeOf(current) === 'BoolExpr') list(bodyOf(current, 'BoolExpr').args).push(copy);
+    else inner.whereClause = { BoolExpr: { boolop: 'AND_EXPR', args: [current, copy] } };
+  }
 };
 
 /** An expression anywhere in a SELECT (target list, WHERE, ON, ORDER BY, function arguments...). */
@@ -784,6 +944,8 @@ const walkFuncCall = (call: PgNode, level: Scope, state: WalkState): void => {
       `Function ${names.join('.')} is not allowed: the database defines a function of that name`,
     );
   }
+  const unbounded = postgresSizeRefusal(name!, list(call.args));
+  if (unbounded !== undefined) refuse('SIZE_NOT_BOUNDED', unbounded);
   for (const key of ['args', 'agg_order']) for (const node of list(call[key])) walkExpr(node, level, state);
   walkOptional(call.agg_filter, level, state);
   if (call.over !== undefined) walkWindow(call.over as PgNode, level, state);
@@ -859,7 +1021,7 @@ const isNullConstant = (node: unknown): boolean =>
   bodyOf(node as PgNode, 'A_Const').isnull === true;
 
 /**
- * At most cap+1 rows (DESIGN.md step 5): LIMIT cap+1 added, a larger constant lowered (LIMIT ALL
+ * At most cap+1 rows (docs/design.md step 5): LIMIT cap+1 added, a larger constant lowered (LIMIT ALL
  * included), a smaller one kept; any other limit (an expression, WITH TIES) is kept inside
  * `SELECT * FROM (<query>) AS capped LIMIT cap+1`. Returns the statement node to print.
  */

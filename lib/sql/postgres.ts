@@ -1,4 +1,4 @@
-// The SQL guard for PostgreSQL (and PGlite), DESIGN.md "Tenant filtering and the SQL guard":
+// The SQL guard for PostgreSQL (and PGlite), docs/design.md "Tenant filtering and the SQL guard":
 // parse generated SQL with PostgreSQL's own grammar, allow exactly one SELECT built from
 // allowlisted syntax, functions and relations, wrap every tenant relation in a filtering
 // subquery, cap the rows, print the tree, and re-parse the printed text to prove it says what

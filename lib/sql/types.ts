@@ -1,4 +1,4 @@
-// The SQL guard's contract (DESIGN.md "Tenant filtering and the SQL guard"): one function per
+// The SQL guard's contract (docs/design.md "Tenant filtering and the SQL guard"): one function per
 // dialect takes generated SQL and the request's tenant context and either returns the printed,
 // rewritten SQL with its bound parameters, or refuses with a reason code.
 import type { Catalog } from '#lib/connectors/types.ts';
@@ -14,6 +14,11 @@ export interface GuardRequest {
   scope?: string | number;
   /** Rows returned at most; the guard adds LIMIT cap+1 so callers can tell truncation. */
   rowCap: number;
+  /**
+   * PostgreSQL: copy leakproof column-to-constant WHERE conditions into the tenant wrappers, next
+   * to the tenant filter (default on). Off only to measure what it wins (bench/sql.ts).
+   */
+  pushDown?: boolean;
 }
 
 /** Why the guard refused a query; stable codes for logs, `admin sql check` and tests. */
@@ -27,6 +32,8 @@ export type RefusalCode =
   | 'TABLESAMPLE'
   | 'PLACEHOLDER'
   | 'FUNCTION_NOT_ALLOWED'
+  /** A function that allocates from an argument the guard cannot bound (lib/sql/allocation.ts). */
+  | 'SIZE_NOT_BOUNDED'
   | 'SYSTEM_CATALOG'
   | 'RELATION_NOT_ALLOWED'
   | 'UNKNOWN_RELATION'

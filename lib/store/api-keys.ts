@@ -1,8 +1,11 @@
 // API keys. Two items per key, written in one transaction:
 //   PK APIKEY#<id>      SK APIKEY   the record (listing by organization through GSI1)
 //   PK KEYHASH#<sha256> SK KEYHASH  the lookup by hash that authentication reads
-// The plaintext is never stored; revoking marks both items.
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+// The plaintext is never stored; revoking (the control plane's DELETE) marks both items.
+// `lastUsedAt` is written on both when authentication resolves the key from the table and the
+// stored value is older than LAST_USED_RESOLUTION_MS (never on a warm request served from the key
+// cache), so it tells the last use to within that time.
+import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { generateApiKey, hashApiKey, type KeyKind, keyHint } from '#lib/auth/api-keys.ts';
 import { ServiceError } from '#lib/errors.ts';
@@ -19,7 +22,12 @@ export const ApiKeyRecord = v.object({
   databaseId: v.optional(v.string()),
   allowedOrigins: v.optional(v.array(v.string())),
   hint: v.string(),
+  /** A label the creator gave the key (control plane `name`). */
+  name: v.optional(v.string()),
+  /** sk keys: may change the organization through the control plane (docs/design.md "The control plane"). */
+  manage: v.optional(v.boolean()),
   createdAt: v.string(),
+  lastUsedAt: v.optional(v.string()),
   revokedAt: v.optional(v.string()),
 });
 export type ApiKeyRecord = v.InferOutput<typeof ApiKeyRecord>;
@@ -31,6 +39,9 @@ export interface NewApiKey {
   databaseId?: string;
   /** `pk` keys: origins allowed to call the API from a browser. */
   allowedOrigins?: string[];
+  name?: string;
+  /** `sk` keys: may write through the control plane. */
+  manage?: boolean;
 }
 
 export const createApiKey = async (
@@ -46,6 +57,8 @@ export const createApiKey = async (
     ...(input.databaseId ? { databaseId: input.databaseId } : {}),
     ...(input.allowedOrigins?.length ? { allowedOrigins: input.allowedOrigins } : {}),
     hint: keyHint(key),
+    ...(input.name ? { name: input.name } : {}),
+    ...(input.manage ? { manage: true } : {}),
     createdAt: now.toISOString(),
   };
   await documents().send(
@@ -84,9 +97,31 @@ export const findApiKeyByHash = async (hash: string): Promise<ApiKeyRecord | und
   return Item ? v.parse(ApiKeyRecord, Item) : undefined;
 };
 
-export const revokeApiKey = async (id: string, now = new Date()): Promise<ApiKeyRecord> => {
+const keyNotFound = (id: string) =>
+  new ServiceError('API_KEY_NOT_FOUND', { message: `API key ${id} not found` });
+
+/** A key by id; undefined when unknown or (with `organizationId`) another organization's. */
+export const findApiKey = async (
+  id: string,
+  organizationId?: number,
+): Promise<(ApiKeyRecord & { hash: string }) | undefined> => {
   const { Item } = await documents().send(new GetCommand({ TableName: tableName(), Key: recordKey(id) }));
-  if (!Item) throw new ServiceError('NOT_FOUND', { message: `API key ${id} not found` });
+  if (!Item || (organizationId !== undefined && Item.organizationId !== organizationId)) return undefined;
+  return { ...v.parse(ApiKeyRecord, Item), hash: String(Item.hash) };
+};
+
+/**
+ * Revokes a key (both items). With `organizationId`, a key of another organization is not
+ * found. Returns the record and its hash (to forget it in the key cache).
+ */
+export const revokeApiKey = async (
+  id: string,
+  now = new Date(),
+  organizationId?: number,
+): Promise<ApiKeyRecord & { hash: string }> => {
+  const { Item } = await documents().send(new GetCommand({ TableName: tableName(), Key: recordKey(id) }));
+  if (!Item || (organizationId !== undefined && Item.organizationId !== organizationId))
+    throw keyNotFound(id);
   const revokedAt = now.toISOString();
   const revoke = (Key: Record<string, string>) => ({
     Update: {
@@ -104,11 +139,40 @@ export const revokeApiKey = async (id: string, now = new Date()): Promise<ApiKey
       }),
     );
   } catch (error) {
-    if (isConditionFailure(error))
-      throw new ServiceError('NOT_FOUND', { message: `API key ${id} not found` });
+    if (isConditionFailure(error)) throw keyNotFound(id);
     throw error;
   }
-  return v.parse(ApiKeyRecord, { ...Item, revokedAt: Item.revokedAt ?? revokedAt });
+  return {
+    ...v.parse(ApiKeyRecord, { ...Item, revokedAt: Item.revokedAt ?? revokedAt }),
+    hash: String(Item.hash),
+  };
+};
+
+/** A key's last use is written at most this often (per key, on a key-cache miss). */
+export const LAST_USED_RESOLUTION_MS = 10 * 60_000;
+
+/**
+ * Records a use of the key resolved from the table, when the stored `lastUsedAt` is older than
+ * LAST_USED_RESOLUTION_MS: two conditional UpdateItems (the lookup item and the record), never on
+ * a revoked key. Best effort: the caller does not wait for it.
+ */
+export const touchApiKey = async (
+  record: Pick<ApiKeyRecord, 'id' | 'lastUsedAt'>,
+  hash: string,
+  now = new Date(),
+): Promise<void> => {
+  if (record.lastUsedAt && now.getTime() - Date.parse(record.lastUsedAt) < LAST_USED_RESOLUTION_MS) return;
+  const touch = (Key: Record<string, string>) =>
+    documents().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key,
+        UpdateExpression: 'SET lastUsedAt = :now',
+        ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(revokedAt)',
+        ExpressionAttributeValues: { ':now': now.toISOString() },
+      }),
+    );
+  await Promise.allSettled([touch(hashKey(hash)), touch(recordKey(record.id))]);
 };
 
 export const listApiKeys = async (organizationId: number): Promise<ApiKeyRecord[]> => {

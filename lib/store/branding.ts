@@ -38,6 +38,9 @@ export const BrandingUpdate = v.strictObject({
 });
 export type BrandingUpdate = v.InferOutput<typeof BrandingUpdate>;
 
+/** PUT /api/v1/branding (the control plane): the GET shape, any subset of it. */
+export const BrandingPutInput = v.object({ body: BrandingUpdate });
+
 export const defaultBranding = () => {
   const { assetsUrl } = settings();
   return {

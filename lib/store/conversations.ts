@@ -1,6 +1,9 @@
-// Conversations (DESIGN.md "Storage"). One item per conversation:
-//   PK CONV#<id>  SK CONV        read by id (GetItem), then owned-by checked: another organization's
-//                                or scope's conversation is reported as not found
+// Conversations (docs/design.md "Storage"). One item per conversation:
+//   PK CONV#<org>#<id>  SK CONV  read by organization and id (GetItem), then owned-by checked:
+//                                another scope's conversation is reported as not found. Ids are
+//                                chosen by clients (append and stream create on first use), so
+//                                each organization has its own id space: no organization can take
+//                                an id from another or learn whether it exists there
 //   GSI1PK SCOPE#<org>#<scope>   "conversations of a scope by last activity":
 //   GSI1SK <lastMessageAt>#<id>  newest first with ScanIndexForward false, ties broken by id
 // The messages of a conversation share its partition (lib/store/messages.ts), so one Query reads
@@ -15,7 +18,10 @@ import { scopeKey, scopePartition } from './scopes.ts';
 
 export const CONVERSATION_SK = 'CONV';
 
-export const conversationKey = (id: string) => ({ PK: `CONV#${id}`, SK: CONVERSATION_SK });
+export const conversationKey = (organizationId: number, id: string) => ({
+  PK: `CONV#${organizationId}#${id}`,
+  SK: CONVERSATION_SK,
+});
 
 /** The GSI1 attributes of a conversation: its place in its scope's list. */
 export const conversationListKey = (
@@ -37,6 +43,11 @@ export const ConversationRecord = v.object({
   /** Set by the first chat message (the chat flow); absent for appended history. */
   databaseId: v.optional(v.string()),
   personalityId: v.optional(v.string()),
+  /**
+   * The tenant of its first answered message (conversationTenantKey); absent until then
+   * (appended history, or a conversation older than this attribute). See tenantMatches.
+   */
+  tenantKey: v.optional(v.string()),
   /** Portal user (JWT `sub`) who created it; '' when it was created with an API key. */
   userId: v.optional(v.string()),
   messageCount: v.number(),
@@ -59,10 +70,35 @@ export const isOwnedBy = (
 export const parseConversation = (item: Record<string, unknown>): ConversationRecord =>
   v.parse(ConversationRecord, item);
 
-/** The conversation with this id, whoever it belongs to (callers check isOwnedBy). */
-export const findConversation = async (id: string): Promise<ConversationRecord | undefined> => {
+/**
+ * docs/design.md "A conversation keeps its tenant": the X-Tenant-Id value (as validated for the
+ * database) of a conversation's first answered message, or its absence, as stored with it.
+ */
+export const conversationTenantKey = (tenant: string | number | undefined): string =>
+  tenant === undefined ? 'none' : `tenant:${String(tenant)}`;
+
+/**
+ * Whether a message under this tenant may continue the conversation: the tenant it keeps, or
+ * none kept yet. Another tenant — or none, when it had one — is answered as a conversation of
+ * another scope (404), so that nothing of its context crosses tenants.
+ */
+export const tenantMatches = (
+  conversation: Pick<ConversationRecord, 'tenantKey'>,
+  tenant: string | number | undefined,
+): boolean =>
+  conversation.tenantKey === undefined || conversation.tenantKey === conversationTenantKey(tenant);
+
+/** This organization's conversation with this id, whatever its scope (callers check isOwnedBy). */
+export const findConversation = async (
+  organizationId: number,
+  id: string,
+): Promise<ConversationRecord | undefined> => {
   const { Item } = await documents().send(
-    new GetCommand({ TableName: tableName(), Key: conversationKey(id), ConsistentRead: true }),
+    new GetCommand({
+      TableName: tableName(),
+      Key: conversationKey(organizationId, id),
+      ConsistentRead: true,
+    }),
   );
   return Item ? parseConversation(Item) : undefined;
 };
@@ -73,7 +109,7 @@ export const findOwnedConversation = async (
   scopeId: string | undefined,
   id: string,
 ): Promise<ConversationRecord | undefined> => {
-  const conversation = await findConversation(id);
+  const conversation = await findConversation(organizationId, id);
   return conversation && isOwnedBy(conversation, organizationId, scopeId) ? conversation : undefined;
 };
 
@@ -90,11 +126,13 @@ export interface ConversationTouch {
   userId: string;
   databaseId?: string | undefined;
   personalityId?: string | undefined;
+  /** conversationTenantKey of the answered message's tenant; kept from the first one. */
+  tenantKey?: string | undefined;
 }
 
 /**
  * The 400 for a message naming another database or personality than the conversation keeps from
- * its first message (DESIGN.md "Chat answers"), found before the append or by its condition.
+ * its first message (docs/design.md "Chat answers"), found before the append or by its condition.
  */
 export const conversationKeeps = (
   field: 'databaseId' | 'personalityId',
@@ -144,6 +182,7 @@ export const conversationTouchUpdate = (touch: ConversationTouch, form: 'latest'
   if (touch.title !== undefined) set('title', touch.title, true);
   if (touch.databaseId !== undefined) set('databaseId', touch.databaseId, true);
   if (touch.personalityId !== undefined) set('personalityId', touch.personalityId, true);
+  if (touch.tenantKey !== undefined) set('tenantKey', touch.tenantKey, true);
   names['#organizationId'] = 'organizationId';
   names['#scopeKey'] = 'scopeKey';
   names['#lastMessageAt'] = 'lastMessageAt';
@@ -153,9 +192,9 @@ export const conversationTouchUpdate = (touch: ConversationTouch, form: 'latest'
   values[':scopeKey'] = scopeKey(touch.scopeId);
   values[':at'] = touch.at;
   values[':one'] = 1;
-  // A conversation keeps the database and personality of its first message: an append naming
-  // others (two first messages racing with different databases) fails here, not afterwards.
-  const keeps = (['databaseId', 'personalityId'] as const)
+  // A conversation keeps the database, personality and tenant of its first message: an append
+  // naming others (two first messages racing with different databases) fails here, not afterwards.
+  const keeps = (['databaseId', 'personalityId', 'tenantKey'] as const)
     .filter((attribute) => touch[attribute] !== undefined)
     .map((attribute) => ` AND (attribute_not_exists(#${attribute}) OR #${attribute} = :${attribute})`)
     .join('');
@@ -173,7 +212,7 @@ export const conversationTouchUpdate = (touch: ConversationTouch, form: 'latest'
   }
   return {
     TableName: tableName(),
-    Key: conversationKey(touch.id),
+    Key: conversationKey(touch.organizationId, touch.id),
     UpdateExpression: `SET ${sets.join(', ')} ADD #messageCount :one`,
     ConditionExpression:
       form === 'latest'
@@ -222,7 +261,7 @@ export const markConversationDeleting = async (
     await documents().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: conversationKey(id),
+        Key: conversationKey(organizationId, id),
         UpdateExpression: 'SET deletingAt = if_not_exists(deletingAt, :now) REMOVE GSI1PK, GSI1SK',
         ConditionExpression: 'attribute_exists(PK) AND organizationId = :org AND scopeKey = :scope',
         ExpressionAttributeValues: {
@@ -240,12 +279,12 @@ export const markConversationDeleting = async (
 };
 
 /** Last step of a delete: the conversation item, only while it is still the one marked. */
-export const removeConversationItem = async (id: string): Promise<void> => {
+export const removeConversationItem = async (organizationId: number, id: string): Promise<void> => {
   try {
     await documents().send(
       new DeleteCommand({
         TableName: tableName(),
-        Key: conversationKey(id),
+        Key: conversationKey(organizationId, id),
         ConditionExpression: 'attribute_exists(deletingAt)',
       }),
     );

@@ -1,13 +1,16 @@
-// Signed page cursors (DESIGN.md "Lists and cursors"). A cursor is opaque base64url of
+// Signed page cursors (docs/design.md "Lists and cursors"). A cursor is opaque base64url of
 //   version (1 byte) ‖ HMAC-SHA256 (32 bytes) ‖ JSON of the position (the key parts of the last item)
 // where the MAC covers the position AND the identity of the query it was issued for (which list,
 // organization, scope, conversation, order). The identity is not carried in the cursor: the
 // reader recomputes the MAC with the identity of the request at hand, so a cursor replayed on
 // another scope, conversation, order or list fails exactly like an altered one: 400 on field
 // `cursor`. The key is a per-stage secret (CURSOR_SECRET); without one nothing is signed or read.
+// Reading the key is asynchronous (a deployed stage keeps it in Secrets Manager): callers await
+// `cursorCodec()` once per request, then encode and decode synchronously.
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { fromSettings } from '#lib/config.ts';
+import { fromSettings, settings } from '#lib/config.ts';
 import { invalidField, ServiceError } from '#lib/errors.ts';
+import { serviceSecret } from '#lib/secrets-provider.ts';
 
 export type ListName = 'conversations' | 'scope-messages' | 'conversation-messages';
 export type SortOrder = 'asc' | 'desc';
@@ -36,7 +39,7 @@ const MAC_BYTES = 32;
 const HEADER_BYTES = 1 + MAC_BYTES;
 /** Our cursors are ~100 characters; anything much longer was not made here. */
 export const MAX_CURSOR_LENGTH = 1024;
-/** HMAC-SHA256 keys shorter than this are refused (README "Configuration"). */
+/** HMAC-SHA256 keys shorter than this are refused (docs/configuration.md). */
 export const MIN_SECRET_LENGTH = 32;
 const base64url = /^[A-Za-z0-9_-]+$/;
 
@@ -56,6 +59,11 @@ const identityOf = (query: CursorQuery): string =>
     query.conversationId ?? null,
     query.order,
   ]);
+
+// The codec built from the current secret, kept for the container (rebuilt after a settings reset).
+const codecs = fromSettings(() => ({
+  codec: undefined as { secret: string; codec: CursorCodec } | undefined,
+}));
 
 export const createCursorCodec = (secret: string): CursorCodec => {
   if (secret.length < MIN_SECRET_LENGTH) throw new Error('cursor secret too short');
@@ -94,19 +102,23 @@ export const createCursorCodec = (secret: string): CursorCodec => {
 };
 
 /**
- * The codec of this stage, built on first use. Fails closed: without a CURSOR_SECRET of at least
- * MIN_SECRET_LENGTH characters every list request is a 500 whose log line says why, rather than
- * signing with a weak or empty key.
+ * The codec of this stage, built on first use from the stage's cursor secret (CURSOR_SECRET, read
+ * through lib/secrets-provider.ts: Secrets Manager when deployed). Fails closed: without a secret
+ * of at least MIN_SECRET_LENGTH characters every list request is a 500 whose log line says why,
+ * rather than signing with a weak or empty key.
  */
-export const cursorCodec: () => CursorCodec = fromSettings(({ cursorSecret, stage }) => {
-  const secret = cursorSecret ?? '';
+export const cursorCodec = async (): Promise<CursorCodec> => {
+  const secret = (await serviceSecret('CURSOR_SECRET')) ?? '';
+  const holder = codecs();
+  if (holder.codec?.secret === secret) return holder.codec.codec;
   if (secret.length < MIN_SECRET_LENGTH) {
     throw new ServiceError('INTERNAL', {
       cause: new Error(
-        `CURSOR_SECRET is ${secret ? `shorter than ${MIN_SECRET_LENGTH} characters` : 'not set'} in stage ${stage}: ` +
-          'refusing to sign or read page cursors (deploy with TABLETALK_CURSOR_SECRET set)',
+        `CURSOR_SECRET is ${secret ? `shorter than ${MIN_SECRET_LENGTH} characters` : 'not set'} in stage ${settings().stage}: ` +
+          'refusing to sign or read page cursors (deployed: put CURSOR_SECRET into the secret SECRETS_ARN names)',
       ),
     });
   }
-  return createCursorCodec(secret);
-});
+  holder.codec = { secret, codec: createCursorCodec(secret) };
+  return holder.codec.codec;
+};

@@ -3,16 +3,34 @@
 // Locator: PK DB#<uuid>, SK DATABASE → organizationId, written in the same transaction, so a
 // database is found by its id alone (`admin database index --id`, `admin sql check`). The same
 // partition holds the database's schema index (lib/store/schema-index.ts).
-import { GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+// Name: PK ORG#<org>, SK DBNAME#<name, trimmed, lower case> → the database id, written in the
+// same transaction by the control plane (`uniqueName`), so that a second database of the same
+// name is refused (400 BUSINESS_DUPLICATE_ENTRY) however many requests race (docs/design.md
+// "The control plane"); lib/manage/databases.ts also compares the names listed, which covers
+// databases stored without the item (tests, tools).
+import {
+  BatchWriteCommand,
+  GetCommand,
+  TransactWriteCommand,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
+import { ServiceError } from '#lib/errors.ts';
 import { uuidv7 } from '#lib/ids.ts';
 import { documents, queryAll, tableName } from './client.ts';
+import { backoffDelay, cancellationReasons, sleep, unprocessedItemsBackoff } from './retry.ts';
 
 export const databaseKey = (organizationId: number, id: string) => ({
   PK: `ORG#${organizationId}`,
   SK: `DB#${id}`,
 });
 const locatorKey = (id: string) => ({ PK: `DB#${id}`, SK: 'DATABASE' });
+/** How names compare: trimmed, case-insensitive, Unicode-normalised. */
+export const normalisedName = (name: string): string => name.trim().normalize('NFC').toLowerCase();
+const nameKey = (organizationId: number, name: string) => ({
+  PK: `ORG#${organizationId}`,
+  SK: `DBNAME#${normalisedName(name)}`,
+});
 
 const columnName = v.pipe(
   v.string(),
@@ -23,18 +41,34 @@ const relationName = v.pipe(
   v.regex(/^[A-Za-z_][A-Za-z0-9_$]*(\.[A-Za-z_][A-Za-z0-9_$]*)?$/, 'must be a table name'),
 );
 
-/** Row policy (DESIGN.md "Tenant filtering"): default columns and per-relation overrides. */
+/**
+ * Keys a parsed record silently drops (valibot skips them so that they cannot reach a
+ * prototype): refused instead, so that an operator who lists a relation of that name is told.
+ */
+const RESERVED_KEYS = ['__proto__', 'constructor', 'prototype'];
+const withoutReservedKeys = v.custom<unknown>(
+  (input) =>
+    typeof input !== 'object' || input === null || !RESERVED_KEYS.some((key) => Object.hasOwn(input, key)),
+  `the row policy cannot list a relation named ${RESERVED_KEYS.join(', ')}`,
+);
+
+/** Row policy (docs/design.md "Tenant filtering"): default columns and per-relation overrides. */
 export const RowPolicy = v.strictObject({
   tenant_column: v.optional(columnName),
   scope_column: v.optional(columnName),
+  /** A request without X-Scope-Id is refused (403), not filtered by tenant only. */
+  scope_required: v.optional(v.boolean()),
   tables: v.optional(
-    v.record(
-      relationName,
-      v.strictObject({
-        tenant_column: v.optional(columnName),
-        scope_column: v.optional(columnName),
-        shared: v.optional(v.boolean()),
-      }),
+    v.pipe(
+      withoutReservedKeys,
+      v.record(
+        relationName,
+        v.strictObject({
+          tenant_column: v.optional(columnName),
+          scope_column: v.optional(columnName),
+          shared: v.optional(v.boolean()),
+        }),
+      ),
     ),
     {},
   ),
@@ -51,6 +85,12 @@ export const SchemaIndexPointer = v.object({
   bytes: v.number(),
   relations: v.number(),
   indexedAt: v.string(),
+  /**
+   * The row policy the index was sampled under (JSON of its effective policy). When the database's
+   * policy has changed since, answering uses the index without its sampled values until the
+   * re-index (lib/answer/catalog.ts): values kept under a laxer policy may be one tenant's.
+   */
+  policyKey: v.optional(v.string()),
 });
 export type SchemaIndexPointer = v.InferOutput<typeof SchemaIndexPointer>;
 
@@ -70,46 +110,196 @@ export const DatabaseRecord = v.object({
   seedFile: v.optional(v.string()),
   allowedOrigins: v.optional(v.array(v.string())),
   schemaIndex: v.optional(SchemaIndexPointer),
+  /**
+   * Column descriptions given by the operator or the control plane (lib/connectors/descriptions.ts
+   * ColumnDescriptions: table → column → text), applied to the catalog at each indexing.
+   */
+  descriptions: v.optional(v.record(v.string(), v.record(v.string(), v.string()))),
   createdAt: v.string(),
+  updatedAt: v.optional(v.string()),
 });
 export type DatabaseRecord = v.InferOutput<typeof DatabaseRecord>;
 
-export type NewDatabase = Omit<DatabaseRecord, 'id' | 'createdAt' | 'status'> & { id?: string };
+export type NewDatabase = Omit<DatabaseRecord, 'id' | 'createdAt' | 'status' | 'updatedAt'> & { id?: string };
 
 export const newDatabaseId = (): string => uuidv7();
 
-export const addDatabase = async (input: NewDatabase, now = new Date()): Promise<DatabaseRecord> => {
+export const addDatabase = async (
+  input: NewDatabase,
+  now = new Date(),
+  options: { uniqueName?: boolean } = {},
+): Promise<DatabaseRecord> => {
   const record = v.parse(DatabaseRecord, {
     ...input,
     id: input.id ?? newDatabaseId(),
     status: 'active',
     createdAt: now.toISOString(),
   });
-  await documents().send(
-    new TransactWriteCommand({
-      TransactItems: [
-        {
-          Put: {
-            TableName: tableName(),
-            Item: { ...databaseKey(record.organizationId, record.id), type: 'database', ...record },
-            ConditionExpression: 'attribute_not_exists(PK)',
-          },
+  await writeOrDuplicate(
+    [
+      {
+        Put: {
+          TableName: tableName(),
+          Item: { ...databaseKey(record.organizationId, record.id), type: 'database', ...record },
+          ConditionExpression: 'attribute_not_exists(PK)',
         },
-        {
-          Put: {
-            TableName: tableName(),
-            Item: {
-              ...locatorKey(record.id),
-              type: 'databaseLocator',
-              organizationId: record.organizationId,
-            },
-            ConditionExpression: 'attribute_not_exists(PK)',
+      },
+      {
+        Put: {
+          TableName: tableName(),
+          Item: {
+            ...locatorKey(record.id),
+            type: 'databaseLocator',
+            organizationId: record.organizationId,
           },
+          ConditionExpression: 'attribute_not_exists(PK)',
         },
-      ],
-    }),
+      },
+      ...(options.uniqueName ? [namePut(record.organizationId, record.name, record.id)] : []),
+    ],
+    record.name,
   );
   return record;
+};
+
+type TransactItem = NonNullable<TransactWriteCommandInput['TransactItems']>[number];
+
+const namePut = (organizationId: number, name: string, id: string): TransactItem => ({
+  Put: {
+    TableName: tableName(),
+    Item: { ...nameKey(organizationId, name), type: 'databaseName', databaseId: id },
+    ConditionExpression: 'attribute_not_exists(PK)',
+  },
+});
+
+const duplicateName = (name: string) =>
+  new ServiceError('DUPLICATE_ENTRY', {
+    message: `The organization already has a database named ${JSON.stringify(name.trim())}`,
+    issues: [{ field: 'body.name', message: 'a database of this name exists', code: 'DUPLICATE_ENTRY' }],
+  });
+
+const databaseNotFound = (id: string) =>
+  new ServiceError('DATABASE_NOT_FOUND', { message: `Database ${id} not found` });
+
+const isNamePut = (item: TransactItem | undefined): boolean => item?.Put?.Item?.type === 'databaseName';
+
+/** One transaction that may end with a name item: its failed condition is a duplicate name. */
+const writeOrDuplicate = async (items: TransactItem[], name: string, id?: string): Promise<void> => {
+  try {
+    await documents().send(new TransactWriteCommand({ TransactItems: items }));
+  } catch (error) {
+    const reasons = cancellationReasons(error);
+    const failed = (index: number) => reasons?.[index]?.Code === 'ConditionalCheckFailed';
+    if (failed(items.length - 1) && isNamePut(items.at(-1))) throw duplicateName(name);
+    if (id !== undefined && failed(0)) throw databaseNotFound(id);
+    throw error;
+  }
+};
+
+/** What the control plane may change of a database (lib/manage/databases.ts). */
+export interface DatabaseChanges {
+  name?: string;
+  connectionRef?: string;
+  requiresOrganizationScoping?: boolean;
+  tenantFilterColumn?: string | null;
+  scopeFilterColumn?: string | null;
+  policy?: RowPolicy;
+  descriptions?: Record<string, Record<string, string>> | null;
+}
+
+/**
+ * Applies changes to a database record in one transaction (a rename moves its name item: 400
+ * BUSINESS_DUPLICATE_ENTRY when the new name is taken). 404 DATABASE_NOT_FOUND when it is gone.
+ */
+export const updateDatabase = async (
+  current: DatabaseRecord,
+  changes: DatabaseChanges,
+  now = new Date(),
+): Promise<DatabaseRecord> => {
+  const set: string[] = ['#updatedAt = :updatedAt'];
+  const remove: string[] = [];
+  const names: Record<string, string> = { '#updatedAt': 'updatedAt' };
+  const values: Record<string, unknown> = { ':updatedAt': now.toISOString() };
+  const next: Record<string, unknown> = { ...current };
+  for (const [field, value] of Object.entries(changes) as [keyof DatabaseChanges, unknown][]) {
+    if (value === undefined) continue;
+    names[`#${field}`] = field;
+    if (value === null) {
+      remove.push(`#${field}`);
+      delete next[field];
+    } else {
+      set.push(`#${field} = :${field}`);
+      values[`:${field}`] = value;
+      next[field] = value;
+    }
+  }
+  const record = v.parse(DatabaseRecord, next);
+  const renamed = changes.name !== undefined && normalisedName(changes.name) !== normalisedName(current.name);
+  const items: TransactItem[] = [
+    {
+      Update: {
+        TableName: tableName(),
+        Key: databaseKey(current.organizationId, current.id),
+        UpdateExpression: `SET ${set.join(', ')}${remove.length > 0 ? ` REMOVE ${remove.join(', ')}` : ''}`,
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeNames: names,
+        ExpressionAttributeValues: values,
+      },
+    },
+  ];
+  if (renamed) {
+    items.push({ Delete: { TableName: tableName(), Key: nameKey(current.organizationId, current.name) } });
+    items.push(namePut(current.organizationId, record.name, current.id));
+  }
+  await writeOrDuplicate(items, record.name, current.id);
+  return record;
+};
+
+/**
+ * Deletes a database: its record, locator and name item in one transaction, then everything in
+ * its own partition (schema index chunks, query patterns, glossary) in batches.
+ */
+export const deleteDatabase = async (record: DatabaseRecord): Promise<void> => {
+  try {
+    await documents().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          {
+            Delete: {
+              TableName: tableName(),
+              Key: databaseKey(record.organizationId, record.id),
+              ConditionExpression: 'attribute_exists(PK)',
+            },
+          },
+          { Delete: { TableName: tableName(), Key: locatorKey(record.id) } },
+          { Delete: { TableName: tableName(), Key: nameKey(record.organizationId, record.name) } },
+        ],
+      }),
+    );
+  } catch (error) {
+    if (cancellationReasons(error)?.[0]?.Code === 'ConditionalCheckFailed') throw databaseNotFound(record.id);
+    throw error;
+  }
+  const items = await queryAll({
+    KeyConditionExpression: 'PK = :pk',
+    ExpressionAttributeValues: { ':pk': `DB#${record.id}` },
+    ProjectionExpression: 'PK, SK',
+  });
+  let requests = items.map((item) => ({ DeleteRequest: { Key: { PK: item.PK, SK: item.SK } } }));
+  for (let attempt = 1; requests.length > 0; ) {
+    const batch = requests.slice(0, 25);
+    const { UnprocessedItems } = await documents().send(
+      new BatchWriteCommand({ RequestItems: { [tableName()]: batch } }),
+    );
+    const left = (UnprocessedItems?.[tableName()] ?? []) as typeof batch;
+    requests = [...left, ...requests.slice(25)];
+    if (left.length > 0) {
+      if (attempt >= unprocessedItemsBackoff.attempts)
+        throw new Error('could not delete the database’s items');
+      await sleep(backoffDelay(unprocessedItemsBackoff, attempt));
+      attempt += 1;
+    }
+  }
 };
 
 /** A database by its id alone, through its locator item (admin commands). */

@@ -1,10 +1,13 @@
-// The limiter's counters (DESIGN.md "Limits", README "Limits"). Two kinds of item:
+// The limiter's counters (docs/design.md "Limits", docs/limits.md). Three kinds of item:
 //   PK LIMITS#<org>  SK COUNTERS            one per organization: the count of every window the
 //                                           limiter keeps (minute, hour, month, message minute,
 //                                           message hour) as <window>Id + <window>Count, and the
 //                                           organization's concurrency leases: leaseCount and one
 //                                           lease_<id> attribute per lease holding its expiry (ms)
 //   PK LIMITS#<org>  SK INDEXING#<yyyy-mm>  indexing operations of one billing period
+//   PK LIMITS#<org>  SK SCOPE#<key>         one per visitor: an embed session scope (lib/auth/principal.ts
+//                                           limitKeyOf) or a pk_ key: its own message window, counted the
+//                                           same way as the organization's
 // Both carry the table's TTL attribute `expiresAt`. Every admission is ONE conditional UpdateItem
 // of the COUNTERS item: a window whose id is current is continued (`id = :id AND count < :limit`,
 // ADD 1), a window that has passed is started over (`id < :id`, SET count = 1). The condition
@@ -24,6 +27,10 @@ export const countersKey = (organizationId: number) => ({
   PK: limitsPartition(organizationId),
   SK: 'COUNTERS',
 });
+export const scopeCountersKey = (organizationId: number, scopeKey: string) => ({
+  PK: limitsPartition(organizationId),
+  SK: `SCOPE#${scopeKey}`,
+});
 export const indexingKey = (organizationId: number, month: string) => ({
   PK: limitsPartition(organizationId),
   SK: `INDEXING#${month}`,
@@ -35,6 +42,8 @@ const windowAttributes: Record<WindowName, { id: string; count: string }> = {
   month: { id: 'monthId', count: 'monthCount' },
   messageMinute: { id: 'messageMinuteId', count: 'messageMinuteCount' },
   messageHour: { id: 'messageHourId', count: 'messageHourCount' },
+  scopeMessageMinute: { id: 'scopeMessageMinuteId', count: 'scopeMessageMinuteCount' },
+  keyMessageMinute: { id: 'keyMessageMinuteId', count: 'keyMessageMinuteCount' },
 };
 const LEASE_COUNT = 'leaseCount';
 const LEASE_PREFIX = 'lease_';
@@ -78,6 +87,8 @@ export interface LeaseStep {
 
 export interface CounterUpdate {
   organizationId: number;
+  /** An embed session scope's item instead of the organization's COUNTERS item. */
+  scopeKey?: string | undefined;
   steps: WindowStep[];
   lease?: LeaseStep | undefined;
   /** TTL of the item (seconds since the epoch): it goes once the organization is idle that long. */
@@ -171,7 +182,10 @@ export const updateCounters = async (update: CounterUpdate): Promise<CounterResu
     const { Attributes } = await documents().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: countersKey(update.organizationId),
+        Key:
+          update.scopeKey === undefined
+            ? countersKey(update.organizationId)
+            : scopeCountersKey(update.organizationId, update.scopeKey),
         UpdateExpression: expression,
         ConditionExpression: conditions.join(' AND '),
         ExpressionAttributeNames: names,

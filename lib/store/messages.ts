@@ -1,6 +1,6 @@
-// Messages of conversations (DESIGN.md "Storage"). One item per message, in its conversation's
+// Messages of conversations (docs/design.md "Storage"). One item per message, in its conversation's
 // partition:
-//   PK CONV#<conversation>  SK MSG#<uuidv7>   a conversation's messages in time order
+//   PK CONV#<org>#<conversation>  SK MSG#<uuidv7>   a conversation's messages in time order
 //   GSI2PK SCOPE#<org>#<scope>  GSI2SK <uuidv7>   "messages of a scope by time"
 // Message ids are UUIDv7, so ordering by id is ordering by time on both keys, and the id is the
 // `id` that history returns. Metadata is stored as its JSON text: any JSON object comes back
@@ -34,8 +34,8 @@ import { scopeKey, scopePartition } from './scopes.ts';
 
 export const MESSAGE_PREFIX = 'MSG#';
 
-export const messageKey = (conversationId: string, id: string) => ({
-  PK: conversationKey(conversationId).PK,
+export const messageKey = (organizationId: number, conversationId: string, id: string) => ({
+  PK: conversationKey(organizationId, conversationId).PK,
   SK: `${MESSAGE_PREFIX}${id}`,
 });
 
@@ -64,7 +64,7 @@ export const parseMessage = (item: Record<string, unknown>): MessageRecord => v.
 
 /** The whole item of a message, keys included (also what tests seed with BatchWriteItem). */
 export const messageItem = (message: MessageRecord, scopeId: string | undefined) => ({
-  ...messageKey(message.conversationId, message.id),
+  ...messageKey(message.organizationId, message.conversationId, message.id),
   ...messageTimelineKey(message.organizationId, scopeId, message.id),
   type: 'message',
   ...message,
@@ -83,7 +83,7 @@ export interface NewMessage {
   content: string;
   metadata?: Record<string, unknown> | undefined;
   /** What the conversation gets when this message creates it (or, for a title, is its first user message). */
-  conversation: Pick<ConversationTouch, 'title' | 'userId' | 'databaseId' | 'personalityId'>;
+  conversation: Pick<ConversationTouch, 'title' | 'userId' | 'databaseId' | 'personalityId' | 'tenantKey'>;
 }
 
 export interface AppendOptions {
@@ -106,7 +106,10 @@ type Refusal =
 
 const refusalOf = (
   reasons: CancellationReason[],
-  touch: Pick<ConversationTouch, 'organizationId' | 'scopeId' | 'at' | 'databaseId' | 'personalityId'>,
+  touch: Pick<
+    ConversationTouch,
+    'organizationId' | 'scopeId' | 'at' | 'databaseId' | 'personalityId' | 'tenantKey'
+  >,
 ): Refusal | undefined => {
   const { organizationId, scopeId, at } = touch;
   const [messageReason, conversationReason] = reasons;
@@ -119,6 +122,10 @@ const refusalOf = (
       old.scopeKey?.S === scopeKey(scopeId) &&
       old.deletingAt === undefined;
     if (!owned) return { kind: 'not-found' };
+    // Another tenant's conversation is not found either (before the database is named).
+    const keptTenant = old.tenantKey?.S;
+    if (touch.tenantKey !== undefined && keptTenant !== undefined && keptTenant !== touch.tenantKey)
+      return { kind: 'not-found' };
     for (const field of ['databaseId', 'personalityId'] as const) {
       const kept = old[field]?.S;
       if (touch[field] !== undefined && kept !== undefined && kept !== touch[field])
@@ -160,7 +167,7 @@ const newMessage = (input: NewMessage, now: number): MessageRecord => {
  *    committed first): at once, in the update form that leaves last activity alone, and back
  *    (see conversationTouchUpdate);
  *  - the id is taken (not expected with UUIDv7): at once, with a new id.
- * A conversation of another organization or scope, or one being deleted, is CONVERSATION_NOT_FOUND.
+ * A conversation of another organization, scope or tenant, or one being deleted, is CONVERSATION_NOT_FOUND.
  */
 export const appendMessage = async (
   input: NewMessage,
@@ -280,9 +287,11 @@ export const conversationMessagePage = async (
           : `PK = :pk AND SK ${options.order === 'asc' ? '>' : '<'} :after`,
       FilterExpression: 'GSI2PK = :scope',
       ExpressionAttributeValues: {
-        ':pk': conversationKey(conversationId).PK,
+        ':pk': conversationKey(organizationId, conversationId).PK,
         ':after':
-          options.afterId === undefined ? MESSAGE_PREFIX : messageKey(conversationId, options.afterId).SK,
+          options.afterId === undefined
+            ? MESSAGE_PREFIX
+            : messageKey(organizationId, conversationId, options.afterId).SK,
         ':scope': scopePartition(organizationId, scopeId),
       },
       ScanIndexForward: options.order === 'asc',
@@ -318,7 +327,7 @@ export const readWholeConversation = async (
       new QueryCommand({
         TableName: tableName(),
         KeyConditionExpression: 'PK = :pk',
-        ExpressionAttributeValues: { ':pk': conversationKey(conversationId).PK },
+        ExpressionAttributeValues: { ':pk': conversationKey(organizationId, conversationId).PK },
         ConsistentRead: true,
         ExclusiveStartKey,
       }),
@@ -364,6 +373,7 @@ const deleteBatch = async (keys: ItemKey[], wait: (ms: number) => Promise<void>)
  * delete stops with a 503 (Retry-After) before the Lambda is cut off; repeating it continues.
  */
 export const deleteConversationMessages = async (
+  organizationId: number,
   conversationId: string,
   options: { remainingMs?: () => number; wait?: (ms: number) => Promise<void> } = {},
 ): Promise<number> => {
@@ -381,7 +391,10 @@ export const deleteConversationMessages = async (
       new QueryCommand({
         TableName: tableName(),
         KeyConditionExpression: 'PK = :pk AND begins_with(SK, :messages)',
-        ExpressionAttributeValues: { ':pk': conversationKey(conversationId).PK, ':messages': MESSAGE_PREFIX },
+        ExpressionAttributeValues: {
+          ':pk': conversationKey(organizationId, conversationId).PK,
+          ':messages': MESSAGE_PREFIX,
+        },
         ProjectionExpression: 'PK, SK',
         ConsistentRead: true,
         ExclusiveStartKey,

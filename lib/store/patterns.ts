@@ -4,10 +4,11 @@
 // Item: PK DB#<database id>, SK PATTERN#<uuidv7>, in the database's own partition beside its
 // locator and schema index (lib/store/databases.ts, schema-index.ts), so one Query of a bounded
 // set lists them oldest first.
-import { PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
+import { ServiceError } from '#lib/errors.ts';
 import { uuidv7 } from '#lib/ids.ts';
-import { documents, queryAll, tableName } from './client.ts';
+import { documents, isConditionFailure, queryAll, tableName } from './client.ts';
 
 const PREFIX = 'PATTERN#';
 
@@ -21,6 +22,7 @@ export const MAX_PATTERNS = 100;
 export const MAX_PATTERN_QUESTION_LENGTH = 1_000;
 /** As long as the guard accepts (lib/sql/postgres.ts MAX_SQL_LENGTH). */
 export const MAX_PATTERN_SQL_LENGTH = 20_000;
+export const MAX_PATTERN_NOTES_LENGTH = 2_000;
 
 /** What an operator gives `admin pattern add`; the SQL is checked by the guard before this is stored. */
 export const NewPattern = v.object({
@@ -39,15 +41,36 @@ export const NewPattern = v.object({
     v.minLength(1, 'the SQL must not be empty'),
     v.maxLength(MAX_PATTERN_SQL_LENGTH, `the SQL must be at most ${MAX_PATTERN_SQL_LENGTH} characters`),
   ),
+  notes: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.maxLength(
+        MAX_PATTERN_NOTES_LENGTH,
+        `the notes must be at most ${MAX_PATTERN_NOTES_LENGTH} characters`,
+      ),
+    ),
+  ),
 });
 export type NewPattern = v.InferOutput<typeof NewPattern>;
+
+/** How two questions compare for "a second pattern for the same question": case, spaces, end punctuation. */
+export const normalisedQuestion = (question: string): string =>
+  question
+    .normalize('NFC')
+    .toLowerCase()
+    .replace(/\s+/g, ' ')
+    .replace(/[\s?.!]+$/u, '')
+    .trim();
 
 export const QueryPattern = v.object({
   id: v.string(),
   databaseId: v.string(),
   question: v.string(),
   sql: v.string(),
+  notes: v.optional(v.string()),
   createdAt: v.string(),
+  updatedAt: v.optional(v.string()),
 });
 export type QueryPattern = v.InferOutput<typeof QueryPattern>;
 
@@ -61,6 +84,7 @@ export const addPattern = async (
     databaseId,
     question: input.question,
     sql: input.sql,
+    ...(input.notes ? { notes: input.notes } : {}),
     createdAt: now.toISOString(),
   };
   await documents().send(
@@ -82,11 +106,59 @@ export const listPatterns = async (databaseId: string): Promise<QueryPattern[]> 
   return items.map((item) => v.parse(QueryPattern, item));
 };
 
-/** What the admin command shows of a pattern. */
+/** One pattern of the database; undefined when unknown. */
+export const findPattern = async (databaseId: string, id: string): Promise<QueryPattern | undefined> => {
+  const { Item } = await documents().send(
+    new GetCommand({ TableName: tableName(), Key: patternKey(databaseId, id) }),
+  );
+  return Item ? v.parse(QueryPattern, Item) : undefined;
+};
+
+const patternNotFound = (id: string) =>
+  new ServiceError('PATTERN_NOT_FOUND', { message: `Query pattern ${id} not found` });
+
+/** Replaces a pattern (its id and creation time stay); 404 NOT_FOUND_PATTERN when it is gone. */
+export const replacePattern = async (pattern: QueryPattern, now = new Date()): Promise<QueryPattern> => {
+  const updated: QueryPattern = { ...pattern, updatedAt: now.toISOString() };
+  try {
+    await documents().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...patternKey(pattern.databaseId, pattern.id), type: 'queryPattern', ...updated },
+        ConditionExpression: 'attribute_exists(PK)',
+      }),
+    );
+  } catch (error) {
+    if (isConditionFailure(error)) throw patternNotFound(pattern.id);
+    throw error;
+  }
+  return updated;
+};
+
+/** Deletes a pattern; 404 NOT_FOUND_PATTERN when there is none. */
+export const deletePattern = async (databaseId: string, id: string): Promise<void> => {
+  try {
+    await documents().send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: patternKey(databaseId, id),
+        ConditionExpression: 'attribute_exists(PK)',
+      }),
+    );
+  } catch (error) {
+    if (isConditionFailure(error)) throw patternNotFound(id);
+    throw error;
+  }
+};
+
+/** What the admin command and the control plane show of a pattern. */
 export const publicPattern = (pattern: QueryPattern) => ({
   id: pattern.id,
   database_id: pattern.databaseId,
   question: pattern.question,
   sql: pattern.sql,
+  notes: pattern.notes ?? null,
   created_at: pattern.createdAt,
+  updated_at: pattern.updatedAt ?? pattern.createdAt,
 });
+export type PublicPattern = ReturnType<typeof publicPattern>;

@@ -3,10 +3,11 @@
 // override the stage's and organization's choice (lib/answer/registry.ts).
 // Item: PK ORG#<org>, SK PERSONALITY#<uuid>, so one Query lists an organization's personalities
 // and a GetItem reads one; another organization's id is simply not found.
-import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
+import { DeleteCommand, GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
+import { ServiceError } from '#lib/errors.ts';
 import { uuidv7 } from '#lib/ids.ts';
-import { documents, queryAll, tableName } from './client.ts';
+import { documents, isConditionFailure, queryAll, tableName } from './client.ts';
 
 const PREFIX = 'PERSONALITY#';
 
@@ -20,6 +21,16 @@ export const EngineName = v.picklist(['builtin', 'openai', 'bedrock']);
 export type EngineName = v.InferOutput<typeof EngineName>;
 
 export const MAX_INSTRUCTIONS_LENGTH = 4_000;
+
+/** The language a personality answers in: a BCP 47 tag such as `en`, `de-CH`, `pt-BR`. */
+export const Language = v.pipe(
+  v.string(),
+  v.trim(),
+  v.regex(
+    /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8}){0,3}$/,
+    'language must be a language tag such as en, de-CH or pt-BR',
+  ),
+);
 
 /** What an operator gives `admin personality create`. */
 export const NewPersonality = v.object({
@@ -47,6 +58,7 @@ export const NewPersonality = v.object({
       ),
     ),
   ),
+  language: v.optional(Language),
 });
 export type NewPersonality = v.InferInput<typeof NewPersonality>;
 
@@ -57,7 +69,9 @@ export const Personality = v.object({
   instructions: v.optional(v.string()),
   engine: v.optional(EngineName),
   model: v.optional(v.string()),
+  language: v.optional(v.string()),
   createdAt: v.string(),
+  updatedAt: v.optional(v.string()),
 });
 export type Personality = v.InferOutput<typeof Personality>;
 
@@ -72,6 +86,7 @@ export const createPersonality = async (input: NewPersonality, now = new Date())
     ...(parsed.instructions !== undefined ? { instructions: parsed.instructions } : {}),
     ...(parsed.engine !== undefined ? { engine: parsed.engine } : {}),
     ...(parsed.model !== undefined ? { model: parsed.model } : {}),
+    ...(parsed.language !== undefined ? { language: parsed.language } : {}),
     createdAt: now.toISOString(),
   };
   await documents().send(
@@ -97,6 +112,46 @@ export const findPersonality = async (
     new GetCommand({ TableName: tableName(), Key: personalityKey(organizationId, id) }),
   );
   return Item ? toPersonality(Item) : undefined;
+};
+
+const personalityNotFound = (id: string) =>
+  new ServiceError('PERSONALITY_NOT_FOUND', { message: `Personality ${id} not found` });
+
+/** Replaces a personality (its id and creation time stay); 404 NOT_FOUND_PERSONALITY when it is gone. */
+export const replacePersonality = async (
+  personality: Personality,
+  now = new Date(),
+): Promise<Personality> => {
+  const updated: Personality = { ...v.parse(Personality, personality), updatedAt: now.toISOString() };
+  try {
+    await documents().send(
+      new PutCommand({
+        TableName: tableName(),
+        Item: { ...personalityKey(updated.organizationId, updated.id), type: 'personality', ...updated },
+        ConditionExpression: 'attribute_exists(PK)',
+      }),
+    );
+  } catch (error) {
+    if (isConditionFailure(error)) throw personalityNotFound(updated.id);
+    throw error;
+  }
+  return updated;
+};
+
+/** Deletes a personality; 404 NOT_FOUND_PERSONALITY when there is none. */
+export const deletePersonality = async (organizationId: number, id: string): Promise<void> => {
+  try {
+    await documents().send(
+      new DeleteCommand({
+        TableName: tableName(),
+        Key: personalityKey(organizationId, id),
+        ConditionExpression: 'attribute_exists(PK)',
+      }),
+    );
+  } catch (error) {
+    if (isConditionFailure(error)) throw personalityNotFound(id);
+    throw error;
+  }
 };
 
 /** The organization's personalities, oldest first (ids are UUIDv7). */

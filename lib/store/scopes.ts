@@ -1,6 +1,6 @@
 // The partition of one end-user scope of one organization, shared by the two indexes of
 // conversation data: GSI1 (conversations of a scope by last activity) and GSI2 (messages of a
-// scope by time). DESIGN.md "Scope": a scope is 1..255 printable characters and may contain `#`,
+// scope by time). docs/design.md "Scope": a scope is 1..255 printable characters and may contain `#`,
 // so it is percent-encoded (encodeURIComponent is injective and never leaves a `#`), and a
 // conversation created without X-Scope-Id gets a sentinel no header can produce: the encoder
 // always follows `%` with two hex digits, never with `N`.

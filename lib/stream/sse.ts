@@ -1,4 +1,4 @@
-// Server-sent events framing (DESIGN.md "Streaming"; https://html.spec.whatwg.org/multipage/server-sent-events.html):
+// Server-sent events framing (docs/design.md "Streaming"; https://html.spec.whatwg.org/multipage/server-sent-events.html):
 // `data: <json>\n\n` for each piece of an answer, `event: done` and `event: error` with a JSON
 // payload, and `: ping` comments that keep an idle connection open. JSON.stringify never emits a
 // raw line break, so each payload is one `data:` line.
@@ -23,7 +23,7 @@ export const sseEvent = (event: string, payload: unknown): string =>
 
 export const sseDone = (payload: unknown): string => sseEvent('done', payload);
 
-/** `payload` is the error envelope of DESIGN.md "Errors". */
+/** `payload` is the error envelope of docs/design.md "Errors". */
 export const sseError = (payload: unknown): string => sseEvent('error', payload);
 
 /** A comment line: ignored by clients, it keeps proxies and load balancers from timing out. */

@@ -1,7 +1,10 @@
 // The chat widget in a real browser (Debian's Chromium driven by playwright-core): the demo page
-// served by the local gateway in this process (DynamoDB Local, the demo shop on PGlite, a pk_
-// key), branding applied, a first answer and a follow-up streamed piece by piece, each with its table, the
-// conversation kept across a reload, the dark scheme, and the whole flow with the keyboard only.
+// served by the local gateway in this process (DynamoDB Local, the demo shop on PGlite, which
+// filters rows by tenant, so the page holds no key: it gets an embed session for tenant 1 and
+// scope visitor-1 from the demo backend route POST /demo/session, asked with the sk_ key on the
+// server side), branding applied, a first answer and a follow-up streamed piece by piece, each
+// with its table, the conversation kept across a reload, the dark scheme, and the whole flow with
+// the keyboard only.
 // SCREENSHOTS=1 also writes the PNGs of docs/screenshots/.
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +16,7 @@ import { saveBranding } from '#lib/store/branding.ts';
 import { type RunningGateway, startGateway } from '../../local/gateway.ts';
 import { environmentOf, loadServerlessConfig, routesOf } from '../../local/serverless-config.ts';
 import { applyLocalEnvironment, LOCAL_STAGE, root } from '../../local/stack.ts';
-import { badgeLogo, widgetPages } from '../../web/serve.ts';
+import { badgeLogo, type DemoPageOptions, demoBackend, widgetPages } from '../../web/serve.ts';
 import { closeConnectors, registerDatabase } from '../helpers/answering.ts';
 import { makeOrganization } from '../helpers/fixtures.ts';
 
@@ -52,6 +55,8 @@ let context: BrowserContext;
 let userDataDir: string;
 let databaseId: string;
 let skKey: string;
+/** A pk_ key of the scoped shop: the API refuses it, and the page never holds it. */
+let pk: string;
 // Loaded after the gateway installed the `awslambda` global the function needs at import.
 let pacing: { pieceDelayMs: number };
 
@@ -130,12 +135,17 @@ describe('the chat widget in Chromium', () => {
     const shop = await registerDatabase({ organizationId: acme.organization.id });
     databaseId = shop.id;
     skKey = acme.sk;
-    const pk = await createApiKey({ organizationId: acme.organization.id, kind: 'pk', databaseId });
+    pk = (await createApiKey({ organizationId: acme.organization.id, kind: 'pk', databaseId })).key;
+    const demo: DemoPageOptions = {
+      databaseId,
+      session: { skKey, tenantId: '1', scopeId: 'visitor-1' },
+    };
     gateway = await startGateway({
       root,
       routes: routesOf(config),
+      actions: demoBackend(demo),
       pages: {
-        ...widgetPages({ apiKey: pk.key, databaseId, tenantId: '1', scopeId: 'visitor-1' }),
+        ...widgetPages(demo),
         '/logo.svg': { contentType: 'image/svg+xml', body: () => badgeLogo('#0f766e', 'Demo Co') },
         '/logo-dark.svg': { contentType: 'image/svg+xml', body: () => badgeLogo('#f59e0b', 'Demo Co') },
       },
@@ -161,6 +171,40 @@ describe('the chat widget in Chromium', () => {
     if (userDataDir) rmSync(userDataDir, { recursive: true, force: true });
     await gateway?.close();
     await closeConnectors();
+  });
+
+  it('holds no key in the page: the widget asks with an embed session from the demo backend', async () => {
+    // The page's source names the session route, never a key.
+    const html = await (await fetch(`${gateway.url}/`)).text();
+    expect(html).toContain('/demo/session');
+    expect(html).not.toContain(skKey);
+    expect(html).not.toContain(pk);
+    expect(html).not.toMatch(/\b(?:sk|pk)_[A-Za-z0-9_-]{20,}/);
+    // The pk_ key itself is refused on this database.
+    const refused = await fetch(`${gateway.url}/api/v1/chat/message`, {
+      method: 'POST',
+      headers: { 'X-API-Key': pk, 'X-Tenant-Id': '1', 'Content-Type': 'application/json' },
+      body: JSON.stringify({ message: 'hello', database_id: databaseId }),
+    });
+    expect(refused.status).toBe(403);
+    expect(((await refused.json()) as { details: { code: string }[] }).details[0]?.code).toBe(
+      'EMBED_SESSION_REQUIRED',
+    );
+
+    // In the browser, every API request carries the session token and no key or tenant header.
+    const page = await context.newPage();
+    const sent: Record<string, string>[] = [];
+    page.on('request', (request) => {
+      if (request.url().includes('/api/v1/')) sent.push(request.headers());
+    });
+    await openDemo(page);
+    expect(sent.length).toBeGreaterThan(0);
+    for (const headers of sent) {
+      expect(headers.authorization).toMatch(/^Bearer et_/);
+      expect(headers['x-api-key']).toBeUndefined();
+      expect(headers['x-tenant-id']).toBeUndefined();
+    }
+    await page.close();
   });
 
   it('applies the branding: colors, header, logo, position, greeting, placeholder, no product mark', async () => {

@@ -2,7 +2,7 @@
 // databases, unknown routes and methods.
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { revokeApiKey } from '#lib/store/api-keys.ts';
+import { createApiKey, revokeApiKey } from '#lib/store/api-keys.ts';
 import { makeOrganization } from '../helpers/fixtures.ts';
 import { jsonOf, startTestGateway, TEST_JWT_SECRET } from '../helpers/gateway.ts';
 
@@ -80,7 +80,7 @@ describe('credentials', () => {
 
   it('accepts a key as a bearer value and a portal JWT', async () => {
     expect((await get('/api/v1/branding', { Authorization: `Bearer ${acme.sk}` })).status).toBe(200);
-    const token = await new SignJWT({ org_id: acme.organization.id, role: 'admin' })
+    const token = await new SignJWT({ org_id: acme.organization.id, role: 'admin', token_use: 'portal' })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject('42')
       .setExpirationTime('5m')
@@ -91,7 +91,7 @@ describe('credentials', () => {
   });
 
   it('tells an expired portal token from an invalid one', async () => {
-    const expired = await new SignJWT({ org_id: acme.organization.id })
+    const expired = await new SignJWT({ org_id: acme.organization.id, token_use: 'portal' })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject('42')
       .setExpirationTime(Math.floor(Date.now() / 1000) - 60)
@@ -102,7 +102,7 @@ describe('credentials', () => {
       'UNAUTHORIZED',
       'AUTH_TOKEN_EXPIRED',
     );
-    const forged = await new SignJWT({ org_id: acme.organization.id })
+    const forged = await new SignJWT({ org_id: acme.organization.id, token_use: 'portal' })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject('42')
       .sign(new TextEncoder().encode('another-secret-of-enough-length'));
@@ -212,7 +212,6 @@ describe('routing', () => {
 
 describe('pk_ key origins', () => {
   it('refuses a browser origin the key does not list, and serves the listed one', async () => {
-    const { createApiKey } = await import('#lib/store/api-keys.ts');
     const key = await createApiKey({
       organizationId: acme.organization.id,
       kind: 'pk',

@@ -7,7 +7,6 @@ import { randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { connectorFor } from '#lib/connectors/index.ts';
-import { createApiKey } from '#lib/store/api-keys.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
 import { closeConnectors, registerDatabase } from '../helpers/answering.ts';
 import { makeOrganization } from '../helpers/fixtures.ts';
@@ -16,14 +15,11 @@ import { jsonOf, startTestGateway, TEST_JWT_SECRET } from '../helpers/gateway.ts
 let gateway: Awaited<ReturnType<typeof startTestGateway>>;
 let acme: Awaited<ReturnType<typeof makeOrganization>>;
 let shop: DatabaseRecord;
-let shopKey: string;
 
 beforeAll(async () => {
   gateway = await startTestGateway();
   acme = await makeOrganization('professional');
   shop = await registerDatabase({ organizationId: acme.organization.id });
-  shopKey = (await createApiKey({ organizationId: acme.organization.id, kind: 'pk', databaseId: shop.id }))
-    .key;
 }, 60_000);
 
 afterAll(async () => {
@@ -140,9 +136,9 @@ describe('asking a question', () => {
     });
   });
 
-  it('answers a portal user (JWT) and a pk_ key on its own database', async () => {
+  it('answers a portal user (JWT) and an embed session on its own database', async () => {
     // Arrange
-    const token = await new SignJWT({ org_id: acme.organization.id, role: 'member' })
+    const token = await new SignJWT({ org_id: acme.organization.id, role: 'member', token_use: 'portal' })
       .setProtectedHeader({ alg: 'HS256' })
       .setSubject('42')
       .setExpirationTime('5m')
@@ -153,8 +149,13 @@ describe('asking a question', () => {
       { Authorization: `Bearer ${token}`, 'X-Tenant-Id': '3' },
       { message: 'hello', database_id: shop.id },
     );
+    const session = await post(
+      '/api/v1/embed/sessions',
+      { 'X-API-Key': acme.sk },
+      { database_id: shop.id, tenant_id: '3' },
+    );
     const byKey = await chat(
-      { 'X-API-Key': shopKey, 'X-Tenant-Id': '3' },
+      { Authorization: `Bearer ${(await jsonOf(session)).data.token}` },
       { message: 'hello', database_id: shop.id },
     );
 

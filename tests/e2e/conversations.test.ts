@@ -56,8 +56,8 @@ const expectError = async (response: Response, status: number, code: string, err
   return body;
 };
 
-const portalToken = (organizationId: number, sub: string) =>
-  new SignJWT({ org_id: organizationId, role: 'member' })
+const portalToken = (organizationId: number, sub: string, role: 'owner' | 'admin' | 'member' = 'member') =>
+  new SignJWT({ org_id: organizationId, role, token_use: 'portal' })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject(sub)
     .setExpirationTime('5m')
@@ -246,6 +246,36 @@ describe('access over HTTP', () => {
         'BUSINESS_SUBSCRIPTION_REQUIRED',
       );
     }
+  });
+
+  it('lets a portal member read a conversation but not delete it; an admin or owner deletes it', async () => {
+    // Arrange
+    const scope = `portal-${randomUUID()}`;
+    const id = randomUUID();
+    await appendTo(as(acme.sk, scope), id, 'user', 'keep me');
+    const asRole = async (role: 'owner' | 'admin' | 'member') => ({
+      Authorization: `Bearer ${await portalToken(acme.organization.id, '4711', role)}`,
+      'X-Scope-Id': scope,
+    });
+    const member = await asRole('member');
+
+    // Act + Assert: the member reads, and is refused the delete, which changes nothing.
+    expect((await request('GET', `/api/v1/chat/${id}/history`, member)).status).toBe(200);
+    const refused = await expectError(
+      await request('DELETE', `/api/v1/chat/${id}`, member),
+      403,
+      'FORBIDDEN',
+      'AUTH_INSUFFICIENT_PERMISSIONS',
+    );
+    expect(refused.message).toMatch(/member role/);
+    expect((await request('GET', `/api/v1/chat/${id}/history`, member)).status).toBe(200);
+
+    // An admin deletes; an owner may too (on a second conversation).
+    expect((await request('DELETE', `/api/v1/chat/${id}`, await asRole('admin'))).status).toBe(200);
+    expect((await request('GET', `/api/v1/chat/${id}/history`, member)).status).toBe(404);
+    const second = randomUUID();
+    await appendTo(as(acme.sk, scope), second, 'user', 'and me');
+    expect((await request('DELETE', `/api/v1/chat/${second}`, await asRole('owner'))).status).toBe(200);
   });
 
   it('is 404 for another scope’s or organization’s conversation on every endpoint, and changes nothing', async () => {

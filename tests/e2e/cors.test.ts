@@ -1,6 +1,7 @@
 // CORS through the local gateway (lib/http/middleware/cors.ts): preflights on every route, the
-// headers on answers, error envelopes and the stream, and a pk_ key whose database lists its
-// allowed origins: a listed page may read the answer, any other gets 403 without Allow-Origin.
+// headers on answers, error envelopes and the stream, and a pk_ key (or an embed session) that
+// lists its allowed origins: a listed page may read the answer, any other gets 403 without
+// Allow-Origin. The shop filters rows by tenant, so its answers go to an embed session.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '#lib/store/api-keys.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
@@ -13,6 +14,8 @@ let acme: Awaited<ReturnType<typeof makeOrganization>>;
 let shop: DatabaseRecord;
 /** A pk_ key of the shop that lists one allowed origin. */
 let listedKey: string;
+/** An embed session of the shop (tenant 1) that lists the same origin. */
+let session: string;
 const SHOP_PAGE = 'https://shop.example';
 
 beforeAll(async () => {
@@ -27,6 +30,12 @@ beforeAll(async () => {
       allowedOrigins: [SHOP_PAGE],
     })
   ).key;
+  const created = await fetch(`${gateway.url}/api/v1/embed/sessions`, {
+    method: 'POST',
+    headers: { 'X-API-Key': acme.sk, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ database_id: shop.id, tenant_id: '1', origins: [SHOP_PAGE] }),
+  });
+  session = (await jsonOf(created)).data.token;
 }, 60_000);
 
 afterAll(async () => {
@@ -107,8 +116,7 @@ describe('responses to a page', () => {
     const invalid = await fetch(`${gateway.url}/api/v1/chat/message`, {
       method: 'POST',
       headers: {
-        'X-API-Key': listedKey,
-        'X-Tenant-Id': '1',
+        Authorization: `Bearer ${session}`,
         Origin: SHOP_PAGE,
         'Content-Type': 'application/json',
       },
@@ -122,8 +130,7 @@ describe('responses to a page', () => {
     const first = await fetch(`${gateway.url}/api/v1/chat/message`, {
       method: 'POST',
       headers: {
-        'X-API-Key': listedKey,
-        'X-Tenant-Id': '1',
+        Authorization: `Bearer ${session}`,
         Origin: SHOP_PAGE,
         'Content-Type': 'application/json',
       },
@@ -134,7 +141,7 @@ describe('responses to a page', () => {
     const id = (await jsonOf(first)).data.conversation_id as string;
     const stream = await fetch(
       `${gateway.url}/api/v1/chat/${id}/stream?message=${encodeURIComponent('How many orders were placed in 2025?')}`,
-      { headers: { 'X-API-Key': listedKey, 'X-Tenant-Id': '1', Origin: SHOP_PAGE } },
+      { headers: { Authorization: `Bearer ${session}`, Origin: SHOP_PAGE } },
     );
     expect(stream.status).toBe(200);
     expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/);

@@ -139,6 +139,64 @@ describe('organization routes', () => {
   });
 });
 
+describe('embed sessions', () => {
+  it('POST /embed/sessions: 201, 400, 404, and 403 for a pk_ key', async () => {
+    const route = '/api/v1/embed/sessions';
+    const created = await call(
+      {
+        method: 'POST',
+        route,
+        url: route,
+        headers: sk(),
+        body: { database_id: shop.id, tenant_id: '1', scope_id: SCOPE, origins: ['https://shop.example'] },
+      },
+      { status: 201, counted: true },
+    );
+    const token = (created.data as Json).token as string;
+    await call(
+      {
+        method: 'POST',
+        route,
+        url: route,
+        headers: sk(),
+        body: { database_id: shop.id, tenant_id: '1', ttl_seconds: 30 },
+      },
+      { status: 400, counted: true },
+    );
+    await call(
+      {
+        method: 'POST',
+        route,
+        url: route,
+        headers: sk(),
+        body: { database_id: randomUUID(), tenant_id: '1' },
+      },
+      { status: 404, counted: true },
+    );
+    await call(
+      {
+        method: 'POST',
+        route,
+        url: route,
+        headers: { 'X-API-Key': shopKey },
+        body: { database_id: shop.id, tenant_id: '1' },
+      },
+      { status: 403, counted: false },
+    );
+    // The token answers on the chat route, whose documented 200 it then meets.
+    await call(
+      {
+        method: 'POST',
+        route: '/api/v1/chat/message',
+        url: '/api/v1/chat/message',
+        headers: { Authorization: `Bearer ${token}` },
+        body: { message: 'How many orders were placed in 2025?', database_id: shop.id },
+      },
+      { status: 200, counted: true },
+    );
+  });
+});
+
 describe('conversations and answers', () => {
   const appended = randomUUID();
   let answered: string;

@@ -1,4 +1,4 @@
-// Streaming answers end to end through the local gateway (spec endpoint 8, DESIGN.md
+// Streaming answers end to end through the local gateway (spec endpoint 8, docs/design.md
 // "Streaming"): server-sent events parsed with eventsource-parser, in order, the `done` payload,
 // the stored messages (the assistant message is the concatenation of the streamed chunks), the
 // errors that are plain JSON envelopes before the stream starts, `: ping` while idle, and a

@@ -9,7 +9,15 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createConnector } from '#lib/connectors/index.ts';
+import { secretStore } from '#lib/connectors/secrets.ts';
+import { effectivePolicy } from '#lib/sql/policy.ts';
+import { addDatabase, newDatabaseId } from '#lib/store/databases.ts';
+import { writeSchemaIndex } from '#lib/store/schema-index.ts';
+import { closeConnectors, demoPolicy, demoSeedFile, registerDatabase } from '../helpers/answering.ts';
 import { type FaultProxy, startTcpFaultProxy } from '../helpers/fault-proxy.ts';
+import { makeOrganization } from '../helpers/fixtures.ts';
+import { startTestGateway } from '../helpers/gateway.ts';
 
 const CONNECT_TIMEOUT_MS = 1_000;
 const STATEMENT_TIMEOUT_MS = 1_000;
@@ -19,37 +27,17 @@ const CLIENT_GRACE_MS = 2_000;
 const postgresUrl = process.env.TABLETALK_TEST_POSTGRES_URL;
 
 type Org = { sk: string; organization: { id: number } };
-type Helpers = {
-  answering: typeof import('../helpers/answering.ts');
-  fixtures: typeof import('../helpers/fixtures.ts');
-  databases: typeof import('#lib/store/databases.ts');
-  connectors: typeof import('#lib/connectors/index.ts');
-  secrets: typeof import('#lib/connectors/secrets.ts');
-  schemaIndex: typeof import('#lib/store/schema-index.ts');
-  policy: typeof import('#lib/sql/policy.ts');
-};
 
 let gateway: { url: string; close(): Promise<void> };
-let helpers: Helpers;
 let proxy: FaultProxy;
 let shop: { id: string };
 const saved = { ...process.env };
 
 beforeAll(async () => {
-  // Before any lib/ module is loaded: connectors and the engine registry read these.
+  // Read by the connectors and the engine registry through the settings, on first use.
   process.env.DB_CONNECT_TIMEOUT_MS = String(CONNECT_TIMEOUT_MS);
   process.env.DB_STATEMENT_TIMEOUT_MS = String(STATEMENT_TIMEOUT_MS);
   process.env.ANSWER_ENGINE_TIMEOUT_MS = String(ENGINE_TIMEOUT_MS);
-  const { startTestGateway } = await import('../helpers/gateway.ts');
-  helpers = {
-    answering: await import('../helpers/answering.ts'),
-    fixtures: await import('../helpers/fixtures.ts'),
-    databases: await import('#lib/store/databases.ts'),
-    connectors: await import('#lib/connectors/index.ts'),
-    secrets: await import('#lib/connectors/secrets.ts'),
-    schemaIndex: await import('#lib/store/schema-index.ts'),
-    policy: await import('#lib/sql/policy.ts'),
-  };
   gateway = await startTestGateway();
   // Nothing listens behind it until a test says so: the port of a database that is down.
   proxy = await startTcpFaultProxy({ host: '127.0.0.1', port: 9 });
@@ -57,7 +45,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await gateway?.close();
-  await helpers?.answering.closeConnectors();
+  await closeConnectors();
   await proxy?.close();
   process.env = saved;
 });
@@ -101,29 +89,26 @@ const expectError = async (response: Response, status: number, code: string) => 
  * PGlite), as `admin database add` would have stored it while the server was up.
  */
 const postgresDatabase = async (organizationId: number, url: string) => {
-  const { connectors, secrets, schemaIndex, databases, policy, answering } = helpers;
   const settings = {
     organizationId,
     requiresOrganizationScoping: true,
     tenantFilterColumn: 'org_id',
-    policy: answering.demoPolicy,
+    policy: demoPolicy,
   };
-  const demo = await connectors.createConnector({
+  const demo = await createConnector({
     engine: 'pglite',
     url: 'memory:',
-    seedFile: answering.demoSeedFile,
+    seedFile: demoSeedFile,
   });
-  const catalog = await demo
-    .introspect({ policy: policy.effectivePolicy(settings) })
-    .finally(() => demo.close());
-  const id = databases.newDatabaseId();
-  return databases.addDatabase({
+  const catalog = await demo.introspect({ policy: effectivePolicy(settings) }).finally(() => demo.close());
+  const id = newDatabaseId();
+  return addDatabase({
     id,
     name: 'Remote shop',
     engine: 'postgres',
     ...settings,
-    connectionRef: await secrets.secretStore().save(id, url),
-    schemaIndex: await schemaIndex.writeSchemaIndex(id, catalog),
+    connectionRef: await secretStore().save(id, url),
+    schemaIndex: await writeSchemaIndex(id, catalog),
   });
 };
 
@@ -134,8 +119,8 @@ describe('a connected database that cannot be reached', () => {
   let remote: { id: string };
 
   beforeAll(async () => {
-    org = await helpers.fixtures.makeOrganization('enterprise');
-    shop = await helpers.answering.registerDatabase({ organizationId: org.organization.id });
+    org = await makeOrganization('enterprise');
+    shop = await registerDatabase({ organizationId: org.organization.id });
     remote = await postgresDatabase(
       org.organization.id,
       `postgres://reader:secret@127.0.0.1:${proxy.port}/shop`,
@@ -179,12 +164,12 @@ describe.runIf(postgresUrl)('a connected PostgreSQL server that becomes slow', (
     url.pathname = `/${name}`;
     const seed = new pg.Client({ connectionString: url.toString() });
     await seed.connect();
-    await seed.query(readFileSync(helpers.answering.demoSeedFile, 'utf8'));
+    await seed.query(readFileSync(demoSeedFile, 'utf8'));
     await seed.end();
     server = await startTcpFaultProxy({ host: url.hostname, port: Number(url.port || 5432) });
     url.host = `127.0.0.1:${server.port}`;
-    org = await helpers.fixtures.makeOrganization('enterprise');
-    remote = await helpers.answering.registerDatabase({
+    org = await makeOrganization('enterprise');
+    remote = await registerDatabase({
       organizationId: org.organization.id,
       engine: 'postgres',
       url: url.toString(),
@@ -192,7 +177,7 @@ describe.runIf(postgresUrl)('a connected PostgreSQL server that becomes slow', (
   }, 60_000);
 
   afterAll(async () => {
-    await helpers.answering.closeConnectors();
+    await closeConnectors();
     await server?.close();
     await admin?.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin?.end();
@@ -244,8 +229,8 @@ describe('a model provider that fails', () => {
       });
     });
     await new Promise<void>((done) => provider.listen(0, '127.0.0.1', () => done()));
-    org = await helpers.fixtures.makeOrganization('enterprise');
-    database = await helpers.answering.registerDatabase({ organizationId: org.organization.id });
+    org = await makeOrganization('enterprise');
+    database = await registerDatabase({ organizationId: org.organization.id });
     // This organization answers with the OpenAI-compatible engine on the provider above.
     process.env.OPENAI_BASE_URL = `http://127.0.0.1:${(provider.address() as AddressInfo).port}/v1`;
     process.env.OPENAI_API_KEY = 'test-key';
@@ -286,8 +271,8 @@ describe('a model provider that fails', () => {
 describe('a client that leaves mid-stream', () => {
   it('stores the partial answer marked incomplete, and the next stream of the conversation completes', async () => {
     // Arrange
-    const org = await helpers.fixtures.makeOrganization('enterprise');
-    const database = await helpers.answering.registerDatabase({ organizationId: org.organization.id });
+    const org = await makeOrganization('enterprise');
+    const database = await registerDatabase({ organizationId: org.organization.id });
     const headers = headersOf(org, 'stream');
     const first = await fetch(`${gateway.url}/api/v1/chat/message`, {
       method: 'POST',

@@ -10,9 +10,13 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type DynamoDBClient, QueryCommand, ScanCommand } from '@aws-sdk/client-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { conversationKey } from '#lib/store/conversations.ts';
 import { localClient, type RunningDynamoDb, startDynamoDb } from '../../local/dynamodb.ts';
 import { ensureTable } from '../../local/table.ts';
+import { closeConnectors, registerDatabase } from '../helpers/answering.ts';
 import { type FaultProxy, startHttpFaultProxy } from '../helpers/fault-proxy.ts';
+import { makeOrganization } from '../helpers/fixtures.ts';
+import { startTestGateway } from '../helpers/gateway.ts';
 
 const TABLE = 'tabletalk-faults';
 /** One attempt's bound for the service's DynamoDB client in this file (lib/store/client.ts). */
@@ -25,7 +29,6 @@ let table: DynamoDBClient;
 let gateway: { url: string; close(): Promise<void> };
 let org: { sk: string; organization: { id: number } };
 let databaseId: string;
-let closeConnectors: () => Promise<void>;
 const saved = { ...process.env };
 
 beforeAll(async () => {
@@ -34,22 +37,18 @@ beforeAll(async () => {
   table = localClient(dynamo.endpoint);
   await ensureTable(table, TABLE);
   proxy = await startHttpFaultProxy(dynamo.endpoint);
-  // Before any lib/ module is loaded: the service reads these once.
+  // The service's settings, read on first use: through the proxy, with short attempts.
   process.env.DYNAMODB_ENDPOINT = proxy.url;
   process.env.TABLE_NAME = TABLE;
   process.env.DYNAMODB_TIMEOUT_MS = String(ATTEMPT_TIMEOUT_MS);
-  const { startTestGateway } = await import('../helpers/gateway.ts');
-  const { makeOrganization } = await import('../helpers/fixtures.ts');
-  const answering = await import('../helpers/answering.ts');
-  closeConnectors = answering.closeConnectors;
   gateway = await startTestGateway();
   org = await makeOrganization('enterprise');
-  databaseId = (await answering.registerDatabase({ organizationId: org.organization.id })).id;
+  databaseId = (await registerDatabase({ organizationId: org.organization.id })).id;
 }, 90_000);
 
 afterAll(async () => {
   await gateway?.close();
-  await closeConnectors?.();
+  await closeConnectors();
   await proxy?.close();
   table?.destroy();
   await dynamo?.stop();
@@ -108,7 +107,7 @@ const expectConsistent = async (conversationId: string): Promise<string[]> => {
     new QueryCommand({
       TableName: TABLE,
       KeyConditionExpression: 'PK = :pk',
-      ExpressionAttributeValues: { ':pk': { S: `CONV#${conversationId}` } },
+      ExpressionAttributeValues: { ':pk': { S: conversationKey(org.organization.id, conversationId).PK } },
       ConsistentRead: true,
     }),
   );

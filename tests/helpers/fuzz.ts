@@ -49,7 +49,7 @@ export interface World {
 const secret = () => new TextEncoder().encode(TEST_JWT_SECRET);
 
 export const portalJwt = (organizationId: number, expiresAt: number | string = '10m', key = secret()) =>
-  new SignJWT({ org_id: organizationId, role: 'admin' })
+  new SignJWT({ org_id: organizationId, role: 'admin', token_use: 'portal' })
     .setProtectedHeader({ alg: 'HS256' })
     .setSubject('42')
     .setExpirationTime(expiresAt)
@@ -180,7 +180,7 @@ const ENVELOPE_KEYS = [
   'trace_id',
 ].sort();
 
-/** Strict check of DESIGN.md's error envelope. */
+/** Strict check of docs/design.md's error envelope. */
 export const expectEnvelope = (body: unknown, status: number, requestId: string | null, context: string) => {
   expect(body, context).toBeTypeOf('object');
   const envelope = body as Record<string, unknown>;

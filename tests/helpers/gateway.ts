@@ -5,7 +5,7 @@ import type { Route } from '../../local/serverless-config.ts';
 import { environmentOf, loadServerlessConfig, routesOf } from '../../local/serverless-config.ts';
 import { applyLocalEnvironment, LOCAL_STAGE, root } from '../../local/stack.ts';
 
-/** Set for the integration project in vitest.config.ts, before any lib/ module reads it. */
+/** Set for the integration project in vitest.config.ts. */
 export const TEST_JWT_SECRET = process.env.TABLETALK_JWT_SECRET ?? '';
 
 export const startTestGateway = async (

@@ -32,6 +32,40 @@ export interface PackagedStage {
   remove(): void;
 }
 
+/** The secrets a deployed stage refuses to take from the environment (infra/stage-settings.cjs). */
+export const PLAIN_SECRET_VARIABLES = [
+  'TABLETALK_JWT_SECRET',
+  'TABLETALK_CURSOR_SECRET',
+  'TABLETALK_EMBED_SESSION_SECRET',
+  'TABLETALK_OPENAI_API_KEY',
+] as const;
+
+/**
+ * What packaging a deployed stage needs (infra/stage-settings.cjs), as test values: the portal
+ * tokens' issuer and audience, and the ARN of the stage's secret (never read at package time).
+ */
+export const deployedStageSettings = (stage: string): Record<string, string> => ({
+  TABLETALK_JWT_ISSUER: 'https://portal.test.example',
+  TABLETALK_JWT_AUDIENCE: `tabletalk:${stage}`,
+  TABLETALK_SECRETS_ARN: `arn:aws:secretsmanager:us-east-1:000000000000:secret:tabletalk/${stage}/service-Test00`,
+});
+
+/** The environment `serverless package --stage <stage>` runs with: this process's, made fit for a deployed stage. */
+export const packagingEnvironment = (stage: string, unset: readonly string[] = []): NodeJS.ProcessEnv => {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    PATH: `${binDir}${delimiter}${process.env.PATH ?? ''}`,
+    SLS_TELEMETRY_DISABLED: '1',
+    SLS_NOTIFICATIONS_MODE: 'off',
+    AWS_REGION: 'us-east-1',
+    ...deployedStageSettings(stage),
+  };
+  // Secrets of the machine running the tests must not reach a deployed stage's package.
+  for (const variable of [...PLAIN_SECRET_VARIABLES, 'TABLETALK_JWT_JWKS_URL', ...unset])
+    delete env[variable];
+  return env;
+};
+
 /**
  * Packages the prod stage (`name` tells the temporary folders apart). `unset` names variables of
  * this process that `serverless package` must not see.
@@ -48,13 +82,7 @@ export const packageStage = async (name: string, unset: string[] = []): Promise<
     rmSync(dir, { recursive: true, force: true });
     rmSync(extractDir, { recursive: true, force: true });
   };
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PATH: `${binDir}${delimiter}${process.env.PATH ?? ''}`,
-    SLS_TELEMETRY_DISABLED: '1',
-    SLS_NOTIFICATIONS_MODE: 'off',
-  };
-  for (const variable of unset) delete env[variable];
+  const env = packagingEnvironment('prod', unset);
   try {
     await run(join(binDir, 'serverless'), ['package', '--stage', 'prod', '--package', dir], {
       cwd: projectRoot,

@@ -134,7 +134,7 @@ describe('append', () => {
     expect((await readConversationHistory({ organizationId, scopeId: 's' }, id)).user_id).toBe(0);
   });
 
-  it('refuses a conversation of another scope or organization as not found, and changes nothing', async () => {
+  it('refuses a conversation of another scope as not found, and changes nothing', async () => {
     // Arrange
     const organizationId = await newOrganization();
     const owner = { organizationId, scopeId: 'alice' };
@@ -147,12 +147,25 @@ describe('append', () => {
       append({ organizationId, scopeId: undefined }, id, 'user', 'x'),
       'CONVERSATION_NOT_FOUND',
     );
-    await rejectsWith(
-      append({ organizationId: await newOrganization(), scopeId: 'alice' }, id, 'user', 'x'),
-      'CONVERSATION_NOT_FOUND',
-    );
     const history = await readConversationHistory(owner, id);
     expect(history.messages.map((m) => m.content)).toEqual(['mine']);
+  });
+
+  it('gives each organization its own ids: the same id elsewhere is another conversation, and tells nothing', async () => {
+    // Arrange: organization A uses an id first.
+    const owner = { organizationId: await newOrganization(), scopeId: 'alice' };
+    const other = { organizationId: await newOrganization(), scopeId: 'alice' };
+    const id = randomUUID();
+    await append(owner, id, 'user', 'mine');
+
+    // Act: organization B appends to the same id (it cannot squat it, nor learn it is taken).
+    await append(other, id, 'user', 'theirs');
+
+    // Assert: two conversations, each with its own message only.
+    expect((await readConversationHistory(owner, id)).messages.map((m) => m.content)).toEqual(['mine']);
+    expect((await readConversationHistory(other, id)).messages.map((m) => m.content)).toEqual(['theirs']);
+    await deleteConversation(other, id);
+    expect((await readConversationHistory(owner, id)).messages.map((m) => m.content)).toEqual(['mine']);
   });
 
   it('keeps scopes that differ only by characters used in keys apart', async () => {
@@ -214,7 +227,7 @@ describe('append', () => {
     ]);
 
     const stored = await documents().send(
-      new GetCommand({ TableName: tableName(), Key: conversationKey(id) }),
+      new GetCommand({ TableName: tableName(), Key: conversationKey(organizationId, id) }),
     );
     const kept = stored.Item?.databaseId as string;
     expect((landed[0] as PromiseFulfilledResult<MessageRecord>).value.content).toBe(`about ${kept}`);
@@ -483,7 +496,7 @@ describe('deleting', () => {
       new QueryCommand({
         TableName: tableName(),
         KeyConditionExpression: 'PK = :pk',
-        ExpressionAttributeValues: { ':pk': conversationKey(gone).PK },
+        ExpressionAttributeValues: { ':pk': conversationKey(caller.organizationId, gone).PK },
       }),
     );
     expect(partition.Items).toEqual([]);
@@ -505,7 +518,7 @@ describe('deleting', () => {
         RequestItems: {
           [tableName()]: appended
             .slice(0, 2)
-            .map((a) => ({ DeleteRequest: { Key: messageKey(id, a.message_id) } })),
+            .map((a) => ({ DeleteRequest: { Key: messageKey(caller.organizationId, id, a.message_id) } })),
         },
       }),
     );
@@ -518,7 +531,7 @@ describe('deleting', () => {
     expect(await deleteConversation(caller, id)).toEqual({ message: 'Conversation deleted' });
     expect((await readMessages(caller, { limit: 50, order: 'asc' })).messages).toEqual([]);
     const { Item } = await documents().send(
-      new GetCommand({ TableName: tableName(), Key: conversationKey(id) }),
+      new GetCommand({ TableName: tableName(), Key: conversationKey(caller.organizationId, id) }),
     );
     expect(Item).toBeUndefined();
   });
@@ -597,7 +610,7 @@ describe('a conversation without messages', () => {
       new PutCommand({
         TableName: tableName(),
         Item: {
-          ...conversationKey(id),
+          ...conversationKey(organizationId, id),
           type: 'conversation',
           id,
           organizationId,

@@ -7,10 +7,15 @@
 // inside the bundle once. A guard that could not load its parser would fail closed and answer
 // `refused`; here the guard allows the query and it goes on to the database: a real answer when
 // TABLETALK_TEST_POSTGRES_URL is set, otherwise DB_CONNECTION_FAILED from an unreachable server.
+// The zip also carries the embedded demo database (PGlite's worker and files, beside the chunk of
+// its connector): the same bundle answers from the demo shop on PGlite.
 import { randomBytes } from 'node:crypto';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '#lib/store/api-keys.ts';
+import { createOrganization } from '#lib/store/organizations.ts';
+import { registerDatabase } from '../helpers/answering.ts';
 import { apiEvent } from '../helpers/events.ts';
 import {
   lambdaContextSource,
@@ -49,6 +54,8 @@ const invokePackaged = async (event: unknown): Promise<{ statusCode: number; bod
     const context = ${lambdaContextSource('tabletalk-prod-chatMessage')};
     const result = await handler(JSON.parse(eventJson), context);
     process.stdout.write(JSON.stringify(result));
+    // A PGlite worker's stdio streams keep the process alive; a Lambda is frozen instead.
+    process.exit(0);
   `;
   const { stdout } = await runPackaged(script, join(extractDir, 'functions', 'chat-message.mjs'), event, {
     cwd: extractDir,
@@ -80,6 +87,45 @@ describe('the packaged answering functions', () => {
     }
     expect((await entries('branding.zip')).some((file) => file.endsWith('.wasm'))).toBe(false);
   });
+
+  it('carry the PGlite worker and its .wasm/.data files beside the chunk of the PGlite connector', async () => {
+    for (const name of [...ANSWERING, 'stream']) {
+      const files = await entries(`${name}.zip`);
+      const workers = files.filter((file) => file.endsWith('/pglite-worker.mjs'));
+      expect(workers, name).toEqual([
+        expect.stringMatching(/^functions\/[a-z-]+\.chunks\/pglite-worker\.mjs$/),
+      ]);
+      const dir = workers[0]!.slice(0, workers[0]!.lastIndexOf('/') + 1);
+      for (const file of ['pglite.wasm', 'pglite.data', 'initdb.wasm'])
+        expect(files, `${name}: ${file}`).toContain(`${dir}${file}`);
+      // The connector's chunk (pglite-<hash>.mjs), which starts the worker, is in that folder.
+      expect(
+        files.some((file) => file.startsWith(dir) && /\/pglite-[A-Z0-9]+\.mjs$/.test(file)),
+        name,
+      ).toBe(true);
+    }
+    expect((await entries('branding.zip')).some((file) => file.includes('pglite'))).toBe(false);
+  });
+
+  it('answer from the embedded demo database: PGlite and its worker run from the zip', async () => {
+    // Arrange: the demo shop on PGlite, as npm start registers it
+    const organization = await createOrganization({ name: 'Packaged demo', plan: 'professional' });
+    const database = await registerDatabase({ organizationId: organization.id });
+    const sk = await createApiKey({ organizationId: organization.id, kind: 'sk' });
+    const event = apiEvent({
+      method: 'POST',
+      path: '/api/v1/chat/message',
+      headers: { 'X-API-Key': sk.key, 'X-Tenant-Id': '1' },
+      body: { message: 'How many orders were placed in 2025?', database_id: database.id },
+    });
+
+    // Act
+    const result = await invokePackaged(event);
+
+    // Assert
+    expect(result.statusCode, result.body).toBe(200);
+    expect(JSON.parse(result.body).data).toMatchObject({ query_type: 'sql', results: [expect.any(Object)] });
+  }, 90_000);
 
   it('run the SQL guard inside the bundle: the query is allowed and goes on to the database', async () => {
     // Arrange: a server nobody listens on

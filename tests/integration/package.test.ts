@@ -1,5 +1,5 @@
 // Packages the service offline (`serverless package`) for prod and dev and checks the
-// CloudFormation it would deploy against DESIGN.md: the table's keys, indexes, TTL and
+// CloudFormation it would deploy against docs/design.md: the table's keys, indexes, TTL and
 // per-stage protection, Node 24 on arm64, log retention, least-privilege IAM, one REST route
 // per function under /api/v1 (taken from serverless.yml, so new functions are covered), the
 // gateway responses in the error envelope, and bundle sizes.
@@ -10,6 +10,9 @@ import { delimiter, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { MAX_EVENT_AGE_SECONDS } from '#lib/manage/jobs.ts';
+import { sourceBytes } from '../../bench/bundle-bytes.ts';
+import { packagingEnvironment } from '../helpers/packaged.ts';
 
 const run = promisify(execFile);
 const projectRoot = process.cwd();
@@ -33,16 +36,8 @@ interface Packaged {
 /** `serverless package --stage <stage>` into a fresh folder, with the project's Node 24 first on PATH. */
 const packageStage = async (stage: string): Promise<Packaged> => {
   const dir = mkdtempSync(join(tmpdir(), `tabletalk-package-${stage}-`));
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    PATH: `${binDir}${delimiter}${process.env.PATH ?? ''}`,
-    SLS_TELEMETRY_DISABLED: '1',
-    SLS_NOTIFICATIONS_MODE: 'off',
-  };
-  // Secrets of the machine running the tests must not end up in the template we inspect.
-  delete env.TABLETALK_JWT_SECRET;
-  delete env.TABLETALK_CURSOR_SECRET;
-  delete env.TABLETALK_JWT_JWKS_URL;
+  // A deployed stage's settings (test values), and no secret of the machine running the tests.
+  const env = packagingEnvironment(stage);
   try {
     await run(join(binDir, 'serverless'), ['package', '--stage', stage, '--package', dir], {
       cwd: projectRoot,
@@ -78,7 +73,7 @@ type ServerlessYml = {
     string,
     { handler: string; events?: { http?: string | { path: string; method: string } }[] }
   >;
-  custom: { answeringFunctions?: string[] };
+  custom: { answeringFunctions?: string[]; guardFunctions?: string[] };
 };
 const serverlessYml = parse(readFileSync(join(projectRoot, 'serverless.yml'), 'utf8')) as ServerlessYml;
 const trimSlashes = (path: string) => path.replace(/^\/+|\/+$/g, '');
@@ -247,6 +242,20 @@ describe('serverless package --stage prod', () => {
     }
   });
 
+  it('throttles the whole API Gateway stage before any function runs (per-stage rate and burst)', () => {
+    const deployments = resourcesOfType(prod.template, 'AWS::ApiGateway::Deployment');
+    expect(deployments).toHaveLength(1);
+    expect(deployments[0]?.[1].Properties?.StageDescription).toEqual({
+      ThrottlingRateLimit: 500,
+      ThrottlingBurstLimit: 1000,
+    });
+    const [, devDeployment] = resourcesOfType(dev.template, 'AWS::ApiGateway::Deployment')[0] ?? [];
+    expect(devDeployment?.Properties?.StageDescription).toEqual({
+      ThrottlingRateLimit: 50,
+      ThrottlingBurstLimit: 100,
+    });
+  });
+
   it('keeps every function’s logs for 365 days', () => {
     const logGroups = resourcesOfType(prod.template, 'AWS::Logs::LogGroup');
     expect(logGroups).toHaveLength(Object.keys(serverlessYml.functions).length);
@@ -258,7 +267,10 @@ describe('serverless package --stage prod', () => {
     // Arrange
     const declared = declaredRoutes();
     const routes = templateRoutes(prod.template).filter((route) => route.method !== 'ANY');
-    const endpointFunctions = Object.keys(serverlessYml.functions).filter((name) => name !== 'routeFallback');
+    // routeFallback's ANY routes are checked below; the indexer has no route (asynchronous invocations).
+    const endpointFunctions = Object.keys(serverlessYml.functions).filter(
+      (name) => name !== 'routeFallback' && name !== 'indexer',
+    );
     expect(new Set(declared.map((route) => route.functionName))).toEqual(new Set(endpointFunctions));
 
     // Assert
@@ -358,7 +370,7 @@ describe('serverless package --stage prod', () => {
       }),
     );
 
-    // Assert: the types DESIGN.md names, plus throttling and body size.
+    // Assert: the types docs/design.md names, plus throttling and body size.
     for (const type of [
       'MISSING_AUTHENTICATION_TOKEN',
       'DEFAULT_4XX',
@@ -396,8 +408,10 @@ describe('serverless package --stage prod', () => {
     );
   });
 
-  it('ships one zip per function whose .mjs bundle is at most 150 KB (answering functions apart), without the AWS SDK', () => {
+  it('ships one zip per function whose .mjs holds at most 150 KB of own code (answering functions apart), the AWS SDK bundled in', async () => {
     const answering = new Set(serverlessYml.custom.answeringFunctions ?? []);
+    // The functions that run the SQL guard: the answering ones and the control plane's guardFunctions.
+    const guarded = new Set([...answering, ...(serverlessYml.custom.guardFunctions ?? [])]);
     for (const [functionName, fn] of Object.entries(serverlessYml.functions)) {
       // Arrange
       const zip = join(prod.dir, `${functionName}.zip`);
@@ -411,15 +425,25 @@ describe('serverless package --stage prod', () => {
       const size = entries.get(bundle);
       expect(size, `${functionName}: ${bundle} in ${[...entries.keys()].join(', ')}`).toBeDefined();
       expect(size).toBeGreaterThan(0);
-      // Answering functions carry the SQL guard's parsers; their size is reported by npm run bench.
-      if (!answering.has(functionName)) expect(size, functionName).toBeLessThanOrEqual(MAX_BUNDLE_BYTES);
-      // The functions that answer carry the PostgreSQL parser's .wasm, beside the chunk that loads
+      // Own code: the bytes the source map does not attribute to the bundled AWS SDK
+      // (bench/bundle-bytes.ts). Answering functions carry the SQL guard's parsers; their size is
+      // reported by npm run bench.
+      if (!answering.has(functionName)) {
+        const [code, map] = await Promise.all(
+          [bundle, `${bundle}.map`].map(
+            async (entry) => (await run('unzip', ['-p', zip, entry], { maxBuffer: 64 * 1024 * 1024 })).stdout,
+          ),
+        );
+        const bytes = sourceBytes(code!, JSON.parse(map!));
+        expect(bytes.total - bytes.sdk, functionName).toBeLessThanOrEqual(MAX_BUNDLE_BYTES);
+      }
+      // The functions that run the SQL guard carry the PostgreSQL parser's .wasm, beside the chunk that loads
       // it; chunks live under `<bundle>.chunks/`, so no zip carries another function's.
       const names = [...entries.keys()];
       expect(
         names.some((name) => name.endsWith('/libpg-query.wasm')),
         functionName,
-      ).toBe(answering.has(functionName));
+      ).toBe(guarded.has(functionName));
       const chunkDir = `${bundle.slice(0, -'.mjs'.length)}.chunks/`;
       expect(
         names.filter(
@@ -461,5 +485,74 @@ describe('serverless package --stage dev', () => {
       expect(variables.TABLE_NAME, logicalId).toBe('tabletalk-dev');
     }
     expect(JSON.stringify(iamStatements(dev.template))).not.toContain('tabletalk-prod');
+  });
+});
+
+describe('serverless package --stage prod: the control plane', () => {
+  it('packages the indexer: asynchronous invocations only, no retries, failures to a queue, its deadline in the jobs', () => {
+    // Arrange
+    const indexer = functionLogicalId(prod.template, 'prod', 'indexer');
+    const properties = prod.template.Resources[indexer]?.Properties as {
+      Timeout: number;
+      Environment: { Variables: Record<string, string> };
+    };
+    const databases = prod.template.Resources[functionLogicalId(prod.template, 'prod', 'databases')]
+      ?.Properties as { Environment: { Variables: Record<string, string> } };
+    const invokeConfigs = resourcesOfType(prod.template, 'AWS::Lambda::EventInvokeConfig').map(
+      ([, resource]) => resource.Properties,
+    );
+
+    // Assert: the deadline a job is read as failed after (lib/manage/jobs.ts) is the function's.
+    expect(properties.Timeout).toBe(900);
+    expect(properties.Environment.Variables.INDEXER_TIMEOUT_SECONDS).toBe(String(properties.Timeout));
+    expect(databases.Environment.Variables.INDEXER_TIMEOUT_SECONDS).toBe(String(properties.Timeout));
+    expect(databases.Environment.Variables.INDEXER_FUNCTION_NAME).toBe('tabletalk-prod-indexer');
+    expect(invokeConfigs).toContainEqual(
+      expect.objectContaining({
+        FunctionName: { Ref: indexer },
+        MaximumRetryAttempts: 0,
+        MaximumEventAgeInSeconds: MAX_EVENT_AGE_SECONDS,
+        DestinationConfig: { OnFailure: { Destination: { 'Fn::GetAtt': ['IndexerFailureQueue', 'Arn'] } } },
+      }),
+    );
+    expect(prod.template.Resources.IndexerFailureQueue?.Type).toBe('AWS::SQS::Queue');
+    expect(templateRoutes(prod.template).filter((route) => route.target === indexer)).toEqual([]);
+  });
+
+  it('lets the functions invoke the indexer and keep the stage’s connection secrets, and nothing wider', () => {
+    // Arrange
+    const policies = resourcesOfType(prod.template, 'AWS::IAM::Policy').map(
+      ([, resource]) =>
+        resource.Properties as {
+          Roles: unknown[];
+          PolicyDocument: { Statement: Statement[] };
+        },
+    );
+    const statements = policies.flatMap((policy) => policy.PolicyDocument.Statement);
+    const onRole = policies.every(
+      (policy) => JSON.stringify(policy.Roles) === JSON.stringify([{ Ref: 'IamRoleLambdaExecution' }]),
+    );
+    const invoke = statements.filter((statement) => actionsOf(statement).includes('lambda:InvokeFunction'));
+    const secrets = statements.filter((statement) =>
+      actionsOf(statement).some((action) => action.startsWith('secretsmanager:')),
+    );
+
+    // Assert
+    expect(onRole).toBe(true);
+    expect(invoke).toHaveLength(1);
+    expect(actionsOf(invoke[0]!)).toEqual(['lambda:InvokeFunction']);
+    expect(JSON.stringify(resourcesOf(invoke[0]!))).toContain(':function:tabletalk-prod-indexer');
+    expect(JSON.stringify(resourcesOf(invoke[0]!))).not.toContain('*');
+    expect(secrets.flatMap(actionsOf).sort()).toEqual([
+      'secretsmanager:CreateSecret',
+      'secretsmanager:DeleteSecret',
+    ]);
+    for (const statement of secrets)
+      expect(JSON.stringify(resourcesOf(statement))).toContain(':secret:tabletalk/prod/databases/*');
+    // The failure destination: Lambda sends with the functions' role (serverless adds the grant).
+    const send = iamStatements(prod.template).filter((statement) =>
+      actionsOf(statement).includes('sqs:SendMessage'),
+    );
+    expect(send.map(resourcesOf)).toEqual([[{ 'Fn::GetAtt': ['IndexerFailureQueue', 'Arn'] }]]);
   });
 });

@@ -1,4 +1,4 @@
-// The builtin engine, table-driven (issue 5): questions about the shop fixture and the intent each
+// The builtin engine, table-driven: questions about the shop fixture and the intent each
 // must map to, then the shape every generated query must have in both dialects (one SELECT that
 // the MySQL and PostgreSQL grammars accept, qualified columns, ORDER BY and LIMIT on lists, no
 // placeholders, never the tenant column). Clock: 2026-03-15 (tests/fixtures/catalogs/shop.ts).

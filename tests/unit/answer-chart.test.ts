@@ -131,7 +131,10 @@ describe('chartFor', () => {
 
 describe('the Vega-Lite schema check', () => {
   it('refuses what is not a Vega-Lite spec', () => {
-    const spec = chart([{ category: 'a', n: 1 }, { category: 'b', n: 2 }]);
+    const spec = chart([
+      { category: 'a', n: 1 },
+      { category: 'b', n: 2 },
+    ]);
     expect(validVegaLite({ ...spec, mark: { type: 'banana' } })).toBe(false);
     expect(validVegaLite({ ...spec, encoding: { x: { field: 'category', type: 'colour' } } })).toBe(false);
   });

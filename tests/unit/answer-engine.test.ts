@@ -25,6 +25,7 @@ describe('builtinEngine', () => {
         "WHERE o.status = 'cancelled' AND o.ordered_at >= '2025-01-01' AND o.ordered_at < '2026-01-01'",
       ].join('\n'),
       description: "Counting orders with status 'cancelled' ordered in 2025 (2025-01-01 to 2025-12-31)",
+      interpretation: "Counting orders with status 'cancelled' ordered in 2025 (2025-01-01 to 2025-12-31)",
       state: expect.objectContaining({ engine: 'builtin', version: 1 }),
       shape: {
         kind: 'count',

@@ -1,4 +1,4 @@
-// Prompt injection through the question (DESIGN.md "Tenant filtering and the SQL guard"): the
+// Prompt injection through the question (docs/design.md "Tenant filtering and the SQL guard"): the
 // question is data inside its own section, and nothing in it can change what the guard
 // decides. Whatever SQL the (fake) model returns, the proposal carries it unchanged, so the
 // guard's decision on the proposal equals its decision on that SQL alone.

@@ -161,7 +161,7 @@ const expectError = (
 };
 
 const conversationItem = (extra: Record<string, unknown> = {}) => ({
-  PK: `CONV#${CONVERSATION}`,
+  PK: `CONV#${ORG}#${CONVERSATION}`,
   SK: 'CONV',
   id: CONVERSATION,
   organizationId: ORG,
@@ -193,6 +193,7 @@ describe('the chat variant of POST /chat/message', () => {
       row_count: 0,
       results_truncated: false,
       sql: null,
+      interpretation: null,
     });
     expect(response.headers['server-timing']).toMatch(/^load;dur=[\d.]+, engine;dur=.*total;dur=[\d.]+$/);
     const question = ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.[0]?.Put?.Item;
@@ -272,10 +273,14 @@ describe('databases, keys and tenants', () => {
   });
 
   it('lets a pk_ key use its own database only: another one is 403 before any lookup', async () => {
+    // Arrange: a pk_ key answers only on a database without tenant scoping (see below).
+    put(databaseItem(DATABASE, { requiresOrganizationScoping: false }));
+    const pkHeaders = { 'X-API-Key': PK };
+
     // Act
-    const own = await chat({ message: 'hello', database_id: DATABASE }, { headers: headers(PK) });
+    const own = await chat({ message: 'hello', database_id: DATABASE }, { headers: pkHeaders });
     const gets = ddb.commandCalls(GetCommand).length;
-    const other = await chat({ message: 'hello', database_id: OTHER_DATABASE }, { headers: headers(PK) });
+    const other = await chat({ message: 'hello', database_id: OTHER_DATABASE }, { headers: pkHeaders });
 
     // Assert
     expect(own.statusCode).toBe(200);

@@ -168,6 +168,7 @@ describe('a question answered from the database', () => {
       row_count: 1,
       results_truncated: false,
       sql: countProposal.sql,
+      interpretation: 'Counting orders',
     });
     expect(Number.isInteger(outcome.answer.execution_time_ms)).toBe(true);
   });

@@ -1,4 +1,4 @@
-// X-Tenant-Id and scope values against a connected database (DESIGN.md "Tenant filtering and
+// X-Tenant-Id and scope values against a connected database (docs/design.md "Tenant filtering and
 // the SQL guard", spec "Tenant errors"): validated against the type of the column they are
 // compared with, and the three tenant error cases with their codes, through the real chain.
 import middy from '@middy/core';
@@ -60,18 +60,24 @@ const unscoped = {
 const integerTenant = catalogWith(column('org_id', 'integer', 'integer'));
 
 describe('resolveTenant: values against their column type', () => {
-  it('takes an integer within the column range as a number', () => {
+  it('takes a positive integer within the column range as a number', () => {
     expect(resolveTenant(scoped, integerTenant, '42', undefined)).toEqual({ tenant: 42 });
     expect(resolveTenant(scoped, integerTenant, ' 7 ', undefined)).toEqual({ tenant: 7 });
-    expect(resolveTenant(scoped, integerTenant, '-2147483648', undefined)).toEqual({ tenant: -2147483648 });
+    expect(resolveTenant(scoped, integerTenant, '1', undefined)).toEqual({ tenant: 1 });
+    expect(resolveTenant(scoped, integerTenant, '2147483647', undefined)).toEqual({ tenant: 2147483647 });
   });
 
   it.each([
-    ['abc', /must be an integer/],
-    ['1.5', /must be an integer/],
-    ['2147483648', /from -2147483648 to 2147483647/],
-    ['1e3', /must be an integer/],
-    ['1; DROP TABLE orders', /must be an integer/],
+    ['abc', /must be a positive integer/],
+    ['1.5', /must be a positive integer/],
+    ['2147483648', /from 1 to 2147483647/],
+    ['1e3', /must be a positive integer/],
+    ['1; DROP TABLE orders', /must be a positive integer/],
+    // docs/design.md: "a positive integer (1 … 2^53−1) … so `0` and `-1` are 403 INVALID_FORMAT".
+    ['0', /from 1 to 2147483647/],
+    ['-1', /from 1 to 2147483647/],
+    ['-0', /from 1 to 2147483647/],
+    ['-2147483648', /from 1 to 2147483647/],
   ])('refuses %j for an integer column', (value, message) => {
     expect(() => resolveTenant(scoped, integerTenant, value, undefined)).toThrowError(
       expect.objectContaining({
@@ -87,14 +93,22 @@ describe('resolveTenant: values against their column type', () => {
     expect(integerRange('bigint')).toEqual([-(2n ** 63n), 2n ** 63n - 1n]);
     expect(integerRange('int(10) unsigned')).toEqual([0n, 4294967295n]);
     expect(integerRange('tinyint(3) unsigned')).toEqual([0n, 255n]);
+    // A bigint column still takes ids up to 2^53−1 only: exact as JSON numbers and in JavaScript.
     const big = catalogWith(column('org_id', 'integer', 'bigint'));
-    expect(resolveTenant(scoped, big, '9223372036854775807', undefined)).toEqual({
-      tenant: '9223372036854775807',
-    });
-    expect(() => resolveTenant(scoped, big, '9223372036854775808', undefined)).toThrow(/from -/);
+    expect(resolveTenant(scoped, big, '9007199254740991', undefined)).toEqual({ tenant: 9007199254740991 });
+    for (const value of ['9007199254740992', '9223372036854775807', '0', '-1']) {
+      expect(() => resolveTenant(scoped, big, value, undefined), value).toThrowError(
+        expect.objectContaining({
+          kind: 'INVALID_TENANT',
+          message: expect.stringMatching(/from 1 to 9007199254740991/),
+          issues: [expect.objectContaining({ field: 'X-Tenant-Id', code: 'INVALID_FORMAT' })],
+        }),
+      );
+    }
     const unsigned = { ...integerTenant, dialect: 'mysql' as const };
     unsigned.relations = [relation('orders', [column('org_id', 'integer', 'int(10) unsigned')])];
-    expect(() => resolveTenant(scoped, unsigned, '-1', undefined)).toThrow(/from 0 to 4294967295/);
+    expect(() => resolveTenant(scoped, unsigned, '-1', undefined)).toThrow(/from 1 to 4294967295/);
+    expect(() => resolveTenant(scoped, unsigned, '0', undefined)).toThrow(/from 1 to 4294967295/);
   });
 
   it('takes a UUID for a uuid column, normalised to lower case', () => {
@@ -123,17 +137,55 @@ describe('resolveTenant: values against their column type', () => {
       column('user_id', 'integer', 'bigint'),
     );
     expect(resolveTenant(scoped, catalog, '1', '99')).toEqual({ tenant: 1, scope: 99 });
-    expect(() => resolveTenant(scoped, catalog, '1', 'alice')).toThrowError(
-      expect.objectContaining({
-        kind: 'VALIDATION',
-        issues: [expect.objectContaining({ field: 'X-Scope-Id', code: 'INVALID_FORMAT' })],
-      }),
-    );
+    // The scope value on an integer column is a positive integer too.
+    for (const value of ['alice', '0', '-1', '9007199254740992']) {
+      expect(() => resolveTenant(scoped, catalog, '1', value), value).toThrowError(
+        expect.objectContaining({
+          kind: 'VALIDATION',
+          issues: [expect.objectContaining({ field: 'X-Scope-Id', code: 'INVALID_FORMAT' })],
+        }),
+      );
+    }
   });
 
   it('leaves the scope out when the policy has no scope column', () => {
     const noScope = { ...scoped, policy: { tenant_column: 'org_id', tables: {} } };
     expect(resolveTenant(noScope, integerTenant, '1', 'alice')).toEqual({ tenant: 1 });
+  });
+});
+
+describe('resolveTenant: scope_required', () => {
+  const required = { ...scoped, policy: { ...scoped.policy, scope_required: true } };
+
+  it('refuses a request without X-Scope-Id: 403 AUTH_INSUFFICIENT_PERMISSIONS, MISSING_REQUIRED_HEADER', () => {
+    for (const missing of [undefined, '', '  ']) {
+      expect(() => resolveTenant(required, integerTenant, '1', missing)).toThrowError(
+        expect.objectContaining({
+          kind: 'SCOPE_REQUIRED',
+          status: 403,
+          issues: [expect.objectContaining({ field: 'X-Scope-Id', code: 'MISSING_REQUIRED_HEADER' })],
+        }),
+      );
+    }
+    expect(resolveTenant(required, integerTenant, '1', 'alice')).toEqual({ tenant: 1, scope: 'alice' });
+  });
+
+  it('without it, a request without X-Scope-Id is filtered by tenant only', () => {
+    expect(resolveTenant(scoped, integerTenant, '1', undefined)).toEqual({ tenant: 1 });
+  });
+
+  it('tells the tenant error first, and holds on a database without tenant scoping too', () => {
+    expect(() => resolveTenant(required, integerTenant, undefined, undefined)).toThrowError(
+      expect.objectContaining({ kind: 'INVALID_TENANT' }),
+    );
+    const scopeOnly = {
+      requiresOrganizationScoping: false,
+      policy: { scope_column: 'user_id', scope_required: true, tables: {} },
+    };
+    expect(() => resolveTenant(scopeOnly, undefined, undefined, undefined)).toThrowError(
+      expect.objectContaining({ kind: 'SCOPE_REQUIRED' }),
+    );
+    expect(resolveTenant(scopeOnly, undefined, undefined, 'u-1')).toEqual({ scope: 'u-1' });
   });
 });
 
@@ -196,6 +248,46 @@ describe('tenant middleware', () => {
       status_code: 403,
       details: [{ field: 'X-Tenant-Id', code: 'INVALID_FORMAT' }],
     });
+  });
+
+  it.each(['0', '-1'])(
+    'answers X-Tenant-Id: %s on an integer column with 403 INVALID_FORMAT',
+    async (value) => {
+      const response = await invoke(handler, { headers: { 'X-Tenant-Id': value } });
+      expect(response.statusCode).toBe(403);
+      expect(response.body).toMatchObject({
+        error: { code: 'INVALID_TENANT_ID', details: 'INVALID_FORMAT' },
+        error_code: 'AUTH_INSUFFICIENT_PERMISSIONS',
+        details: [{ field: 'X-Tenant-Id', code: 'INVALID_FORMAT' }],
+      });
+    },
+  );
+
+  it('answers a missing X-Scope-Id on a scope_required database with 403 MISSING_REQUIRED_HEADER', async () => {
+    const required = middy<ApiEvent, ApiResult, Error, Context>()
+      .use(requestId())
+      .use(errorEnvelope())
+      .use(headerNormaliser())
+      .use(scope({ required: false }))
+      .use(
+        tenant<ApiContext>({
+          loadDatabase: async () => ({
+            database: { ...database, policy: { ...database.policy, scope_required: true } },
+            catalog: integerTenant,
+          }),
+        }),
+      )
+      .handler(async () => ({ statusCode: 200, body: '{}' }));
+    const response = await invoke(required, { headers: { 'X-Tenant-Id': '1' } });
+    expect(response.statusCode).toBe(403);
+    expect(response.body).toMatchObject({
+      error: { code: 'FORBIDDEN' },
+      error_code: 'AUTH_INSUFFICIENT_PERMISSIONS',
+      details: [{ field: 'X-Scope-Id', code: 'MISSING_REQUIRED_HEADER' }],
+    });
+    expect(
+      (await invoke(required, { headers: { 'X-Tenant-Id': '1', 'X-Scope-Id': 'alice' } })).statusCode,
+    ).toBe(200);
   });
 
   it('answers a missing header with MISSING_REQUIRED_HEADER', async () => {

@@ -54,7 +54,8 @@ describe('connection errors', () => {
   ])('%s → DB_CONNECTION_FAILED / %s', (error, detail) => {
     const failure = connectionFailed(error, redact, 'db.example:6543');
     expect(failure).toMatchObject({ kind: 'DB_CONNECTION_FAILED', status: 500, detail });
-    expect(failure.message).toContain('db.example:6543');
+    // Errors carry no data: host, port and user go to the logs only.
+    expect(failure.message).not.toMatch(/db\.example|6543|127\.0\.0\.1|reporter|root/);
   });
 
   it('never keeps the driver error: the cause is a redacted copy', () => {
@@ -116,15 +117,13 @@ describe('query errors', () => {
 });
 
 describe('URLs as driver options', () => {
+  // Every mode and host kind: tests/unit/connectors-tls.test.ts.
   it('maps sslmode to pg TLS options', () => {
-    expect(sslOptions(null)).toBe(false);
-    expect(sslOptions('disable')).toBe(false);
-    expect(sslOptions('prefer')).toBe(false);
-    expect(sslOptions('require')).toEqual({ rejectUnauthorized: false });
-    expect(sslOptions('verify-full')).toEqual({ rejectUnauthorized: true });
-    const verifyCa = sslOptions('verify-ca');
-    expect(verifyCa).toMatchObject({ rejectUnauthorized: true });
-    expect(() => sslOptions('sometimes')).toThrow(/unsupported sslmode/);
+    expect(sslOptions(null, 'db.example')).toEqual({ rejectUnauthorized: true, servername: 'db.example' });
+    expect(sslOptions(null, '127.0.0.1')).toBe(false);
+    expect(sslOptions('disable', 'db.example')).toBe(false);
+    expect(sslOptions('verify-ca', 'db.example')).toMatchObject({ rejectUnauthorized: true });
+    expect(() => sslOptions('sometimes', 'db.example')).toThrow(/unsupported sslmode/);
   });
 
   it('reads user, password, database and port from a postgres URL', () => {
@@ -134,7 +133,8 @@ describe('URLs as driver options', () => {
       user: 'reporter',
       password,
       database: 'shop',
-      ssl: { rejectUnauthorized: false },
+      // sslmode=require verifies (docs/databases.md "Transport security").
+      ssl: { rejectUnauthorized: true, servername: 'db.example' },
       connectionTimeoutMillis: 1500,
       max: 2,
     });
@@ -157,10 +157,10 @@ describe('URLs as driver options', () => {
       dateStrings: true,
       connectTimeout: 900,
       connectionLimit: 3,
-      ssl: { rejectUnauthorized: true },
+      ssl: { rejectUnauthorized: true, verifyIdentity: true },
     });
-    expect(mysqlSsl('REQUIRED')).toEqual({ rejectUnauthorized: false });
-    expect(mysqlSsl('preferred')).toBeUndefined();
+    expect(mysqlSsl('REQUIRED', 'db.example')).toEqual({ rejectUnauthorized: true, verifyIdentity: true });
+    expect(mysqlSsl('DISABLED', 'db.example')).toBeUndefined();
   });
 });
 

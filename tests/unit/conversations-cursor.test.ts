@@ -1,11 +1,12 @@
-// The signed cursor codec (lib/store/cursor.ts, DESIGN.md "Lists and cursors"): round trips,
+// The signed cursor codec (lib/store/cursor.ts, docs/design.md "Lists and cursors"): round trips,
 // and every way a cursor can be wrong (altered byte, truncation, padding tricks, replay on
 // another list, organization, scope, conversation or order) is a 400 on field `cursor`.
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ServiceError } from '#lib/errors.ts';
 import {
   type CursorQuery,
   createCursorCodec,
+  cursorCodec,
   MAX_CURSOR_LENGTH,
   MIN_SECRET_LENGTH,
 } from '#lib/store/cursor.ts';
@@ -126,24 +127,17 @@ describe('cursor codec', () => {
 });
 
 describe('the stage codec', () => {
-  afterEach(() => {
-    vi.unstubAllEnvs();
-    vi.resetModules();
-  });
-
   it.each([
     ['empty', ''],
     ['short', 'too-short'],
   ])('fails closed with a 500 that logs why when CURSOR_SECRET is %s', async (_name, secret) => {
-    // Arrange: lib/config.ts reads the environment once, so load fresh modules.
+    // Arrange: the settings are read on first use, after each test's reset.
     vi.stubEnv('CURSOR_SECRET', secret);
-    vi.resetModules();
-    const { cursorCodec } = await import('#lib/store/cursor.ts');
 
     // Act
     let error: unknown;
     try {
-      cursorCodec();
+      await cursorCodec();
     } catch (caught) {
       error = caught;
     }
@@ -155,8 +149,6 @@ describe('the stage codec', () => {
 
   it('signs with the configured secret', async () => {
     vi.stubEnv('CURSOR_SECRET', SECRET);
-    vi.resetModules();
-    const { cursorCodec } = await import('#lib/store/cursor.ts');
-    expect(codec.decode(query, cursorCodec().encode(query, position))).toEqual(position);
+    expect(codec.decode(query, (await cursorCodec()).encode(query, position))).toEqual(position);
   });
 });

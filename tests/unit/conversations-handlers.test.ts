@@ -55,7 +55,7 @@ const FREE = 'sk_freeKey000000000000000000000000000000000000000';
 const WIDGET = 'pk_widgetKey00000000000000000000000000000000000000';
 
 const message = (id: string, extra: Record<string, unknown> = {}) => ({
-  PK: `CONV#${CONVERSATION}`,
+  PK: `CONV#3#${CONVERSATION}`,
   SK: `MSG#${id}`,
   GSI2PK: 'SCOPE#3#s',
   GSI2SK: id,
@@ -305,7 +305,7 @@ describe('append', () => {
     expect(transactions).toHaveLength(1);
     const [put, update] = transactions[0]!.args[0].input.TransactItems ?? [];
     expect(put?.Put?.Item).toMatchObject({
-      PK: `CONV#${CONVERSATION}`,
+      PK: `CONV#3#${CONVERSATION}`,
       SK: `MSG#${body.data.message_id}`,
       GSI2PK: 'SCOPE#3#s',
       GSI2SK: body.data.message_id,
@@ -314,7 +314,7 @@ describe('append', () => {
       metadataJson: '{"a":1}',
       createdAt: body.data.created_at,
     });
-    expect(update?.Update?.Key).toEqual({ PK: `CONV#${CONVERSATION}`, SK: 'CONV' });
+    expect(update?.Update?.Key).toEqual({ PK: `CONV#3#${CONVERSATION}`, SK: 'CONV' });
     expect(update?.Update?.ConditionExpression).toBe(
       'attribute_not_exists(#pk) OR (#organizationId = :organizationId AND #scopeKey = :scopeKey' +
         ' AND attribute_not_exists(#deletingAt) AND #lastMessageAt <= :at)',
@@ -499,7 +499,7 @@ describe('delete', () => {
     ddb.on(UpdateCommand).resolves({});
     ddb.on(DeleteCommand).resolves({});
     const keys = Array.from({ length: 30 }, (_, index) => ({
-      PK: `CONV#${CONVERSATION}`,
+      PK: `CONV#3#${CONVERSATION}`,
       SK: `MSG#${String(index).padStart(3, '0')}`,
     }));
     ddb.on(QueryCommand).resolves({ Items: keys, Count: 30, ScannedCount: 30 });

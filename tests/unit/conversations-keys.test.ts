@@ -45,8 +45,10 @@ describe('scope keys', () => {
 });
 
 describe('conversation keys', () => {
-  it('reads a conversation by id and lists it by last activity then id', () => {
-    expect(conversationKey(CONVERSATION)).toEqual({ PK: `CONV#${CONVERSATION}`, SK: 'CONV' });
+  it('reads a conversation by organization and id, and lists it by last activity then id', () => {
+    expect(conversationKey(7, CONVERSATION)).toEqual({ PK: `CONV#7#${CONVERSATION}`, SK: 'CONV' });
+    // Each organization has its own id space: the same id names two conversations.
+    expect(conversationKey(7, CONVERSATION).PK).not.toBe(conversationKey(8, CONVERSATION).PK);
     expect(conversationListKey(7, 's', '2026-01-01T00:00:00.000Z', CONVERSATION)).toEqual({
       GSI1PK: 'SCOPE#7#s',
       GSI1SK: `2026-01-01T00:00:00.000Z#${CONVERSATION}`,
@@ -56,9 +58,9 @@ describe('conversation keys', () => {
 
 describe('message keys', () => {
   it('keeps messages in their conversation’s partition, after the conversation item', () => {
-    const key = messageKey(CONVERSATION, MESSAGE);
-    expect(key).toEqual({ PK: `CONV#${CONVERSATION}`, SK: `MSG#${MESSAGE}` });
-    expect(conversationKey(CONVERSATION).SK < key.SK).toBe(true);
+    const key = messageKey(7, CONVERSATION, MESSAGE);
+    expect(key).toEqual({ PK: `CONV#7#${CONVERSATION}`, SK: `MSG#${MESSAGE}` });
+    expect(conversationKey(7, CONVERSATION).SK < key.SK).toBe(true);
     expect(messageTimelineKey(7, 's', MESSAGE)).toEqual({ GSI2PK: 'SCOPE#7#s', GSI2SK: MESSAGE });
   });
 
@@ -75,7 +77,7 @@ describe('message keys', () => {
       'a#b',
     );
     expect(item).toMatchObject({
-      PK: `CONV#${CONVERSATION}`,
+      PK: `CONV#7#${CONVERSATION}`,
       SK: `MSG#${MESSAGE}`,
       GSI2PK: 'SCOPE#7#a%23b',
       GSI2SK: MESSAGE,

@@ -1,4 +1,4 @@
-// Conversation titles (DESIGN.md "Smaller decisions"): the first user message, cut to 80
+// Conversation titles (docs/design.md "Smaller decisions"): the first user message, cut to 80
 // characters at a word boundary with "…" added when cut.
 import { describe, expect, it } from 'vitest';
 import { TITLE_LENGTH, titleOf } from '#lib/conversations/title.ts';

@@ -26,12 +26,10 @@ import { errorCodeOf, observability, shortFunctionName } from '#lib/observabilit
 import { installAwsLambdaGlobal, ResponseStreamSink } from '../../local/lambda.ts';
 import { apiEvent, invoke, lambdaContext } from '../helpers/events.ts';
 
-vi.hoisted(() => {
-  // Before any import reads them: metrics on, logs at info, this stage's name.
-  process.env.POWERTOOLS_METRICS_DISABLED = 'false';
-  process.env.POWERTOOLS_LOG_LEVEL = 'INFO';
-  process.env.STAGE = 'test';
-});
+// Metrics on, logs at info, this stage's name (the settings read them on first use).
+process.env.POWERTOOLS_METRICS_DISABLED = 'false';
+process.env.POWERTOOLS_LOG_LEVEL = 'INFO';
+process.env.STAGE = 'test';
 
 // ---- What the process prints ---------------------------------------------------------------
 

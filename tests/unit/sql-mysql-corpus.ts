@@ -35,6 +35,7 @@ export const samplePolicy = (requiresScoping = true): EffectivePolicy => ({
   requiresScoping,
   tenantColumn: rowPolicy.tenant_column,
   scopeColumn: rowPolicy.scope_column,
+  scopeRequired: false,
   tables: rowPolicy.tables,
 });
 

@@ -37,7 +37,7 @@ const filterText = (table: string, scoped: boolean): string => {
     scoped && scope
       ? ` AND \`${table}\`.\`${scope}\` = ? AND CAST(\`${table}\`.\`${scope}\` AS BINARY) = ?`
       : '';
-  return `(SELECT * FROM \`shop\`.\`${table}\` WHERE \`${table}\`.\`${tenant}\` = ?${scopeTerms}) AS `;
+  return `(SELECT * FROM \`shop\`.\`${table}\` WHERE \`${table}\`.\`${tenant}\` = ?${scopeTerms} LIMIT 18446744073709551615) AS `;
 };
 
 /** Problems seen in the printed text alone. */

@@ -43,13 +43,16 @@ const refusal = (sql: string, overrides: Overrides = {}) => {
   return outcome.allowed ? 'ALLOWED' : outcome.code;
 };
 
+/** The fence that keeps a derived table unmerged (lib/sql/mysql-rewrite.ts FENCE_LIMIT). */
+const FENCE = ' LIMIT 18446744073709551615';
+
 /** The filtering derived table of a sample relation, as the guard prints it. */
 const orders = (alias = 'orders', scoped = false) =>
   `(SELECT * FROM \`shop\`.\`orders\` WHERE \`orders\`.\`org_id\` = ?${
     scoped ? ' AND `orders`.`scope_id` = ? AND CAST(`orders`.`scope_id` AS BINARY) = ?' : ''
-  }) AS \`${alias}\``;
+  }${FENCE}) AS \`${alias}\``;
 const wrapped = (table: string, column = 'org_id', alias = table) =>
-  `(SELECT * FROM \`shop\`.\`${table}\` WHERE \`${table}\`.\`${column}\` = ?) AS \`${alias}\``;
+  `(SELECT * FROM \`shop\`.\`${table}\` WHERE \`${table}\`.\`${column}\` = ?${FENCE}) AS \`${alias}\``;
 
 describe('guardMysql rewrite', () => {
   it('wraps a tenant table in FROM and binds the tenant', () => {
@@ -126,7 +129,7 @@ describe('guardMysql rewrite', () => {
       allowed: true,
       sql:
         'SELECT `o`.`id`, `p`.`id` FROM (SELECT * FROM `shop`.`orders` WHERE `orders`.`scope_id` = ? AND ' +
-        'CAST(`orders`.`scope_id` AS BINARY) = ?) AS `o`, `shop`.`products` AS `p` LIMIT 101',
+        'CAST(`orders`.`scope_id` AS BINARY) = ? LIMIT 18446744073709551615) AS `o`, `shop`.`products` AS `p` LIMIT 101',
       params: ['alice', 'alice'],
     });
     expect(allowed('SELECT o.id FROM orders o', unscoped)).toEqual({
@@ -169,7 +172,7 @@ describe('guardMysql rewrite', () => {
     const policy = { ...samplePolicy(), tables: { 'we`ird': { tenant_column: 'org id' } } };
     // Act / Assert
     expect(allowed('SELECT * FROM `we``ird`', { catalog, policy }).sql).toBe(
-      'SELECT * FROM (SELECT * FROM `shop`.`we``ird` WHERE `we``ird`.`org id` = ?) AS `we``ird` LIMIT 101',
+      'SELECT * FROM (SELECT * FROM `shop`.`we``ird` WHERE `we``ird`.`org id` = ? LIMIT 18446744073709551615) AS `we``ird` LIMIT 101',
     );
   });
 });

@@ -200,7 +200,7 @@ describe('guardPostgres: rewrite shapes', () => {
       'WITH RECURSIVE t AS (SELECT id FROM categories WHERE parent_id IS NULL UNION ALL SELECT c.id FROM categories c JOIN t ON c.parent_id = t.id) SELECT * FROM t',
     );
     expect(sql).toBe(
-      `WITH RECURSIVE t AS (SELECT id FROM ${wrapped('categories', 'categories', 'categories.org_id = $1 AND categories.parent_id IS NULL')} WHERE parent_id IS NULL UNION ALL ` +
+      `WITH RECURSIVE t AS (SELECT id FROM ${wrapped('categories')} WHERE parent_id IS NULL UNION ALL ` +
         `SELECT c.id FROM ${wrapped('categories', 'c')} JOIN t ON c.parent_id = t.id) SELECT * FROM t LIMIT 101`,
     );
   });

@@ -1,7 +1,10 @@
-// The widget's HTTP client for the chat API with a database (`pk_`) key: branding (endpoint 9)
-// and questions streamed as server-sent events (endpoint 8, with database_id so that the first
-// question creates the conversation; the `done` event carries the rows), read with fetch because
-// EventSource cannot send X-API-Key. Errors come back as `ChatError` in plain words.
+// The widget's HTTP client for the chat API with a database (`pk_`) key or an embed session
+// (`et_…` token from the integrator's backend, docs/widget.md "Embed sessions"): branding
+// (endpoint 9) and questions streamed as server-sent events (endpoint 8, with database_id so that
+// the first question creates the conversation; the `done` event carries the rows), read with
+// fetch because EventSource cannot send X-API-Key or Authorization. A session token is asked for
+// again once 80 % of its lifetime has passed, and once more when the API answers 401
+// AUTH_TOKEN_EXPIRED. Errors come back as `ChatError` in plain words.
 
 export interface Branding {
   colors: {
@@ -31,15 +34,46 @@ export interface Answer {
   results?: Row[];
   row_count?: number;
   results_truncated?: boolean;
+  /** What the engine understood, in plain words; null when no query ran. */
+  interpretation?: string | null;
 }
 
 export interface ClientOptions {
-  apiKey: string;
+  /** A database (pk_) key; sent with the tenant and scope below. */
+  apiKey?: string | undefined;
+  /** Or an embed session: resolves to an `et_…` token that fixes the tenant and scope itself. */
+  getSessionToken?: (() => Promise<string>) | undefined;
   baseUrl: string;
   databaseId: string;
   tenantId?: string | undefined;
   scopeId?: string | undefined;
 }
+
+/** What the widget reads of a session token (its claims are not secret, only signed). */
+export interface SessionClaims {
+  exp?: number;
+  iat?: number;
+  /** The tenant and scope the token is bound to. */
+  tnt?: string;
+  scp?: string;
+}
+
+/** The claims of an `et_…` token; `{}` when it cannot be read. */
+export const claimsOf = (token: string): SessionClaims => {
+  try {
+    const part = token.split('.')[1] ?? '';
+    const base64 = part.replace(/-/g, '+').replace(/_/g, '/');
+    return JSON.parse(atob(base64 + '='.repeat((4 - (base64.length % 4)) % 4))) as SessionClaims;
+  } catch {
+    return {};
+  }
+};
+
+/** When to ask for the next token: after 80 % of this one's lifetime (a minute when unknown). */
+export const refreshAtOf = (claims: SessionClaims, now = Date.now()): number =>
+  claims.exp && claims.iat && claims.exp > claims.iat
+    ? (claims.iat + (claims.exp - claims.iat) * 0.8) * 1000
+    : now + 60_000;
 
 export type ErrorKind = 'rate-limit' | 'network' | 'not-found' | 'refused' | 'invalid' | 'server';
 
@@ -60,6 +94,7 @@ export class ChatError extends Error {
 
 interface Envelope {
   error?: { code?: string; message?: string };
+  error_code?: string;
   message?: string;
   status_code?: number;
 }
@@ -75,7 +110,7 @@ const waitOf = (headers: Headers): number => {
   return 60;
 };
 
-/** An error envelope (DESIGN.md "Errors") or an HTTP status in plain words. */
+/** An error envelope (docs/design.md "Errors") or an HTTP status in plain words. */
 export const errorOf = (status: number, body: Envelope | undefined, headers?: Headers): ChatError => {
   const code = body?.error?.code;
   if (status === 429) {
@@ -87,7 +122,7 @@ export const errorOf = (status: number, body: Envelope | undefined, headers?: He
     );
   }
   if (status === 401)
-    return new ChatError('refused', 'This chat could not sign in: its key was not accepted.');
+    return new ChatError('refused', 'This chat could not sign in: its key or session was not accepted.');
   if (code === 'INVALID_TENANT_ID')
     return new ChatError('refused', 'This chat is not set up for your account (tenant not accepted).');
   if (status === 403)
@@ -162,38 +197,79 @@ export const parseSse = (buffer: string): { events: SseEvent[]; rest: string } =
 
 export class ChatClient {
   readonly options: ClientOptions;
+  /** The current session token, its claims, and when to replace it. */
+  private session: { token: string; claims: SessionClaims; refreshAt: number } | undefined;
+  private pending: Promise<string> | undefined;
 
   constructor(options: ClientOptions) {
     this.options = { ...options, baseUrl: options.baseUrl.replace(/\/+$/, '') };
   }
 
-  private headers(json = false): Record<string, string> {
-    const { apiKey, tenantId, scopeId } = this.options;
+  /** The session token's claims once one was fetched (the tenant and scope it is bound to). */
+  get claims(): SessionClaims | undefined {
+    return this.session?.claims;
+  }
+
+  /** A session token: the current one until 80 % of its lifetime, else a new one (one call at a time). */
+  private token(fresh: boolean): Promise<string> {
+    const { getSessionToken } = this.options;
+    if (!getSessionToken) return Promise.resolve('');
+    if (!fresh && this.session && Date.now() < this.session.refreshAt)
+      return Promise.resolve(this.session.token);
+    this.pending ??= getSessionToken()
+      .then((token) => {
+        const claims = claimsOf(token);
+        this.session = { token, claims, refreshAt: refreshAtOf(claims) };
+        return token;
+      })
+      .finally(() => {
+        this.pending = undefined;
+      });
+    return this.pending;
+  }
+
+  private async headers(fresh = false): Promise<Record<string, string>> {
+    const { apiKey, getSessionToken, tenantId, scopeId } = this.options;
+    if (getSessionToken) {
+      let token: string;
+      try {
+        token = await this.token(fresh);
+      } catch {
+        throw new ChatError('refused', 'This chat could not start a session. Please try again later.');
+      }
+      return { Authorization: `Bearer ${token}` };
+    }
     return {
-      'X-API-Key': apiKey,
+      'X-API-Key': apiKey ?? '',
       ...(tenantId ? { 'X-Tenant-Id': tenantId } : {}),
       ...(scopeId ? { 'X-Scope-Id': scopeId } : {}),
-      ...(json ? { 'Content-Type': 'application/json' } : {}),
     };
   }
 
-  private async request(path: string, init: RequestInit): Promise<Response> {
+  /** One request; with a session, an expired token is replaced and the request sent once more. */
+  private async request(path: string, init: RequestInit, retried = false): Promise<Response> {
     let response: Response;
     try {
-      response = await fetch(`${this.options.baseUrl}${path}`, init);
+      const headers = { ...(init.headers as Record<string, string>), ...(await this.headers(retried)) };
+      response = await fetch(`${this.options.baseUrl}${path}`, { ...init, headers });
     } catch (error) {
-      if ((error as Error).name === 'AbortError') throw error;
+      if (error instanceof ChatError || (error as Error).name === 'AbortError') throw error;
       throw networkError();
     }
-    if (!response.ok) throw errorOf(response.status, await readEnvelope(response), response.headers);
-    return response;
+    if (response.ok) return response;
+    const envelope = await readEnvelope(response);
+    if (
+      response.status === 401 &&
+      envelope?.error_code === 'AUTH_TOKEN_EXPIRED' &&
+      this.options.getSessionToken &&
+      !retried
+    )
+      return this.request(path, init, true);
+    throw errorOf(response.status, envelope, response.headers);
   }
 
   async branding(signal?: AbortSignal): Promise<Branding> {
-    const response = await this.request('/api/v1/branding', {
-      headers: this.headers(),
-      signal: signal ?? null,
-    });
+    const response = await this.request('/api/v1/branding', { signal: signal ?? null });
     return ((await response.json()) as { data: Branding }).data;
   }
 
@@ -211,7 +287,7 @@ export class ChatClient {
     const query = new URLSearchParams({ message, database_id: this.options.databaseId });
     const path = `/api/v1/chat/${encodeURIComponent(conversationId)}/stream?${query}`;
     const response = await this.request(path, {
-      headers: { ...this.headers(), Accept: 'text/event-stream' },
+      headers: { Accept: 'text/event-stream' },
       signal: signal ?? null,
     });
     if (!response.body) throw networkError();

@@ -11,6 +11,7 @@ export interface StoredMessage {
   results?: Row[];
   rowCount?: number;
   truncated?: boolean;
+  interpretation?: string;
 }
 
 export interface StoredConversation {

@@ -1,7 +1,10 @@
 // The embeddable chat widget: one <script src=".../widget.js"> and
-//   Tabletalk.create('#tabletalk-chat', { apiKey: 'pk_…', databaseId, tenantId, scopeId, baseUrl })
-// or <tabletalk-chat api-key="pk_…" database-id="…" tenant-id="…" scope-id="…" base-url="…">.
-// It reads the organization's branding, asks with the database key, shows follow-up answers as
+//   Tabletalk.create('#tabletalk-chat', { getSessionToken, databaseId, baseUrl })
+// on a database that filters rows by tenant (an embed session from the integrator's backend,
+// docs/widget.md "Embed sessions"), or on a database without scoping
+//   Tabletalk.create('#tabletalk-chat', { apiKey: 'pk_…', databaseId, scopeId, baseUrl })
+// or <tabletalk-chat session-url="/my/session" | api-key="pk_…" database-id="…" scope-id="…" base-url="…">.
+// It reads the organization's branding, asks with the session or key, shows follow-up answers as
 // they stream, renders result rows as a table, and keeps the conversation across reloads.
 // Everything lives in a shadow root; text from the API is only ever set as text.
 import { type Answer, type Branding, ChatClient, ChatError, newId } from './api.ts';
@@ -17,12 +20,18 @@ import { needsTable, renderTable } from './table.ts';
 import { type Scheme, themeOf } from './theme.ts';
 
 export interface WidgetOptions {
-  /** A database (`pk_`) key: safe in a page, bound to one database and its allowed origins. */
-  apiKey: string;
+  /**
+   * An embed session: resolves to an `et_…` token that your backend got from
+   * POST /api/v1/embed/sessions for the signed-in user. Called again before the token expires.
+   * Required on a database that filters rows by tenant (which refuses pk_ keys).
+   */
+  getSessionToken?: () => Promise<string>;
+  /** Or a database (`pk_`) key, for a database without scoping: bound to one database and its allowed origins. */
+  apiKey?: string;
   databaseId: string;
-  /** `X-Tenant-Id`, required when the database filters rows by tenant. */
+  /** With apiKey: `X-Tenant-Id` (a session's tenant is its token's). */
   tenantId?: string;
-  /** `X-Scope-Id`: the end user, so that each user's conversations are kept apart. */
+  /** With apiKey: `X-Scope-Id`, the end user, so that each user's conversations are kept apart. */
   scopeId?: string;
   /** Where the API is served; defaults to the script's own origin. */
   baseUrl?: string;
@@ -90,17 +99,20 @@ let instances = 0;
 export const create = (target: string | HTMLElement, options: WidgetOptions): WidgetHandle => {
   const host = typeof target === 'string' ? document.querySelector<HTMLElement>(target) : target;
   if (!host) throw new Error(`Tabletalk: no element matches ${String(target)}`);
-  if (!options.apiKey || !options.databaseId)
-    throw new Error('Tabletalk: apiKey and databaseId are required');
+  if (!(options.apiKey || options.getSessionToken) || !options.databaseId)
+    throw new Error('Tabletalk: databaseId and getSessionToken (or apiKey) are required');
   const id = `tt${++instances}`;
   const client = new ChatClient({
     apiKey: options.apiKey,
+    getSessionToken: options.getSessionToken,
     databaseId: options.databaseId,
     baseUrl: options.baseUrl ?? scriptOrigin,
     tenantId: options.tenantId,
     scopeId: options.scopeId,
   });
-  const key = storageKey(options.databaseId, options.tenantId, options.scopeId);
+  // With a session the tenant and scope are the token's: the kept conversation is keyed by them
+  // once the first token is in (see `ready`).
+  let key = storageKey(options.databaseId, options.tenantId, options.scopeId);
   const shadow = host.shadowRoot ?? host.attachShadow({ mode: 'open' });
   shadow.replaceChildren();
 
@@ -194,6 +206,8 @@ export const create = (target: string | HTMLElement, options: WidgetOptions): Wi
       node.classList.add('wide');
       node.append(renderTable(message.results, message.truncated ?? false));
     }
+    // What was understood, under the answer, so that a misreading shows.
+    if (message.interpretation) node.append(element('span', { class: 'label' }, message.interpretation));
     return node;
   };
 
@@ -240,6 +254,7 @@ export const create = (target: string | HTMLElement, options: WidgetOptions): Wi
       ? { results: answer.results, truncated: answer.results_truncated ?? false }
       : {}),
     ...(answer.row_count === undefined ? {} : { rowCount: answer.row_count }),
+    ...(answer.interpretation ? { interpretation: answer.interpretation } : {}),
   });
 
   const ask = async (question: string, showQuestion = true): Promise<void> => {
@@ -353,10 +368,17 @@ export const create = (target: string | HTMLElement, options: WidgetOptions): Wi
     .then((loaded) => {
       branding = loaded;
       applyBranding();
-      renderAll();
     })
     .catch(() => undefined)
-    .finally(() => root.setAttribute('data-ready', 'true'));
+    .finally(() => {
+      const claims = client.claims;
+      if (claims) {
+        key = storageKey(options.databaseId, claims.tnt, claims.scp);
+        if (!busy) conversation = loadConversation(key);
+      }
+      renderAll();
+      root.setAttribute('data-ready', 'true');
+    });
   if (options.open) open();
 
   return {
@@ -372,7 +394,11 @@ export const create = (target: string | HTMLElement, options: WidgetOptions): Wi
   };
 };
 
-/** `<tabletalk-chat api-key="pk_…" database-id="…" tenant-id="…" scope-id="…" base-url="…" open>` */
+/**
+ * `<tabletalk-chat session-url="/my/session" database-id="…" base-url="…" open>`: POSTs to your
+ * session-url (same origin, with cookies) for `{token}` or `{data: {token}}`; or `api-key="pk_…"`
+ * with `tenant-id` and `scope-id` on a database without scoping.
+ */
 class TabletalkChat extends HTMLElement {
   private handle: WidgetHandle | undefined;
 
@@ -380,8 +406,19 @@ class TabletalkChat extends HTMLElement {
     const attribute = (name: string) => this.getAttribute(name) ?? undefined;
     const optional = <K extends string>(name: K, value: string | undefined) =>
       (value === undefined ? {} : { [name]: value }) as Partial<Record<K, string>>;
+    const sessionUrl = attribute('session-url');
     this.handle = create(this, {
-      apiKey: attribute('api-key') ?? '',
+      ...optional('apiKey', attribute('api-key')),
+      ...(sessionUrl
+        ? {
+            getSessionToken: async () => {
+              const response = await fetch(sessionUrl, { method: 'POST', credentials: 'same-origin' });
+              if (!response.ok) throw new Error(`session-url answered ${response.status}`);
+              const body = (await response.json()) as { token?: string; data?: { token?: string } };
+              return body.token ?? body.data?.token ?? '';
+            },
+          }
+        : {}),
       databaseId: attribute('database-id') ?? '',
       ...optional('tenantId', attribute('tenant-id')),
       ...optional('scopeId', attribute('scope-id')),

@@ -4,7 +4,7 @@
 // to the date column before it, a grouping word to what follows, a ranking to its key. Every word
 // that matters has to land somewhere; what cannot is a clarification (thrown as `Clarify`).
 import type { Candidate } from '../engine.ts';
-import type { ColumnRef } from './intent.ts';
+import type { ColumnRef, Filter } from './intent.ts';
 import { columnOf, type Entry, type Lexicon, mainRelations, tableName } from './lexicon.ts';
 import type { Period } from './periods.ts';
 import type { AggregateFn, CompareOp, Hint, Mention, MentionOf } from './scan.ts';
@@ -30,6 +30,8 @@ export type Item = Span &
     | { kind: 'value'; matches: ValueMatch[]; text: string; negated: boolean }
     | { kind: 'literal'; text: string }
     | { kind: 'measure'; text: string }
+    /** A condition the glossary names. */
+    | { kind: 'preset'; filter: Filter; text: string }
     | Exclude<Mention, MentionOf<'schema' | 'quoted'>>
   );
 
@@ -130,6 +132,8 @@ const classifyOne = (
     ...span,
   });
   if (mention.kind === 'quoted') return asValue();
+  const preset = entries.find((entry) => entry.kind === 'preset');
+  if (preset) return { kind: 'preset', filter: preset.filter, text: mention.text, ...span };
 
   const relations3 = best<Extract<Entry, { kind: 'relation' }>>(entries, 'relation', 3);
   if (relations3.length > 0) return asEntity(relations3);
@@ -213,16 +217,21 @@ export interface Analysis {
   groups: { unit?: 'year' | 'quarter' | 'month' | 'day'; target?: number; index: number }[];
   ranking?: Ranking;
   rankKey?: RankKey;
-  sort?: { target: number; dir: 'asc' | 'desc' };
+  /** A sort clause: by a column of the rows (`column`), or of what is computed (no column). */
+  sort?: { column?: ItemOf<'column'>; dir: 'asc' | 'desc' };
   comparisons: Comparison[];
   periods: { period: Period; column?: ColumnRef[]; near?: string[] }[];
   values: ItemOf<'value'>[];
   literals: { text: string; column?: ColumnRef[]; named?: boolean }[];
   booleans: { refs: ColumnRef[]; negated: boolean }[];
+  /** Conditions the glossary names. */
+  presets: Filter[];
   keys: { tables: string[]; value: number }[];
   list: boolean;
   anaphora: boolean;
   followup: boolean;
+  /** Verbs skipped as filler ("published", "handled"). */
+  verbs: string[];
 }
 
 /**
@@ -304,9 +313,11 @@ export const analyse = (lexicon: Lexicon, given: readonly Mention[]): Analysis =
     values: [],
     literals: [],
     booleans: [],
+    presets: [],
     keys: [],
     list: false,
     anaphora: false,
+    verbs: [],
     followup: false,
   };
   const at = (index: number): Item | undefined => items[index];
@@ -352,6 +363,12 @@ export const analyse = (lexicon: Lexicon, given: readonly Mention[]): Analysis =
       case 'aggregate':
         analysis.aggregate ??= { fn: item.fn, word: item.word, index };
         break;
+      case 'preset':
+        analysis.presets.push(item.filter);
+        break;
+      case 'verb':
+        analysis.verbs.push(item.text);
+        break;
       case 'group': {
         let next = at(index + 1);
         // "per customer country": the column, not the relation its phrase names.
@@ -379,19 +396,25 @@ export const analyse = (lexicon: Lexicon, given: readonly Mention[]): Analysis =
         break;
       }
       case 'sort': {
-        const next = at(index + 1);
-        if (next?.kind !== 'column' && next?.kind !== 'measure') {
-          throw new Clarify('Sorted by what? Name a column, for example “sorted by price”.');
-        }
-        used.add(index + 1);
         const direction = items.find((other) => other.kind === 'direction');
-        analysis.sort = { target: index + 1, dir: direction?.kind === 'direction' ? direction.dir : 'asc' };
+        const dir = direction?.kind === 'direction' ? direction.dir : (item.dir ?? 'asc');
+        const target = item.target ? classify(lexicon, item.target, undefined, named) : [];
+        const column = target.find((found): found is ItemOf<'column'> => found.kind === 'column');
+        analysis.sort = { ...(column ? { column } : {}), dir };
         break;
       }
       case 'top':
       case 'superlative':
-        if (analysis.ranking)
+        if (analysis.ranking) {
+          // "the top 3 restaurants with the highest ratings": one ranking, said twice.
+          const first = analysis.ranking;
+          const plain = (word: string) => word === 'top' || word === 'bottom';
+          if (item.kind === 'superlative' && plain(first.word) && first.hint === undefined) {
+            analysis.ranking = { n: first.n, dir: item.dir, hint: item.hint, word: item.word, index };
+            break;
+          }
           throw new Clarify('I can rank by one thing at a time. Which ranking do you want?');
+        }
         analysis.ranking = {
           n: item.kind === 'top' ? item.n : undefined,
           dir: item.dir,
@@ -582,7 +605,7 @@ export const analyse = (lexicon: Lexicon, given: readonly Mention[]): Analysis =
               refs: (target as ItemOf<'column'>).refs,
               text: (target as ItemOf<'column'>).text,
             };
-    } else if (/^(most|fewest|least)$/.test(ranking.word)) {
+    } else if (/^(most|fewest|least)$|number of$/.test(ranking.word)) {
       // "most orders", "the most cancelled orders": count the entity after it.
       for (let index = ranking.index + 1; index < items.length; index += 1) {
         const item = items[index]!;

@@ -8,6 +8,7 @@ import type { ColumnRef, Filter, Group, Intent, Measure } from './intent.ts';
 import { pathBetween, planJoins } from './joins.ts';
 import { columnOf, type Lexicon, relationOf } from './lexicon.ts';
 import { LIST_LIMIT, type RenderedSql } from './render.ts';
+import type { Mention } from './scan.ts';
 import { capitalize, joinAnd } from './words.ts';
 
 const havingWords: Record<string, string> = {
@@ -173,6 +174,26 @@ export const describeIntent = (lexicon: Lexicon, intent: Intent): string => {
       ? `, ${intent.order.dir === 'desc' ? 'highest' : 'lowest'} first (top ${intent.limit})`
       : '';
   return `${what}${per}${having}${ranked}`;
+};
+
+/**
+ * The answer's `interpretation`: the description, plus how the words the schema does not use
+ * were read ("reading “clients” as customer, “custmers” as customer"), so that a misreading shows.
+ */
+export const interpretationOf = (lexicon: Lexicon, intent: Intent, mentions: readonly Mention[]): string => {
+  const notes = [
+    ...new Set(
+      mentions.flatMap((mention) =>
+        mention.kind === 'schema' && mention.link && mention.link.source !== 'joined'
+          ? [
+              `“${mention.text}” as ${mention.link.phrase}${mention.link.source === 'typo' ? ' (a typo?)' : ''}`,
+            ]
+          : [],
+      ),
+    ),
+  ];
+  const description = describeIntent(lexicon, intent);
+  return notes.length > 0 ? `${description}; reading ${joinAnd(notes)}` : description;
 };
 
 // ---- natural noun phrases ----------------------------------------------------------------------

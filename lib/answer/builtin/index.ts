@@ -1,4 +1,4 @@
-// The builtin engine (issue 5): natural language to SQL with no model and no network, so the
+// The builtin engine: natural language to SQL with no model and no network, so the
 // service answers out of the box and in tests. A small pipeline, each step in its own module:
 //   converse.ts   refusals (writes, prompt injection, typed SQL, other tenants), greetings, help
 //   tokens.ts     question → tokens
@@ -10,10 +10,11 @@
 // What it deliberately does not handle is listed in README.md beside this file.
 import type { Engine, EngineInput, PriorTurn, Proposal } from '../engine.ts';
 import { conversation, refusal } from './converse.ts';
-import { describeIntent, shapeOf } from './describe.ts';
+import { describeIntent, interpretationOf, shapeOf } from './describe.ts';
 import { BUILTIN_ENGINE, type Intent, readState, stateOf } from './intent.ts';
 import { checkIntent, interpret } from './interpret.ts';
 import { columnOf, type Lexicon, lexiconFor } from './lexicon.ts';
+import { ratioProposal, ratioQuestion, sideQuestion } from './ratio.ts';
 import { renderSql } from './render.ts';
 import { scan } from './scan.ts';
 import { tokenize } from './tokens.ts';
@@ -82,7 +83,7 @@ export const withoutTrailingCourtesy = (text: string): string => {
 };
 
 export const proposeBuiltin = (input: EngineInput): Proposal => {
-  const lexicon = lexiconFor(input.catalog, input.tenantColumn);
+  const lexicon = lexiconFor(input.catalog, input.tenantColumn, input.glossary);
   const question = input.question.trim();
   if (question.length === 0) {
     return {
@@ -102,6 +103,21 @@ export const proposeBuiltin = (input: EngineInput): Proposal => {
   if (talk) return talk;
 
   const core = withoutTrailingCourtesy(question.replace(leadingCourtesy, ''));
+  const ratio = ratioQuestion(core);
+  if (ratio) {
+    // Each side read on its own; when both are one value each, their ratio (ratio.ts).
+    const read = (side: string) => interpret({ lexicon, mentions: scan(lexicon, tokenize(sideQuestion(side)), input.now) });
+    const left = read(ratio.left);
+    const right = read(ratio.right);
+    if (left.kind === 'clarify') return { kind: 'clarification', message: left.message };
+    if (right.kind === 'clarify') return { kind: 'clarification', message: right.message };
+    const proposal = ratioProposal(lexicon, left.intent, right.intent, input.dialect, ratio.percent);
+    if (proposal) return proposal;
+    return {
+      kind: 'clarification',
+      message: 'I can divide one count or total by another, not lists or groups. Could you ask for the two numbers one at a time?',
+    };
+  }
   const mentions = scan(lexicon, tokenize(core), input.now);
   const prior = priorIntent(input.history, lexicon);
   const interpretation = interpret({ lexicon, mentions, ...(prior ? { prior } : {}) });
@@ -125,6 +141,7 @@ export const proposeBuiltin = (input: EngineInput): Proposal => {
     kind: 'sql',
     sql: rendered.rendered.sql,
     description: describeIntent(lexicon, intent),
+    interpretation: interpretationOf(lexicon, intent, mentions),
     state: stateOf(intent),
     shape: shapeOf(lexicon, intent, rendered.rendered),
   };

@@ -5,6 +5,7 @@
 // understood and what could match. A wrong answer is worse than a question back (NaLIR, ATHENA
 // and PRECISE all stop there). Follow-ups start from the previous intent and change one part.
 import type { Candidate } from '../engine.ts';
+import { lastDayBefore, monthNames } from '../time.ts';
 import {
   type Analysis,
   analyse,
@@ -20,9 +21,9 @@ import {
 import type { ColumnRef, Filter, Group, Having, Intent, Measure, Metric, Order } from './intent.ts';
 import { pathBetween, planJoins } from './joins.ts';
 import { columnOf, type Lexicon, mainRelations, tableName } from './lexicon.ts';
-import { measureColumn, Resolver } from './resolve.ts';
+import { measureColumn, monthColumn, Resolver } from './resolve.ts';
 import type { Mention } from './scan.ts';
-import { capitalize, joinAnd } from './words.ts';
+import { capitalize, joinAnd, singular } from './words.ts';
 
 export type Interpretation =
   | { kind: 'intent'; intent: Intent }
@@ -215,9 +216,9 @@ const readStatement = (c: Reading): void => {
         break;
       }
       case 'measure': {
-        const measure = resolver.revenue();
+        const { measure, name } = resolver.measureNamed(rankKey.text);
         c.subject = measureColumn(measure).table;
-        groupedBy({ fn: 'sum', measure, name: 'revenue' }, rankingLabel(ranking, 'revenue'));
+        groupedBy({ fn: 'sum', measure, name }, rankingLabel(ranking, name));
         break;
       }
       case 'column': {
@@ -266,6 +267,12 @@ const readStatement = (c: Reading): void => {
               `${resolver.relation(focusEntity).other} have no date of their own to rank by.`,
             );
           }
+        } else if (hint === 'rating') {
+          if (!focusEntity)
+            throw new Clarify(
+              `Which rows do you mean, for example “${ranking.word} ${resolver.relation(c.subject ?? [...lexicon.relations.keys()][0]!).other}”?`,
+            );
+          rankOf(resolver.ratingOf(focusEntity, ranking.word), ranking.word);
         } else if (hint === 'units') {
           const units = resolver.unitsSold();
           c.subject = units.table;
@@ -317,7 +324,52 @@ const readStatement = (c: Reading): void => {
     if (aggregate.fn === 'count') {
       if (countTarget) c.subject = resolver.entity(countTarget.tables, countTarget.text);
       else if (focusEntity) c.subject = focusEntity;
-      parts.metric = { fn: 'count' };
+      // "which users posted reviews … and how many reviews": one count per user.
+      if (
+        c.subject &&
+        focusEntity &&
+        focusEntity !== c.subject &&
+        analysis.list &&
+        c.focusIndex !== undefined &&
+        c.focusIndex < aggregate.index
+      ) {
+        c.groupFromFocus = { kind: 'entity', table: focusEntity };
+      }
+      // "the number of reviews" where a related relation also keeps a count of them
+      // (business.review_count): counting the rows and adding up that count are two readings.
+      if (c.subject && aggregate.word !== 'how many') {
+        const counted = resolver.relation(c.subject);
+        const tallies = [...lexicon.relations.values()].flatMap((other) =>
+          other.key === c.subject || pathBetween(lexicon, c.subject!, other.key).kind !== 'path'
+            ? []
+            : other.columns
+                .filter((column) => column.numeric && /^(count|num|number|cnt|total)$/.test(column.words[column.words.length - 1] ?? '') && singular(column.words.slice(0, -1).join(' ')) === counted.one)
+                .map((column) => ({ relation: other, column })),
+        );
+        if (tallies.length > 0) {
+          const tally = tallies[0]!;
+          throw new Clarify(
+            `Should I count the ${counted.other} rows, or add up ${tally.column.display} of ${tally.relation.other}? The two can differ.`,
+            [{ table: tableName(lexicon, counted.key) }, { table: tableName(lexicon, tally.relation.key), column: tally.column.name }],
+          );
+        }
+      }
+      // A relation of counts (checkin.count): its rows are tallies, "how many" adds them up.
+      const tally = c.subject
+        ? resolver
+            .relation(c.subject)
+            .columns.filter(
+              (column) => column.numeric && /^(count|cnt|total)$/.test(column.name.toLowerCase()),
+            )
+        : [];
+      parts.metric =
+        tally.length === 1 && c.subject
+          ? {
+              fn: 'sum',
+              measure: { kind: 'column', ref: { table: c.subject, column: tally[0]!.name } },
+              name: `number of ${resolver.relation(c.subject).other}`,
+            }
+          : { fn: 'count' };
     } else {
       const target = aggregateTarget;
       let measure: Measure | undefined;
@@ -340,8 +392,7 @@ const readStatement = (c: Reading): void => {
           measure = { kind: 'column', ref: resolver.columnRef(target.refs, target.text, focusEntity) };
           used.add(aggregate.target!);
         } else {
-          measure = resolver.revenue();
-          name = 'revenue';
+          ({ measure, name } = resolver.measureNamed(target?.kind === 'measure' ? target.text : 'revenue'));
           if (target?.kind === 'measure') used.add(aggregate.target!);
         }
       } else if (target.kind === 'column') {
@@ -378,6 +429,27 @@ const readStatement = (c: Reading): void => {
           };
         }
       }
+      // "the average rating of businesses" where ratings belong to reviews: per business, then
+      // averaged, or over all reviews? Two readings; ask which.
+      if (
+        measure &&
+        aggregate.fn === 'avg' &&
+        focusEntity &&
+        measureColumn(measure).table !== focusEntity &&
+        pathBetween(lexicon, measureColumn(measure).table, focusEntity).kind === 'path' &&
+        !analysis.groups.length
+      ) {
+        const column = resolver.column(measureColumn(measure));
+        const parent = resolver.relation(focusEntity);
+        const child = resolver.relation(measureColumn(measure).table);
+        throw new Clarify(
+          `Do you mean the average ${column.display} per ${parent.one} (one value for each ${parent.one}), or the average over all their ${child.other}?`,
+          [
+            { table: tableName(lexicon, focusEntity) },
+            { table: tableName(lexicon, child.key), column: column.name },
+          ],
+        );
+      }
       if (measure) {
         c.subject = measureColumn(measure).table;
         parts.metric = {
@@ -391,9 +463,9 @@ const readStatement = (c: Reading): void => {
     // "revenue per category", "sales in 2025": a measure alone is summed.
     const index = items.findIndex((item, position) => item.kind === 'measure' && !used.has(position));
     used.add(index);
-    const measure = resolver.revenue();
+    const { measure, name } = resolver.measureNamed((items[index] as ItemOf<'measure'>).text);
     c.subject = measureColumn(measure).table;
-    parts.metric = { fn: 'sum', measure, name: 'revenue' };
+    parts.metric = { fn: 'sum', measure, name };
   } else if (analysis.groups.length > 0 && numericLeftover(lexicon, analysis) !== undefined) {
     // "shipping cost per channel": a number named with a grouping is added up (or averaged,
     // for prices and rates, which do not add up).
@@ -475,6 +547,10 @@ const settleSubject = (c: Reading): string => {
     ];
     if (fromValues.length === 1) c.subject = fromValues[0];
   }
+  if (!c.subject && analysis.presets.length > 0) {
+    const tables = [...new Set(analysis.presets.map((filter) => filter.ref.table))];
+    if (tables.length === 1) c.subject = tables[0];
+  }
   if (!c.subject && focus?.kind === 'column') {
     const ref = resolver.columnRef(focus.refs, focus.text, undefined);
     c.subject = ref.table;
@@ -507,11 +583,17 @@ const readGrouping = (c: Reading, subject: string): void => {
     if (parts.group) throw new Clarify('I can group by one thing at a time. Which grouping do you want?');
     const target = at(explicit.target);
     if (explicit.unit) {
-      parts.group = {
-        kind: 'time',
-        ref: resolver.dateOf(subject, `“per ${explicit.unit}”`),
-        unit: explicit.unit,
-      };
+      const ref = resolver.dateOf(subject, `“per ${explicit.unit}”`);
+      const relation = resolver.relation(ref.table);
+      if (resolver.column(ref).kind === 'integer') {
+        // A year number: per year is per its value; per month is per a month-name column beside it.
+        const month = explicit.unit === 'month' ? monthColumn(relation) : undefined;
+        if (explicit.unit !== 'year' && !month)
+          throw new Clarify(
+            `${capitalize(relation.other)} have only a year, so I can group them per year, not per ${explicit.unit}.`,
+          );
+        parts.group = { kind: 'column', ref: month ? { table: ref.table, column: month.name } : ref };
+      } else parts.group = { kind: 'time', ref, unit: explicit.unit };
     } else if (target?.kind === 'entity') {
       const table = resolver.entity(target.tables, target.text, subject);
       if (table === subject) {
@@ -539,13 +621,18 @@ const readGrouping = (c: Reading, subject: string): void => {
   }
 
   if (analysis.sort) {
-    const target = at(analysis.sort.target);
-    if (target?.kind === 'column') {
-      const ref = resolver.columnRef(target.refs, target.text, subject);
-      if (parts.metric && parts.metric !== 'rows') throw new Clarify('I can sort lists of rows, not totals.');
+    // A column of a list sorts the rows; otherwise the clause sorts what is computed (groups by
+    // their value, rows by their key), which the answer already is.
+    const target = analysis.sort.column;
+    const listing = !parts.metric || parts.metric === 'rows';
+    const own = target ? target.refs.filter((ref) => ref.table === subject) : [];
+    if (target && listing && own.length > 0 && !parts.order) {
+      const ref = resolver.columnRef(own, target.text, subject);
       parts.metric = 'rows';
       parts.order = { by: 'column', ref, dir: analysis.sort.dir };
-    } else throw new Clarify('I can sort lists by a column, for example “sorted by price”.');
+    } else if (parts.group && parts.metric && parts.metric !== 'rows' && !parts.order && !target) {
+      parts.order = { by: 'metric', dir: analysis.sort.dir };
+    }
   }
 };
 
@@ -589,6 +676,9 @@ const readFilters = (c: Reading, subject: string): void => {
     }
     const ref = resolver.columnRef(literal.column, 'that name', subject);
     filters.push({ kind: 'in', ref, values: [literal.text], negated: false });
+  }
+  for (const preset of analysis.presets) {
+    if (!filters.some((filter) => JSON.stringify(filter) === JSON.stringify(preset))) filters.push(preset);
   }
   for (const boolean of analysis.booleans) {
     filters.push({
@@ -650,6 +740,42 @@ const readFilters = (c: Reading, subject: string): void => {
     else if (near && near.length === 1 && near[0] !== subject && resolver.relation(near[0]!).primaryDate) {
       ref = resolver.dateOf(near[0]!, period.label);
     } else ref = resolver.dateOf(subject, period.label);
+    if (resolver.column(ref).kind === 'integer') {
+      // A year number: whole years compare with it; a month also needs a month-name column.
+      const first = Number(period.from?.slice(0, 4));
+      const last = period.to
+        ? Number(period.to.slice(0, 4)) - (period.to.endsWith('-01-01') ? 1 : 0)
+        : Number.NaN;
+      const wholeYears = period.from?.endsWith('-01-01') && period.to?.endsWith('-01-01');
+      const month = monthColumn(resolver.relation(ref.table));
+      const single =
+        period.from &&
+        period.to &&
+        period.from.slice(0, 7) === lastDayBefore(period.to).slice(0, 7) &&
+        period.from.endsWith('-01');
+      if (wholeYears && Number.isInteger(first) && Number.isInteger(last)) {
+        filters.push(
+          first === last
+            ? { kind: 'compare', ref, op: '=', value: first }
+            : { kind: 'between', ref, low: first, high: last },
+        );
+      } else if (single && month && period.from) {
+        const name = monthNames[Number(period.from.slice(5, 7)) - 1]!;
+        filters.push({ kind: 'compare', ref, op: '=', value: first });
+        filters.push({
+          kind: 'in',
+          ref: { table: ref.table, column: month.name },
+          values: [capitalize(name)],
+          negated: false,
+        });
+      } else {
+        throw new Clarify(
+          `${capitalize(resolver.relation(ref.table).other)} have only a year, so I can filter them by whole years, not ${period.label}.`,
+        );
+      }
+      parts.period = true;
+      continue;
+    }
     filters.push({
       kind: 'period',
       ref,
@@ -689,12 +815,21 @@ const requireUse = (c: Reading, subject: string): void => {
   items.forEach((item, index) => {
     if (item.kind !== 'column' || used.has(index)) return;
     const own = item.refs.filter((ref) => ref.table === subject);
-    if (own.length > 0) return;
-    const relations = new Set([
-      ...filters.map((filter) => filter.ref.table),
-      ...(parts.group?.kind === 'entity' ? [parts.group.table] : []),
-    ]);
+    // A column of the rows listed is shown with them; in a count, a total or a grouping, a
+    // column that plays no part means a word was not understood.
+    const listing = parts.metric === undefined || parts.metric === 'rows';
+    if (own.length > 0 && listing) return;
+    const relations = new Set(filters.map((filter) => filter.ref.table));
     if (item.refs.some((ref) => relations.has(ref.table))) return;
+    // A grouped answer shows each group's key and name, not its other columns.
+    const group = parts.group?.kind === 'entity' ? resolver.relation(parts.group.table) : undefined;
+    if (
+      group &&
+      item.refs.some(
+        (ref) => ref.table === group.key && [...group.primaryKey, ...group.labels].includes(ref.column),
+      )
+    )
+      return;
     throw new Clarify(
       `I'm not sure what to do with ${quoted(item.text)} here. I can filter, group or rank by it: for example “${item.text} over 10” or “per ${item.text}”.`,
       item.refs.map((ref) => ({ table: tableName(lexicon, ref.table), column: ref.column })),
@@ -876,6 +1011,34 @@ export const checkIntent = (lexicon: Lexicon, intent: Intent): Interpretation =>
   return { kind: 'intent', intent };
 };
 
+/**
+ * A verb the question uses between two relations ("orders handled by employees") was skipped: it
+ * can only be their link when they are linked directly or along one direction. Rows related only
+ * through a shared parent (orders → stores ← employees) are not what the verb says: ask.
+ */
+const checkVerbs = (lexicon: Lexicon, intent: Intent, verbs: readonly string[]): void => {
+  const tables = new Set(
+    [
+      ...intent.filters.map((filter) => filter.ref.table),
+      ...(intent.group?.kind === 'entity' ? [intent.group.table] : []),
+    ].filter((table) => table !== intent.subject),
+  );
+  for (const table of tables) {
+    const path = pathBetween(lexicon, intent.subject, table);
+    if (path.kind !== 'path') continue;
+    const upThenDown = path.steps.some(
+      (step, index) => index > 0 && step.toMany && !path.steps[index - 1]!.toMany,
+    );
+    if (upThenDown) {
+      const name = (key: string) => lexicon.relations.get(key)?.other ?? key;
+      throw new Clarify(
+        `I'm not sure how ${quoted(verbs[0]!)} connects ${name(intent.subject)} and ${name(table)}: they are only linked through ${joinAnd(path.steps.slice(0, -1).map((step) => name(step.to)))}. Could you say how they relate?`,
+        [{ table: tableName(lexicon, intent.subject) }, { table: tableName(lexicon, table) }],
+      );
+    }
+  }
+};
+
 export interface InterpretInput {
   lexicon: Lexicon;
   mentions: readonly Mention[];
@@ -906,6 +1069,7 @@ const readOnce = (
     }
     const parts = build(resolver, followUp ? prior : undefined);
     const intent = followUp && prior ? merge(resolver, prior, parts) : finish(parts);
+    if (analysis.verbs.length > 0) checkVerbs(lexicon, intent, analysis.verbs);
     return { interpretation: checkIntent(lexicon, intent), usedRevenue: resolver.usedRevenue };
   } catch (error) {
     if (!(error instanceof Clarify)) throw error;

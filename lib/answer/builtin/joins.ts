@@ -22,6 +22,8 @@ export type PathResult =
 
 export const MAX_HOPS = 4;
 
+const idColumn = (name: string): boolean => /(^|_)id$/i.test(name) || /^[a-z]{1,2}id$/i.test(name);
+
 const stepsFrom = (lexicon: Lexicon, relation: string): JoinStep[] =>
   (lexicon.edges.get(relation) ?? []).map((edge) =>
     edge.child === relation
@@ -46,8 +48,13 @@ const shortestPaths = (lexicon: Lexicon, sources: Iterable<string>, to: string):
       }
     }
     const found = next.get(to);
-    if (found)
-      return found.length === 1 ? { kind: 'path', steps: found[0]! } : { kind: 'ambiguous', paths: found };
+    if (found) {
+      if (found.length === 1) return { kind: 'path', steps: found[0]! };
+      // Declared keys before inferred ones, and among inferred ones, ids before names
+      // (location.restaurant_id before location.city_name).
+      const byId = found.filter((path) => path.every((step) => !step.edge.inferred || step.edge.childColumns.every(idColumn)));
+      return byId.length === 1 ? { kind: 'path', steps: byId[0]! } : { kind: 'ambiguous', paths: found };
+    }
     if (next.size === 0) break;
     for (const relation of next.keys()) seen.add(relation);
     frontier = next;

@@ -4,7 +4,10 @@
 // column and value, and foreign keys become the join graph. The tenant column is left out of all
 // of it: a question can never select, group by or filter on it, and no join runs through it.
 import type { Catalog, CatalogColumn, CatalogRelation, ColumnKind } from '#lib/connectors/types.ts';
-import type { ColumnRef, Measure } from './intent.ts';
+import type { Glossary } from '../glossary.ts';
+import { glossaryIndex } from './glossary.ts';
+import type { ColumnRef, Filter, Measure } from './intent.ts';
+import { idLike, inferKeys } from './keys.ts';
 import { tokenize } from './tokens.ts';
 import { phraseKey, plural, singular, splitIdentifier, stopwords, synonyms } from './words.ts';
 
@@ -54,6 +57,8 @@ export interface Edge {
   parent: string;
   childColumns: string[];
   parentColumns: string[];
+  /** Inferred from names (keys.ts), not declared by the database. */
+  inferred?: boolean;
 }
 
 export type Entry =
@@ -61,7 +66,10 @@ export type Entry =
   /** `qualified`: the phrase names the relation too ("customer country", "order date"). */
   | { kind: 'column'; table: string; column: string; rank: number; qualified?: boolean }
   | { kind: 'value'; table: string; column: string; value: string }
-  | { kind: 'measure'; name: 'revenue' };
+  /** Revenue, or a metric of the glossary (`name` is its term). */
+  | { kind: 'measure'; name: string }
+  /** A condition the glossary names ("active" → veterinarian.is_active). */
+  | { kind: 'preset'; name: string; filter: Filter };
 
 export type Resolution<T> = { kind: 'one'; value: T } | { kind: 'many'; values: T[] } | { kind: 'none' };
 
@@ -79,6 +87,8 @@ export interface Lexicon {
   revenueTiers: Measure[][];
   /** What "best-selling" sums: a quantity column of the line-item relation. */
   unitsSold: Resolution<ColumnRef>;
+  /** Metrics the glossary defines, by term (a `measure` entry's name). */
+  metrics: Map<string, Measure>;
 }
 
 export const relationKey = (schema: string, name: string): string => `${schema}.${name}`;
@@ -239,6 +249,8 @@ const entryId = (entry: Entry): string => {
       return `v:${entry.table}:${entry.column}:${entry.value}`;
     case 'measure':
       return `m:${entry.name}`;
+    case 'preset':
+      return `p:${entry.name}`;
   }
 };
 
@@ -268,7 +280,7 @@ const columnInfo = (
   samples: string[] | undefined,
 ): ColumnInfo => {
   const words = splitIdentifier(column.name);
-  const key = keyColumns.has(column.name) || words[words.length - 1] === 'id';
+  const key = keyColumns.has(column.name) || words[words.length - 1] === 'id' || idLike(column.name);
   const numeric = (column.kind === 'integer' || column.kind === 'decimal') && !key;
   return {
     table,
@@ -286,7 +298,11 @@ const columnInfo = (
 };
 
 /** Column phrases besides the full name: "ordered" and "order date" for ordered_at, "active" for is_active. */
-const columnAliases = (words: readonly string[], relationOne: string): string[][] => {
+const columnAliases = (
+  words: readonly string[],
+  relationOne: string,
+  relationNames: ReadonlySet<string> = new Set(),
+): string[][] => {
   const aliases: string[][] = [];
   const last = words[words.length - 1] ?? '';
   if (words.length > 1 && trailingTimeWords.has(last)) {
@@ -302,6 +318,19 @@ const columnAliases = (words: readonly string[], relationOne: string): string[][
     }
   }
   if (words.length > 1 && (words[0] === 'is' || words[0] === 'has')) aliases.push(words.slice(1));
+  // citation_num, num_citations, review_count, number_of_pages: "number of citations", "citations".
+  // (Not when a relation is named like the counted thing: "the number of reviews" counts reviews.)
+  const counted = countedWords(words);
+  if (counted && !relationNames.has(phraseKey(counted)))
+    aliases.push(counted, ['number', 'of', ...counted], [...counted, 'count']);
+  // A day-of-week column (checkin.day): "day of the week", "weekday".
+  if (words.join(' ') === 'day' || words.join(' ') === 'weekday' || words.join(' ') === 'day of week')
+    aliases.push(['day', 'of', 'the', 'week'], ['day', 'of', 'week'], ['weekday']);
+  // food_type → "type of food"; city_name → "city" (when the name is not the row's label).
+  if (words.length === 2 && /^(type|kind|category|name|code)$/.test(last)) {
+    aliases.push([last, 'of', words[0]!]);
+    if (words[0] !== relationOne.split(' ').pop()) aliases.push([words[0]!]);
+  }
   // products.product_name → "name", orders.order_status → "status"
   const own = relationOne.split(' ');
   if (words.length > own.length && own.every((word, index) => singular(words[index] ?? '') === word)) {
@@ -311,6 +340,22 @@ const columnAliases = (words: readonly string[], relationOne: string): string[][
 };
 
 const quantityWords = new Set(['quantity', 'qty', 'unit', 'count']);
+
+/** US state codes and names, for columns that hold the codes. */
+const usStates: Record<string, string> = Object.fromEntries(
+  `AL alabama|AK alaska|AZ arizona|AR arkansas|CA california|CO colorado|CT connecticut|DE delaware|FL florida|GA georgia|HI hawaii|ID idaho|IL illinois|IN indiana|IA iowa|KS kansas|KY kentucky|LA louisiana|ME maine|MD maryland|MA massachusetts|MI michigan|MN minnesota|MS mississippi|MO missouri|MT montana|NE nebraska|NV nevada|NH new hampshire|NJ new jersey|NM new mexico|NY new york|NC north carolina|ND north dakota|OH ohio|OK oklahoma|OR oregon|PA pennsylvania|RI rhode island|SC south carolina|SD south dakota|TN tennessee|TX texas|UT utah|VT vermont|VA virginia|WA washington|WV west virginia|WI wisconsin|WY wyoming|DC district of columbia`
+    .split('|')
+    .map((entry) => [entry.slice(0, 2), entry.slice(3)]),
+);
+
+/** The counted thing of a count column: citation_num → ['citation']; undefined otherwise. */
+const countedWords = (words: readonly string[]): string[] | undefined => {
+  if (words.length < 2) return undefined;
+  const last = words[words.length - 1]!;
+  if (/^(num|count|cnt|number|total)$/.test(last) && last !== 'total') return words.slice(0, -1);
+  if (/^(num|number|n|count)$/.test(words[0]!)) return words.slice(words[1] === 'of' ? 2 : 1);
+  return undefined;
+};
 
 /** Last words that never name a column on their own: the scanner reads them as something else. */
 const headExcluded = new Set([
@@ -398,23 +443,38 @@ const findRevenue = (
 
 const revenuePhrases = ['revenue', 'sale', 'turnover', 'income', 'gross sale', 'takings', 'earnings'];
 
-export const buildLexicon = (catalog: Catalog, tenantColumn?: string): Lexicon => {
+export const buildLexicon = (catalog: Catalog, tenantColumn?: string, glossary?: Glossary): Lexicon => {
   const relations = new Map<string, RelationInfo>();
   const phrases = new Map<string, Entry[]>();
   const edges = new Map<string, Edge[]>();
+  const inferred = inferKeys(catalog, tenantColumn);
+  const relationNames = new Set(
+    catalog.relations.map((relation) => phraseKey(splitIdentifier(relation.name))),
+  );
 
   for (const relation of catalog.relations) {
     if (relation.kind === 'sequence') continue;
     const key = relationKey(relation.schema, relation.name);
+    const primaryKey =
+      relation.primaryKey.length > 0 ? relation.primaryKey : (inferred.primaryKeys.get(key) ?? []);
+    const foreignKeys = [...relation.foreignKeys, ...(inferred.foreignKeys.get(key) ?? [])];
     const nameWords = splitIdentifier(relation.name);
     const stemWords = nameWords.map(singular);
     const one = stemWords.join(' ');
     const last = nameWords[nameWords.length - 1] ?? '';
     const other = [...stemWords.slice(0, -1), singular(last) === last ? plural(last) : last].join(' ');
-    const keyColumns = new Set([...relation.primaryKey, ...relation.foreignKeys.flatMap((fk) => fk.columns)]);
+    const keyColumns = new Set([...primaryKey, ...foreignKeys.flatMap((fk) => fk.columns)]);
     const columns = relation.columns
       .filter((column) => column.name !== tenantColumn)
-      .map((column) => columnInfo(key, column, keyColumns, relation.samples[column.name]));
+      // Own entries only: a column may be named `constructor` or `toString`.
+      .map((column) =>
+        columnInfo(
+          key,
+          column,
+          keyColumns,
+          Object.hasOwn(relation.samples, column.name) ? relation.samples[column.name] : undefined,
+        ),
+      );
     const byName = new Map(columns.map((column) => [column.name, column]));
     const dates = rankDates(
       columns.filter((column) => column.temporal),
@@ -430,7 +490,7 @@ export const buildLexicon = (catalog: Catalog, tenantColumn?: string): Lexicon =
       alias: aliasOf(nameWords),
       columns,
       byName,
-      primaryKey: relation.primaryKey.filter((name) => byName.has(name)),
+      primaryKey: primaryKey.filter((name) => byName.has(name)),
       labels: labelsOf(relation, one, new Set(byName.keys())),
       dates,
       primaryDate: primaryDateOf(dates, stemWords),
@@ -457,12 +517,15 @@ export const buildLexicon = (catalog: Catalog, tenantColumn?: string): Lexicon =
         rank,
         ...(qualified ? { qualified } : {}),
       });
-      addEntry(phrases, phraseKey(column.words), entry(3));
+      // A key column named like a common word (domain.did, a "do" of a question) is never named
+      // by that word alone.
+      if (!(column.key && column.words.length === 1 && stopwords.has(column.words[0]!)))
+        addEntry(phrases, phraseKey(column.words), entry(3));
       const startsWithRelation = stemWords.every(
         (word, index) => singular(column.words[index] ?? '') === word,
       );
       if (!startsWithRelation) addEntry(phrases, phraseKey([...stemWords, ...column.words]), entry(3, true));
-      const forms = columnAliases(column.words, one);
+      const forms = columnAliases(column.words, one, relationNames);
       for (const form of forms) {
         addEntry(phrases, phraseKey(form), entry(2));
         addEntry(phrases, phraseKey([...stemWords, ...form]), entry(3, true));
@@ -471,6 +534,21 @@ export const buildLexicon = (catalog: Catalog, tenantColumn?: string): Lexicon =
         const lastWord = singular(form[form.length - 1] ?? '');
         for (const synonym of synonyms[lastWord] ?? []) {
           addEntry(phrases, phraseKey([...form.slice(0, -1), synonym]), entry(2));
+        }
+      }
+      // A yes/no column is also known by each longer word of its name (marketing_opt_in →
+      // "marketing"), at the lowest rank.
+      if (column.kind === 'boolean') {
+        for (const word of column.words) {
+          if (word.length >= 4 && !stopwords.has(word) && !/^(flag|true|false)$/.test(word))
+            addEntry(phrases, singular(word), entry(1));
+        }
+      }
+      // Two-letter codes of US states (business.state 'CA'): the state's name means its code.
+      if (column.samples.length > 0 && column.samples.every((value) => /^[A-Z]{2}$/.test(value))) {
+        for (const value of column.samples) {
+          const name = usStates[value];
+          if (name) addEntry(phrases, phraseKey(name.split(' ')), { kind: 'value', table: key, column: column.name, value });
         }
       }
       for (const value of column.samples) {
@@ -503,7 +581,7 @@ export const buildLexicon = (catalog: Catalog, tenantColumn?: string): Lexicon =
 
   // The join graph: foreign keys between relations of the catalog, not through the tenant column.
   for (const info of relations.values()) {
-    for (const foreignKey of info.relation.foreignKeys) {
+    for (const foreignKey of [...info.relation.foreignKeys, ...(inferred.foreignKeys.get(info.key) ?? [])]) {
       if (tenantColumn !== undefined && foreignKey.columns.includes(tenantColumn)) continue;
       const parent = relationKey(foreignKey.references.schema, foreignKey.references.name);
       if (parent === info.key || !relations.has(parent)) continue;
@@ -512,6 +590,7 @@ export const buildLexicon = (catalog: Catalog, tenantColumn?: string): Lexicon =
         parent,
         childColumns: foreignKey.columns,
         parentColumns: foreignKey.references.columns,
+        ...('inferred' in foreignKey ? { inferred: true } : {}),
       };
       for (const end of [info.key, parent]) {
         const list = edges.get(end) ?? [];
@@ -521,7 +600,32 @@ export const buildLexicon = (catalog: Catalog, tenantColumn?: string): Lexicon =
     }
   }
 
-  const { tiers: revenueTiers, unitsSold } = findRevenue(relations, edges);
+  const found = findRevenue(relations, edges);
+  const { unitsSold } = found;
+  let revenueTiers = found.tiers;
+  // The glossary: synonyms at the rank of an own name, metrics and filters by their terms.
+  const defined = glossaryIndex(catalog, glossary);
+  const metrics = new Map<string, Measure>();
+  for (const synonym of defined.synonyms) {
+    if (!relations.has(synonym.table)) continue;
+    const key = phraseKey(synonym.words);
+    if (synonym.column === undefined)
+      addEntry(phrases, key, { kind: 'relation', table: synonym.table, rank: 3 });
+    else if (relations.get(synonym.table)?.byName.has(synonym.column))
+      addEntry(phrases, key, { kind: 'column', table: synonym.table, column: synonym.column, rank: 3 });
+  }
+  for (const metric of defined.metrics) {
+    const key = phraseKey(metric.words);
+    if (revenuePhrases.includes(key)) revenueTiers = [[metric.measure]];
+    else {
+      metrics.set(key, metric.measure);
+      addEntry(phrases, key, { kind: 'measure', name: key });
+    }
+  }
+  for (const preset of defined.filters) {
+    if (!relations.has(preset.filter.ref.table)) continue;
+    addEntry(phrases, phraseKey(preset.words), { kind: 'preset', name: preset.name, filter: preset.filter });
+  }
   const revenue = resolution(revenueTiers[0] ?? []);
   const columnAnswersTo = (phrase: string) =>
     (phrases.get(phrase) ?? []).some((entry) => entry.kind === 'column');
@@ -541,6 +645,7 @@ export const buildLexicon = (catalog: Catalog, tenantColumn?: string): Lexicon =
     revenue,
     revenueTiers,
     unitsSold,
+    metrics,
   };
 };
 
@@ -550,7 +655,7 @@ const MAX_CACHED = 64;
 const byCatalog = new WeakMap<Catalog, Map<string, Lexicon>>();
 const byFingerprint = new Map<string, Lexicon>();
 
-const fingerprint = (catalog: Catalog, tenantColumn: string | undefined): string => {
+const fingerprint = (catalog: Catalog, tenantColumn: string | undefined, glossary: string): string => {
   let columns = 0;
   for (const relation of catalog.relations) columns += relation.columns.length;
   return [
@@ -561,18 +666,20 @@ const fingerprint = (catalog: Catalog, tenantColumn: string | undefined): string
     catalog.relations.length,
     columns,
     catalog.relations[0]?.name ?? '',
+    glossary,
   ].join('\u0000');
 };
 
 /** The lexicon of `catalog`, built on first use and then served from memory. */
-export const lexiconFor = (catalog: Catalog, tenantColumn?: string): Lexicon => {
-  const tenantKey = tenantColumn ?? '';
+export const lexiconFor = (catalog: Catalog, tenantColumn?: string, glossary?: Glossary): Lexicon => {
+  const glossaryKey = glossary ? JSON.stringify(glossary) : '';
+  const tenantKey = `${tenantColumn ?? ''}\u0000${glossaryKey}`;
   const cached = byCatalog.get(catalog)?.get(tenantKey);
   if (cached) return cached;
-  const key = fingerprint(catalog, tenantColumn);
+  const key = fingerprint(catalog, tenantColumn, glossaryKey);
   let lexicon = byFingerprint.get(key);
   if (!lexicon) {
-    lexicon = buildLexicon(catalog, tenantColumn);
+    lexicon = buildLexicon(catalog, tenantColumn, glossary);
     if (byFingerprint.size >= MAX_CACHED) {
       const oldest = byFingerprint.keys().next();
       if (!oldest.done) byFingerprint.delete(oldest.value);

@@ -16,7 +16,7 @@ import type { ColumnRef, Measure } from './intent.ts';
 import { sameRef } from './intent.ts';
 import { pathBetween } from './joins.ts';
 import { type ColumnInfo, columnOf, type Lexicon, type RelationInfo, tableName } from './lexicon.ts';
-import { capitalize, joinAnd } from './words.ts';
+import { capitalize, joinAnd, phraseKey } from './words.ts';
 
 // ---- resolution against a subject --------------------------------------------------------------
 
@@ -94,6 +94,9 @@ export class Resolver {
   dateOf(table: string, what: string): ColumnRef {
     const relation = this.relation(table);
     if (relation.primaryDate) return { table, column: relation.primaryDate.name };
+    // No date, but a year number (publication.year): periods of whole years use it.
+    const year = yearColumn(relation);
+    if (relation.dates.length === 0 && year) return { table, column: year.name };
     if (relation.dates.length > 0) {
       throw new Clarify(
         `Which date of ${relation.other} do you mean: ${joinAnd(
@@ -169,6 +172,31 @@ export class Resolver {
     );
   }
 
+  /** What a measure word means: a metric of the glossary by its term, else revenue. */
+  measureNamed(text: string): { measure: Measure; name: string } {
+    const own = this.lexicon.metrics.get(phraseKey(text.split(' ')));
+    if (own) return { measure: own, name: text };
+    return { measure: this.revenue(), name: 'revenue' };
+  }
+
+  /** The column that rates rows of `table` ("highest-rated"): its one rating, score or stars column. */
+  ratingOf(table: string, phrase: string): ColumnRef {
+    const relation = this.relation(table);
+    const ratings = relation.columns.filter(
+      (column) =>
+        column.numeric && column.words.some((word) => /^(rating|ratings|score|stars|rank)$/.test(word)),
+    );
+    if (ratings.length === 1) return { table, column: ratings[0]!.name };
+    throw new Clarify(
+      ratings.length === 0
+        ? `${capitalize(relation.other)} have no rating I can use for ${quoted(phrase)}.`
+        : `${quoted(phrase)} could be ${joinAnd(
+            ratings.map((column) => column.display),
+            'or',
+          )}. Which one do you mean?`,
+    );
+  }
+
   revenue(): Measure {
     this.usedRevenue = true;
     const tier = this.lexicon.revenueTiers[this.revenueTier] ?? [];
@@ -232,6 +260,22 @@ export class Resolver {
     );
   }
 }
+
+/** A whole-number column holding a year (publication.year, review.year), when a relation has one. */
+export const yearColumn = (relation: RelationInfo): ColumnInfo | undefined => {
+  const years = relation.columns.filter(
+    (column) => column.kind === 'integer' && column.words[column.words.length - 1] === 'year',
+  );
+  return years.length === 1 ? years[0] : undefined;
+};
+
+/** A text column holding month names (review.month), when a relation has one. */
+export const monthColumn = (relation: RelationInfo): ColumnInfo | undefined => {
+  const months = relation.columns.filter(
+    (column) => column.kind === 'text' && column.words.join(' ') === 'month',
+  );
+  return months.length === 1 ? months[0] : undefined;
+};
 
 /** The column whose relation a measure is computed in (the quantity of quantity × price). */
 export const measureColumn = (measure: Measure): ColumnRef =>

@@ -4,13 +4,15 @@
 // follow-ups, a one-word schema phrase; then skips function words and fillers. Whatever is left
 // is reported as not understood, so that the engine never answers a question it half read.
 import type { Entry, Lexicon } from './lexicon.ts';
+import { joinedLink, type Link, linkWord, roleOf } from './link.ts';
 import { type Period, periodAt } from './periods.ts';
 import type { Token } from './tokens.ts';
+import { lexicalDatabase } from './wordnet.ts';
 import { anaphora, fillers, numberWord, phraseKey, stopwords } from './words.ts';
 
 export type CompareOp = '>' | '>=' | '<' | '<=' | '=';
 export type AggregateFn = 'count' | 'sum' | 'avg' | 'min' | 'max';
-export type Hint = 'money' | 'date' | 'units' | 'count';
+export type Hint = 'money' | 'date' | 'units' | 'count' | 'rating';
 
 interface At {
   /** First token index. */
@@ -20,14 +22,16 @@ interface At {
 }
 
 export type Mention = At &
+  /** `link`: read through a synonym, a broader term or a typo (link.ts), not by name. */
   (
-    | { kind: 'schema'; text: string; entries: Entry[] }
+    | { kind: 'schema'; text: string; entries: Entry[]; link?: Link }
     | { kind: 'quoted'; text: string; entries: Entry[] }
     | { kind: 'period'; period: Period }
     | { kind: 'compare'; op: CompareOp | 'between'; value: number; high?: number; money: boolean }
     | { kind: 'aggregate'; fn: AggregateFn; word: string }
     | { kind: 'group'; unit?: 'year' | 'quarter' | 'month' | 'day' }
-    | { kind: 'sort'; dir?: 'asc' | 'desc' }
+    /** `target`: the schema phrase sorted by, when the clause is exactly one. */
+    | { kind: 'sort'; dir?: 'asc' | 'desc'; target?: MentionOf<'schema'> }
     | { kind: 'direction'; dir: 'asc' | 'desc' }
     | { kind: 'top'; n?: number; dir: 'asc' | 'desc'; hint?: Hint; word: string }
     | { kind: 'superlative'; dir: 'asc' | 'desc'; hint?: Hint; word: string }
@@ -35,6 +39,8 @@ export type Mention = At &
     | { kind: 'negation' }
     | { kind: 'anaphora'; word: string }
     | { kind: 'followup' }
+    /** A verb skipped as filler ("published", "handled"): it may name how two relations connect. */
+    | { kind: 'verb'; text: string }
     | { kind: 'cost' }
     /** "named", "called": the quoted text after it is a name. */
     | { kind: 'named' }
@@ -191,6 +197,20 @@ const comparisonAt = (tokens: readonly Token[], index: number): MentionOf<'compa
 // ---- rankings ----------------------------------------------------------------------------------
 
 const superlatives: [string, 'asc' | 'desc', Hint | undefined][] = [
+  ['highest number of', 'desc', undefined],
+  ['largest number of', 'desc', undefined],
+  ['greatest number of', 'desc', undefined],
+  ['most number of', 'desc', undefined],
+  ['biggest number of', 'desc', undefined],
+  ['lowest number of', 'asc', undefined],
+  ['smallest number of', 'asc', undefined],
+  ['fewest number of', 'asc', undefined],
+  ['least number of', 'asc', undefined],
+  ['highest rated', 'desc', 'rating'],
+  ['best rated', 'desc', 'rating'],
+  ['top rated', 'desc', 'rating'],
+  ['lowest rated', 'asc', 'rating'],
+  ['worst rated', 'asc', 'rating'],
   ['most expensive', 'desc', 'money'],
   ['least expensive', 'asc', 'money'],
   ['most costly', 'desc', 'money'],
@@ -293,6 +313,8 @@ const rankingAt = (tokens: readonly Token[], index: number): MentionOf<'top' | '
 const aggregates: [string, AggregateFn][] = [
   ['how many', 'count'],
   ['total number of', 'count'],
+  ['total count of', 'count'],
+  ['the count of', 'count'],
   ['number of', 'count'],
   ['count of', 'count'],
   ['count', 'count'],
@@ -335,19 +357,80 @@ const adverbUnits: Record<string, 'year' | 'quarter' | 'month' | 'day'> = {
 const agentVerbs =
   /^(placed|made|ordered|bought|purchased|created|handled|processed|managed|sold|paid|issued|served|submitted|owned|written|run)$/;
 
-const groupAt = (tokens: readonly Token[], index: number): MentionOf<'group' | 'sort'> | undefined => {
+const sortPhrases = [
+  'sorted by',
+  'ordered by',
+  'order by',
+  'sort by',
+  'ranked by',
+  'order the results by',
+  'order the result by',
+  'sort the results by',
+  'order them by',
+  'sort them by',
+  'ordered alphabetically',
+  'sorted alphabetically',
+];
+
+/** Words after a sort phrase, up to the end of the clause: what to sort by, in words. */
+const clauseEnd = (tokens: readonly Token[], from: number): number => {
+  let end = from;
+  while (end < tokens.length && tokens[end]!.kind !== 'break') end += 1;
+  return end;
+};
+
+/** A past participle ("cited", "written"): a verb form the lexical database reads as a verb. */
+const participle = (word: string): boolean =>
+  /(ed|en|wn|ught)$/.test(word) && lexicalDatabase()?.dominantClass(word) === 'v';
+
+const groupAt = (
+  lexicon: Lexicon,
+  tokens: readonly Token[],
+  index: number,
+): MentionOf<'group' | 'sort'> | undefined => {
   const word = wordAt(tokens, index);
   if (word === undefined) return undefined;
-  if (word === 'by' && agentVerbs.test(wordAt(tokens, index - 1) ?? '')) return undefined;
+  // "placed by", "cited by": `by` after a participle names who did it, not a grouping.
+  const before = wordAt(tokens, index - 1) ?? '';
+  if (word === 'by' && (agentVerbs.test(before) || participle(before))) return undefined;
   if (adverbUnits[word]) return { kind: 'group', unit: adverbUnits[word], at: index, end: index + 1 };
-  const sort = firstPhraseAt(tokens, index, ['sorted by', 'ordered by', 'order by', 'sort by', 'ranked by']);
-  if (sort) return { kind: 'sort', at: index, end: sort.end };
+  const sort = firstPhraseAt(tokens, index, sortPhrases);
+  if (sort) {
+    // "ordered by the number of publications in descending order": the clause says how to sort.
+    // A column of the rows listed sorts them; anything else (the count, the name of a group)
+    // sorts what is already computed, and the words are read as that.
+    const end = clauseEnd(tokens, sort.end);
+    const found = longestSchemaAt(
+      lexicon,
+      tokens,
+      sort.end + (wordAt(tokens, sort.end) === 'the' ? 1 : 0),
+      1,
+    );
+    // "by price descending", "by name in ascending order": a column, then only its direction.
+    const rest = tokens.slice(found?.end ?? end, end);
+    const target = rest.every(
+      (token) =>
+        token.kind === 'word' &&
+        /^(desc|descending|asc|ascending|in|order|first|the|alphabetically|alphabetical|to|from|highest|lowest|reverse)$/.test(
+          token.text,
+        ),
+    )
+      ? found
+      : undefined;
+    const words = tokens.slice(sort.end, end).flatMap((token) => (token.kind === 'word' ? [token.text] : []));
+    const dir = words.some((w) => /^(desc|descending|highest|largest|most|best|latest|newest)$/.test(w))
+      ? 'desc'
+      : 'asc';
+    return { kind: 'sort', at: index, end, dir, ...(target ? { target } : {}) };
+  }
   const marker = firstPhraseAt(tokens, index, [
     'grouped by',
     'group by',
     'broken down by',
     'broken out by',
     'split by',
+    'in terms of',
+    'based on',
     'for each',
     'for every',
     'in each',
@@ -358,9 +441,12 @@ const groupAt = (tokens: readonly Token[], index: number): MentionOf<'group' | '
   if (!marker) return undefined;
   let end = marker.end;
   if (wordAt(tokens, end) === 'the' || wordAt(tokens, end) === 'each') end += 1;
-  const unit = timeUnits[wordAt(tokens, end) ?? ''];
+  // "for each day of the week": a column's phrase before a unit of time.
+  const unit = longestSchemaAt(lexicon, tokens, end, 2) ? undefined : timeUnits[wordAt(tokens, end) ?? ''];
   if (unit) return { kind: 'group', unit, at: index, end: end + 1 };
-  return { kind: 'group', at: index, end: marker.end };
+  // "by each author", "per every store": one marker.
+  const each = wordAt(tokens, marker.end) === 'each' || wordAt(tokens, marker.end) === 'every';
+  return { kind: 'group', at: index, end: each ? marker.end + 1 : marker.end };
 };
 
 const listPhrases = [
@@ -410,7 +496,23 @@ const followupPhrases = [
   'only',
   'just',
 ];
+const directionPhrasesList: [string, 'asc' | 'desc'][] = [
+  ['in descending order', 'desc'],
+  ['in ascending order', 'asc'],
+  ['in alphabetical order', 'asc'],
+  ['in reverse order', 'desc'],
+  ['from highest to lowest', 'desc'],
+  ['from the highest to the lowest', 'desc'],
+  ['from lowest to highest', 'asc'],
+  ['from the lowest to the highest', 'asc'],
+  ['highest first', 'desc'],
+  ['lowest first', 'asc'],
+];
+const directionPhrases = directionPhrasesList.map(([phrase]) => phrase);
+const directionOf = new Map(directionPhrasesList);
 const directionWords: Record<string, 'asc' | 'desc'> = {
+  alphabetically: 'asc',
+  alphabetical: 'asc',
   ascending: 'asc',
   asc: 'asc',
   descending: 'desc',
@@ -554,7 +656,7 @@ export const scan = (lexicon: Lexicon, tokens: readonly Token[], now: Date): Men
       });
       continue;
     }
-    const grouping = groupAt(tokens, index);
+    const grouping = groupAt(lexicon, tokens, index);
     if (grouping) {
       push(grouping);
       continue;
@@ -587,9 +689,17 @@ export const scan = (lexicon: Lexicon, tokens: readonly Token[], now: Date): Men
       push({ kind: 'unknown', text: token.iso, at: index, end: index + 1 });
       continue;
     }
+    // "in descending order", "from highest to lowest": how to sort, in words.
+    const direction = firstPhraseAt(tokens, index, directionPhrases);
+    if (direction) {
+      push({ kind: 'direction', dir: directionOf.get(direction.phrase)!, at: index, end: direction.end });
+      continue;
+    }
     if (token.kind === 'symbol') {
-      // "#42" reads as a number; other symbols are not English.
-      if (token.text !== '#') push({ kind: 'unknown', text: token.text, at: index, end: index + 1 });
+      // "#42" reads as a number, brackets and slashes ("he/she") as punctuation; other symbols are
+      // not English.
+      if (!/^[#()/]$/.test(token.text))
+        push({ kind: 'unknown', text: token.text, at: index, end: index + 1 });
       else index += 1;
       continue;
     }
@@ -602,14 +712,47 @@ export const scan = (lexicon: Lexicon, tokens: readonly Token[], now: Date): Men
       push({ kind: 'named', at: index, end: index + 1 });
     } else if (/^(cost|costs|costing|priced|pricing)$/.test(word)) {
       push({ kind: 'cost', at: index, end: index + 1 });
-    } else if (stopwords.has(word) || fillers.has(word)) {
+    } else if (
+      stopwords.has(word) ||
+      (fillers.has(word) &&
+        !(
+          mentions[mentions.length - 1]?.kind === 'aggregate' &&
+          (mentions[mentions.length - 1] as MentionOf<'aggregate'>).fn !== 'count'
+        ))
+    ) {
       index += 1;
     } else {
       const flag = negatedFlag(lexicon, word);
+      const next = tokens[index + 1];
+      const joined = next?.kind === 'word' ? joinedLink(lexicon, word, next.text) : undefined;
+      // A capitalized word inside a sentence is a name: it is never read as a synonym of another.
+      const link = joined ?? (token.cased === undefined || index === 0 ? linkWord(lexicon, word) : undefined);
       if (flag) {
         // "unpaid fines", "inactive members": not, and the yes/no column.
         mentions.push({ kind: 'negation', at: index, end: index });
         push({ kind: 'schema', text: flag.text, entries: flag.entries, at: index, end: index + 1 });
+      } else if (link) {
+        const end = link.source === 'joined' ? index + 2 : index + 1;
+        push({
+          kind: 'schema',
+          text: link.source === 'joined' ? link.phrase : word,
+          entries: link.entries,
+          link,
+          at: index,
+          end,
+        });
+      } else if (
+        (token.cased === undefined || index === 0) &&
+        roleOf(word) === 'filler' &&
+        // "total spend of customers": right after a total or an average, a word names the measure.
+        !(
+          mentions[mentions.length - 1]?.kind === 'aggregate' &&
+          (mentions[mentions.length - 1] as MentionOf<'aggregate'>).fn !== 'count'
+        )
+      ) {
+        if (lexicalDatabase()?.dominantClass(word) === 'v')
+          mentions.push({ kind: 'verb', text: word, at: index, end: index + 1 });
+        index += 1;
       } else {
         push({
           kind: 'unknown',

@@ -1,4 +1,4 @@
-// The Amazon Bedrock engine (issue 5): the Converse API, so one request shape serves every
+// The Amazon Bedrock engine: the Converse API, so one request shape serves every
 // model family Bedrock hosts (system prompt + messages, temperature 0). Credentials and region
 // come from the Lambda's role and environment; the call is cancelled by the same bound as the
 // OpenAI-compatible engine. Prompt and reply handling are shared (model.ts, prompt.ts,

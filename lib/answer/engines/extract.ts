@@ -2,7 +2,7 @@
 // may come bare, in a code fence, or after some prose. What comes out is a Proposal of the
 // engine contract, or undefined when the reply is not in the format (the caller asks once more).
 // The SQL is taken as the model wrote it, trimmed: whether it is one statement, a SELECT, or
-// anything else is the guard's decision (DESIGN.md "Tenant filtering and the SQL guard"), never
+// anything else is the guard's decision (docs/design.md "Tenant filtering and the SQL guard"), never
 // this module's, so nothing here can make a query more or less acceptable.
 import * as v from 'valibot';
 import type { Proposal, RefusalReason } from '../engine.ts';

@@ -2,7 +2,7 @@
 // one retry when the reply is not in the format, one repair round on a database error, a bound
 // on the time a proposal may take, and the mapping of every provider failure onto the one error
 // catalogue: ServiceError('LLM_FAILED') (500 EXTERNAL_LLM_ERROR) whose details name the provider
-// (DESIGN.md "Errors"). An adapter only sends a ChatPrompt and returns the reply's text (with
+// (docs/design.md "Errors"). An adapter only sends a ChatPrompt and returns the reply's text (with
 // the usage the provider reported); an adapter that can also stream (`ModelStream`) gives the
 // engine its `compose`: the model writes the answer from the rows, token by token, under the
 // same time bound and failure mapping. Every call's token usage goes to `EngineInput.onUsage`.

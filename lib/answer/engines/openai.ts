@@ -1,4 +1,4 @@
-// The OpenAI-compatible engine (issue 5): any server that speaks POST {baseUrl}/chat/completions
+// The OpenAI-compatible engine: any server that speaks POST {baseUrl}/chat/completions
 // (OpenAI, Azure-style gateways, vLLM, Ollama, llama.cpp). Asks for JSON mode and falls back to
 // plain text, for good, when a server rejects `response_format`. The API key, when there is one,
 // is resolved by the registry (Secrets Manager in deployed stages) and sent as a Bearer token;

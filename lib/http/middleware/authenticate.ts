@@ -1,5 +1,5 @@
 // Resolves the caller's credential (X-API-Key, or Authorization: Bearer with a portal JWT or a
-// key) into a principal and applies the route's access rule (DESIGN.md "Credentials").
+// key) into a principal and applies the route's access rule (docs/design.md "Credentials").
 import type { MiddlewareObj, Request } from '@middy/core';
 import { type AccessRule, authorise, resolvePrincipal } from '#lib/auth/principal.ts';
 import type { ApiContext, ApiEvent, ApiResult } from '../types.ts';

@@ -1,8 +1,8 @@
-// CORS for browsers (the chat widget; DESIGN.md "Credentials"). A response to a request with an
+// CORS for browsers (the chat widget; docs/design.md "Credentials"). A response to a request with an
 // `Origin` carries Access-Control-Allow-Origin (that origin), `Vary: Origin` and the headers a
 // page may read (rate limits, Retry-After, X-Request-ID) when the origin is allowed: for a `pk_`
-// key that lists origins, only those; never for an organization (`sk_`) key; otherwise any
-// origin is echoed. That covers every
+// key or an embed session (`et_`) that lists origins, only those; never for an organization
+// (`sk_`) key; otherwise any origin is echoed. That covers every
 // response of the chain, error envelopes and 429s included, and the stream's headers.
 // A preflight (`OPTIONS`) carries no credentials, so it cannot know the key's origins: it is
 // answered for any origin by the gateway (local/gateway.ts) or the fallback function

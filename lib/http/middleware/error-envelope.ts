@@ -1,4 +1,4 @@
-// The one onError of the chain: turns any error into the envelope of DESIGN.md "Errors".
+// The one onError of the chain: turns any error into the envelope of docs/design.md "Errors".
 // Client mistakes are logged at info; anything else at error with its stack, never in the body.
 import type { MiddlewareObj, Request } from '@middy/core';
 import { errorEnvelope as envelopeOf, toServiceError } from '#lib/errors.ts';

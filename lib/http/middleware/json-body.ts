@@ -1,4 +1,4 @@
-// Parses a JSON body with a size cap (1 MB, DESIGN.md "Body size"), a nesting cap and a
+// Parses a JSON body with a size cap (1 MB, docs/design.md "Body size"), a nesting cap and a
 // content-type check. A request without a body leaves `context.body` undefined for the validator
 // to judge.
 import type { MiddlewareObj, Request } from '@middy/core';

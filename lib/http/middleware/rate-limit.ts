@@ -1,5 +1,5 @@
-// Rate limits, the monthly quota and the concurrency lease in the chain (DESIGN.md "Limits",
-// README "Limits"). Two middlewares, because middy runs `after`/`onError` in reverse order:
+// Rate limits, the monthly quota and the concurrency lease in the chain (docs/design.md "Limits",
+// docs/limits.md). Two middlewares, because middy runs `after`/`onError` in reverse order:
 //  - rateLimit() sits right after authentication (it needs the organization) and before the
 //    scope check, body parsing and validation: every authenticated request counts, whatever
 //    becomes of it, so a flood of malformed requests spends the sender's own limits rather than
@@ -11,9 +11,17 @@
 // (503 with Retry-After); every other route fails open: it is served, uncounted, with a warning.
 import { Readable } from 'node:stream';
 import type { MiddlewareObj, Request } from '@middy/core';
+import type { Principal } from '#lib/auth/principal.ts';
 import { ServiceError } from '#lib/errors.ts';
-import { type Admission, admit, LEASE_MARGIN_MS, type LimitClass, release } from '#lib/limits/limiter.ts';
-import { effectiveLimits } from '#lib/limits/plans.ts';
+import {
+  type Admission,
+  admit,
+  LEASE_MARGIN_MS,
+  type LimitClass,
+  release,
+  type Visitor,
+} from '#lib/limits/limiter.ts';
+import { effectiveLimits, type Limits } from '#lib/limits/plans.ts';
 import { logger } from '#lib/log.ts';
 import { recordLimiterRejection } from '#lib/observability/metrics.ts';
 import { onStreamEnd } from '../stream-end.ts';
@@ -45,6 +53,27 @@ const leaseMsOf = (context: ApiContext): number | undefined => {
 
 const isReadable = (body: unknown): body is Readable => body instanceof Readable;
 
+/** Who has a message window of its own inside the organization's: an embed session's scope, a pk_ key. */
+const visitorOf = (principal: Principal, limits: Limits): Visitor | undefined => {
+  if (principal.session)
+    return {
+      key: principal.session.limitKey,
+      window: 'scopeMessageMinute',
+      messagesPerMinute: limits.embedScopeMessagesPerMinute,
+    };
+  if (principal.credential === 'pk' && principal.keyId)
+    return {
+      key: `pk-${principal.keyId}`,
+      window: 'keyMessageMinute',
+      messagesPerMinute: limits.databaseKeyMessagesPerMinute,
+    };
+  return undefined;
+};
+
+/** Of two admissions of one request, the one with fewer requests left (the headers show it). */
+const tighter = (a: Admission, b: Admission): Admission =>
+  Number(a.headers['X-RateLimit-Remaining']) < Number(b.headers['X-RateLimit-Remaining']) ? a : b;
+
 export const rateLimit = (
   options: RateLimitOptions,
 ): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => {
@@ -53,15 +82,34 @@ export const rateLimit = (
     const { principal } = request.context;
     const limitClass = typeof options.limits === 'function' ? options.limits(request.event) : options.limits;
     const leaseMs = leaseMsOf(request.context);
+    const limits = effectiveLimits(principal.plan, principal.limits);
+    const clock = options.now ? { now: options.now } : {};
+    // An answering request of a visitor (an embed session's scope, a pk_ key) first counts in the
+    // visitor's own window, then in the organization's: a visitor at its limit is refused without
+    // spending the organization's.
+    const visitor = limitClass === 'answering' ? visitorOf(principal, limits) : undefined;
     let admission: Admission;
+    let scoped: Admission | undefined;
     try {
-      admission = await admit({
-        organizationId: principal.organizationId,
-        limits: effectiveLimits(principal.plan, principal.limits),
-        limitClass,
-        ...(leaseMs === undefined ? {} : { leaseMs }),
-        ...(options.now ? { now: options.now } : {}),
-      });
+      if (visitor !== undefined) {
+        scoped = await admit({
+          organizationId: principal.organizationId,
+          limits,
+          limitClass: 'visitor',
+          visitor,
+          ...clock,
+        });
+      }
+      admission =
+        scoped && !scoped.admitted
+          ? scoped
+          : await admit({
+              organizationId: principal.organizationId,
+              limits,
+              limitClass,
+              ...(leaseMs === undefined ? {} : { leaseMs }),
+              ...clock,
+            });
     } catch (error) {
       if (limitClass === 'answering') {
         // Logged by the error envelope, with this cause.
@@ -78,7 +126,9 @@ export const rateLimit = (
       return;
     }
     request.context.rateLimit = {
-      headers: { ...admission.headers },
+      headers: {
+        ...(scoped?.admitted && admission.admitted ? tighter(scoped, admission) : admission).headers,
+      },
       ...(admission.admitted && admission.lease ? { lease: admission.lease } : {}),
     };
     if (!admission.admitted) {

@@ -1,6 +1,9 @@
-// X-Scope-Id names the end-user scope (DESIGN.md "Scope"): a string or number, normalised to a
+// X-Scope-Id names the end-user scope (docs/design.md "Scope"): a string or number, normalised to a
 // string of 1..255 printable characters. Required on history endpoints (403 when absent).
+// An embed session's scope is its token's (docs/design.md "Embed sessions"): an X-Scope-Id that
+// differs is 403, and a token without a scope counts as a request without X-Scope-Id.
 import type { MiddlewareObj, Request } from '@middy/core';
+import { sessionConversationScope } from '#lib/auth/session-scope.ts';
 import { invalidField, ServiceError } from '#lib/errors.ts';
 import type { ApiContext, ApiEvent, ApiResult } from '../types.ts';
 
@@ -33,11 +36,29 @@ export const requireScopeId = (scopeId: string | undefined): string => {
   });
 };
 
+/** The scope of a request made with an embed session: the token's; a header may only repeat it. */
+const sessionScopeId = (tokenScope: string | undefined, header: string | undefined): string | undefined => {
+  if (header !== undefined && header !== tokenScope) {
+    const message = tokenScope
+      ? "X-Scope-Id differs from the embed session's scope"
+      : 'This embed session has no scope: X-Scope-Id cannot be sent with it';
+    throw new ServiceError('FORBIDDEN', {
+      message,
+      issues: [{ field: 'X-Scope-Id', message, code: 'EMBED_SESSION_SCOPE' }],
+    });
+  }
+  return tokenScope;
+};
+
 export const scope = (options: {
   required: boolean;
 }): MiddlewareObj<ApiEvent, ApiResult, Error, ApiContext> => {
   const scopeBefore = (request: Request<ApiEvent, ApiResult, Error, ApiContext>): void => {
-    const scopeId = parseScopeId(request.context.headers['x-scope-id']);
+    const header = parseScopeId(request.context.headers['x-scope-id']);
+    const session = request.context.principal?.session;
+    if (session) sessionScopeId(session.scope, header);
+    // An embed session's conversations are kept per tenant and scope (sessionConversationScope).
+    const scopeId = session ? sessionConversationScope(session) : header;
     if (options.required) requireScopeId(scopeId);
     request.context.scopeId = scopeId;
   };

@@ -1,6 +1,8 @@
 // The `tenant` middleware: loads the request's database and validates X-Tenant-Id and the scope
 // for it with the pure rule of lib/auth/tenant.ts.
 import type { MiddlewareObj, Request } from '@middy/core';
+import { applyEmbedSession } from '#lib/auth/embed-sessions.ts';
+import { rowScopeOf } from '#lib/auth/session-scope.ts';
 import { resolveTenant, type TenantValues } from '#lib/auth/tenant.ts';
 import type { Catalog } from '#lib/connectors/types.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
@@ -34,7 +36,13 @@ export const tenant = <C extends ApiContext>(options: {
     const context = request.context;
     context.database = database;
     context.catalog = catalog;
-    context.tenantValues = resolveTenant(database, catalog, context.headers['x-tenant-id'], context.scopeId);
+    // An embed session's tenant is its token's; a header may only repeat it (403 otherwise).
+    const { tenantHeader } = applyEmbedSession(context.principal ?? {}, {
+      tenantHeader: context.headers['x-tenant-id'],
+      personalityId: undefined,
+    });
+    const rowScope = rowScopeOf(context.principal ?? {}, context.scopeId);
+    context.tenantValues = resolveTenant(database, catalog, tenantHeader, rowScope);
   };
   return { before: tenantBefore };
 };

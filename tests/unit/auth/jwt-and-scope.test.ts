@@ -1,18 +1,16 @@
 // Regression tests: portal tokens must expire, and X-Scope-Id bounds count characters.
 import { SignJWT } from 'jose';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { verifyPortalToken } from '#lib/auth/jwt.ts';
+import { parseScopeId } from '#lib/http/middleware/scope.ts';
 
-const secret = vi.hoisted(() => {
-  const value = 'unit-portal-secret-abcdefghijklmnop';
-  process.env.JWT_SECRET = value;
-  return value;
-});
-
-const { verifyPortalToken } = await import('#lib/auth/jwt.ts');
-const { parseScopeId } = await import('#lib/http/middleware/scope.ts');
+const secret = 'unit-portal-secret-abcdefghijklmnop';
+process.env.JWT_SECRET = secret;
 
 const sign = (claims: Record<string, unknown>, expires?: number) => {
-  const jwt = new SignJWT(claims).setProtectedHeader({ alg: 'HS256' }).setSubject('7');
+  const jwt = new SignJWT({ token_use: 'portal', ...claims })
+    .setProtectedHeader({ alg: 'HS256' })
+    .setSubject('7');
   if (expires !== undefined) jwt.setExpirationTime(expires);
   return jwt.sign(new TextEncoder().encode(secret));
 };

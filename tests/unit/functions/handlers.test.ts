@@ -1,27 +1,23 @@
 // The whole middy chain through the real function handlers (functions/branding.ts and
 // functions/databases.ts), with DynamoDB replaced by a small in-memory table behind
-// aws-sdk-client-mock. Covers credentials (DESIGN.md "Credentials"), X-Scope-Id bounds,
+// aws-sdk-client-mock. Covers credentials (docs/design.md "Credentials"), X-Scope-Id bounds,
 // branding over defaults, the databases page, the warm-path key cache and the error envelope
 // as a client receives it.
 import { createHash } from 'node:crypto';
 import { ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, GetCommand, QueryCommand } from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, QueryCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { SignJWT } from 'jose';
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { clearPrincipalCaches } from '#lib/auth/principal.ts';
 import type { ErrorEnvelope } from '#lib/errors.ts';
 import { handler as brandingHandler } from '../../../functions/branding.ts';
 import { handler as databasesHandler } from '../../../functions/databases.ts';
 import { type ApiEventInit, invoke } from '../../helpers/events.ts';
 
-// lib/config.ts reads the environment once, at import: the portal-token secret must be in place
-// before the function modules load, which vi.hoisted guarantees.
-const JWT_SECRET = vi.hoisted(() => {
-  const secret = 'unit-test-portal-secret-0123456789abcdef';
-  process.env.JWT_SECRET = secret;
-  return secret;
-});
+// The portal-token secret; the settings read it on first use, in the tests below.
+const JWT_SECRET = 'unit-test-portal-secret-0123456789abcdef';
+process.env.JWT_SECRET = JWT_SECRET;
 
 // ---------------------------------------------------------------------------------------------
 // An in-memory stand-in for the table: GetItem by PK/SK, Query by partition with an optional
@@ -118,7 +114,7 @@ const portalToken = (
   claims: Record<string, unknown>,
   options: { expiresAt?: number; secret?: string } = {},
 ) =>
-  new SignJWT(claims)
+  new SignJWT({ token_use: 'portal', ...claims })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setIssuedAt()
     .setExpirationTime(options.expiresAt ?? Math.floor(Date.now() / 1000) + 300)
@@ -460,7 +456,15 @@ describe('GET /api/v1/branding', () => {
     // Arrange: a cold first request resolves the key and the organization.
     const cold = await getBranding({ headers: { 'X-API-Key': starterKey } });
     expect(cold.statusCode).toBe(200);
-    expect(ddb.calls()).toHaveLength(3);
+    // Three reads, and the key's first use recorded (lib/store/api-keys.ts touchApiKey: two
+    // conditional UpdateItems, not awaited, at most every 10 minutes per key).
+    const [writes, reads] = [
+      ddb.calls().filter((call) => call.args[0] instanceof UpdateCommand),
+      ddb.calls().filter((call) => !(call.args[0] instanceof UpdateCommand)),
+    ];
+    expect(reads).toHaveLength(3);
+    expect(writes.length).toBeLessThanOrEqual(2);
+    await new Promise((done) => setImmediate(done));
     ddb.resetHistory();
 
     // Act

@@ -1,15 +1,12 @@
 // The deployed stage's answers for wrong methods (405 with Allow) and unknown routes (404).
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { handler } from '../../../functions/route-fallback.ts';
 import { apiEvent, invoke } from '../../helpers/events.ts';
 
-vi.hoisted(() => {
-  process.env.ROUTE_METHODS = JSON.stringify({
-    '/api/v1/branding': ['GET'],
-    '/api/v1/chat/{id}': ['DELETE', 'GET'],
-  });
+process.env.ROUTE_METHODS = JSON.stringify({
+  '/api/v1/branding': ['GET'],
+  '/api/v1/chat/{id}': ['DELETE', 'GET'],
 });
-
-const { handler } = await import('../../../functions/route-fallback.ts');
 
 describe('routeFallback', () => {
   it('answers a wrong method on a known route with 405 and Allow', async () => {

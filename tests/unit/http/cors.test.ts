@@ -2,7 +2,7 @@
 // responses (successes and error envelopes alike), what a preflight answers, and the fallback
 // function's OPTIONS answer in deployed stages.
 import middy from '@middy/core';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { Principal } from '#lib/auth/principal.ts';
 import { ServiceError } from '#lib/errors.ts';
 import {
@@ -17,11 +17,10 @@ import { headerNormaliser } from '#lib/http/middleware/headers.ts';
 import { requestId } from '#lib/http/middleware/request-id.ts';
 import { json } from '#lib/http/response.ts';
 import type { ApiContext, ApiEvent, ApiResult } from '#lib/http/types.ts';
+import { handler as routeFallback } from '../../../functions/route-fallback.ts';
 import { invoke } from '../../helpers/events.ts';
 
-vi.hoisted(() => {
-  process.env.ROUTE_METHODS = JSON.stringify({ '/api/v1/chat/{conversation_id}/stream': ['GET'] });
-});
+process.env.ROUTE_METHODS = JSON.stringify({ '/api/v1/chat/{conversation_id}/stream': ['GET'] });
 
 const pkWithOrigins: Pick<Principal, 'allowedOrigins' | 'credential'> = {
   credential: 'pk',
@@ -126,8 +125,7 @@ describe('the cors middleware', () => {
 
 describe('the route fallback (deployed stages)', () => {
   it('answers OPTIONS on a known route with 204 and the preflight headers', async () => {
-    const { handler } = await import('../../../functions/route-fallback.ts');
-    const response = await invoke(handler, {
+    const response = await invoke(routeFallback, {
       method: 'OPTIONS',
       path: '/api/v1/chat/abc/stream',
       resource: '/api/v1/chat/{conversation_id}/stream',
@@ -141,8 +139,7 @@ describe('the route fallback (deployed stages)', () => {
   });
 
   it('still answers other methods with 405, readable by the page', async () => {
-    const { handler } = await import('../../../functions/route-fallback.ts');
-    const response = await invoke(handler, {
+    const response = await invoke(routeFallback, {
       method: 'POST',
       path: '/api/v1/chat/abc/stream',
       resource: '/api/v1/chat/{conversation_id}/stream',

@@ -1,5 +1,5 @@
-// The error catalogue and the envelope (DESIGN.md "Errors"): every kind carries the status and
-// both codes DESIGN.md's table gives it, every envelope has both documented shapes' fields,
+// The error catalogue and the envelope (docs/design.md "Errors"): every kind carries the status and
+// both codes docs/design.md's table gives it, every envelope has both documented shapes' fields,
 // and unknown failures are reduced to a generic 500 or, for dependency outages, a 503.
 import { ProvisionedThroughputExceededException } from '@aws-sdk/client-dynamodb';
 import middy from '@middy/core';
@@ -17,7 +17,7 @@ import { requestId } from '#lib/http/middleware/request-id.ts';
 import type { ApiContext, ApiEvent, ApiResult } from '#lib/http/types.ts';
 import { invoke } from '../../helpers/events.ts';
 
-// DESIGN.md's table (and "Smaller decisions" for 413 and 405), written out here rather than
+// docs/design.md's table (and "Smaller decisions" for 413 and 405), written out here rather than
 // read back from the catalogue: [status, error.code (shape A), error_code (shape B)].
 const expected: Record<ErrorKind, { status: number; code: string; errorCode: string }> = {
   VALIDATION: { status: 400, code: 'VALIDATION_ERROR', errorCode: 'VALIDATION_ERROR' },
@@ -40,7 +40,12 @@ const expected: Record<ErrorKind, { status: number; code: string; errorCode: str
   CONVERSATION_NOT_FOUND: { status: 404, code: 'NOT_FOUND', errorCode: 'NOT_FOUND_RESOURCE' },
   DATABASE_NOT_FOUND: { status: 404, code: 'DATABASE_NOT_FOUND', errorCode: 'NOT_FOUND_DATABASE' },
   PERSONALITY_NOT_FOUND: { status: 404, code: 'NOT_FOUND', errorCode: 'NOT_FOUND_PERSONALITY' },
-  // DESIGN.md fixes only the status of a wrong method ("405 with the envelope"); the codes are
+  // The control plane (docs/design.md "The control plane").
+  API_KEY_NOT_FOUND: { status: 404, code: 'NOT_FOUND', errorCode: 'NOT_FOUND_API_KEY' },
+  JOB_NOT_FOUND: { status: 404, code: 'NOT_FOUND', errorCode: 'NOT_FOUND_JOB' },
+  PATTERN_NOT_FOUND: { status: 404, code: 'NOT_FOUND', errorCode: 'NOT_FOUND_PATTERN' },
+  DUPLICATE_ENTRY: { status: 400, code: 'DUPLICATE_ENTRY', errorCode: 'BUSINESS_DUPLICATE_ENTRY' },
+  // docs/design.md fixes only the status of a wrong method ("405 with the envelope"); the codes are
   // checked against the spec's lists below.
   METHOD_NOT_ALLOWED: { status: 405, code: 'METHOD_NOT_ALLOWED', errorCode: 'VALIDATION_ERROR' },
   RATE_LIMITED: { status: 429, code: 'RATE_LIMIT_EXCEEDED', errorCode: 'QUOTA_RATE_LIMIT_EXCEEDED' },
@@ -70,7 +75,11 @@ const specErrorCodes: Record<string, number[]> = {
   NOT_FOUND_RESOURCE: [404],
   NOT_FOUND_DATABASE: [404],
   NOT_FOUND_PERSONALITY: [404],
-  // 400 normally, 422 for business-level checks; DESIGN.md adds 413 (body size) and uses it for 405.
+  NOT_FOUND_API_KEY: [404],
+  NOT_FOUND_JOB: [404],
+  NOT_FOUND_PATTERN: [404],
+  BUSINESS_DUPLICATE_ENTRY: [400],
+  // 400 normally, 422 for business-level checks; docs/design.md adds 413 (body size) and uses it for 405.
   VALIDATION_ERROR: [400, 405, 413, 422],
   BUSINESS_SUBSCRIPTION_REQUIRED: [403],
   BUSINESS_FEATURE_NOT_AVAILABLE: [403],

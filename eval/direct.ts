@@ -1,0 +1,166 @@
+// The builtin engine in-process over the eval sets (eval/sets.ts), without the HTTP stack: each
+// database loaded into PGlite, introspected with its row policy as `database add` does (plus its
+// descriptions file and glossary), every question proposed by the engine, passed through the
+// PostgreSQL guard as tenant 1, run, and judged against the gold SQL (eval/judge.ts). Seconds
+// instead of minutes, for working on the engine; `npm run eval` stays the end-to-end measure.
+//
+//   node eval/direct.ts [--sets demo,dev,defog-tuning] [--verbose] [--only <id prefix>]
+//
+// Held-out sets (held-out, fitness, defog-heldout) run only when named.
+import { readFileSync } from 'node:fs';
+import { PGlite } from '@electric-sql/pglite';
+import { proposeBuiltin } from '#lib/answer/builtin/index.ts';
+import { visibleCatalog } from '#lib/answer/catalog.ts';
+import type { PriorTurn } from '#lib/answer/engine.ts';
+import { type Glossary, parseGlossary } from '#lib/answer/glossary.ts';
+import { parseDescriptions, withDescriptions } from '#lib/connectors/descriptions.ts';
+import { introspectPostgres } from '#lib/connectors/introspect-postgres.ts';
+import type { Catalog } from '#lib/connectors/types.ts';
+import { type EffectivePolicy, effectivePolicy } from '#lib/sql/policy.ts';
+import { guardPostgres } from '#lib/sql/postgres.ts';
+import { goldQueries, sameRows } from './judge.ts';
+import { type EvalDatabase, type EvalItem, SET_NAMES, SETS, type SetName } from './sets.ts';
+
+const args = process.argv.slice(2);
+const option = (name: string) => {
+  const index = args.indexOf(name);
+  return index >= 0 ? args[index + 1] : undefined;
+};
+const verbose = args.includes('--verbose') || args.includes('-v');
+const only = option('--only');
+const requested = (option('--sets') ?? 'demo,dev,defog-tuning').split(',') as SetName[];
+for (const name of requested) if (!SET_NAMES.includes(name)) throw new Error(`unknown set ${name}`);
+
+interface Loaded {
+  db: PGlite;
+  full: Catalog;
+  visible: Catalog;
+  policy: EffectivePolicy;
+  glossary?: Glossary;
+}
+
+const load = async (spec: EvalDatabase): Promise<Loaded> => {
+  const db = new PGlite();
+  await db.exec(readFileSync(spec.seed, 'utf8'));
+  const policy = effectivePolicy({
+    requiresOrganizationScoping: spec.requiresScoping,
+    ...(spec.tenantColumn ? { tenantFilterColumn: spec.tenantColumn } : {}),
+    policy: spec.policy,
+  });
+  const run = async (sql: string, params: readonly unknown[] = []) =>
+    (await db.query<Record<string, unknown>>(sql, [...params])).rows;
+  let full = await introspectPostgres(run, { policy });
+  if (spec.descriptions)
+    full = withDescriptions(full, parseDescriptions(JSON.parse(readFileSync(spec.descriptions, 'utf8'))));
+  const glossary = spec.glossary ? parseGlossary(JSON.parse(readFileSync(spec.glossary, 'utf8'))) : undefined;
+  return { db, full, visible: visibleCatalog(full, policy), policy, ...(glossary ? { glossary } : {}) };
+};
+
+type Outcome = 'correct' | 'wrong' | 'asked' | 'error';
+const now = new Date();
+const started = performance.now();
+const totals: string[] = [];
+for (const name of requested) {
+  const set = SETS.find((candidate) => candidate.name === name)!;
+  const items = set.items();
+  if (!items) {
+    console.log(`${name}: skipped (${set.missing})`);
+    continue;
+  }
+  const databases = new Map<string, Loaded>();
+  for (const spec of set.databases) databases.set(spec.key, await load(spec));
+  const histories = new Map<string, PriorTurn[]>();
+  const outcomes: { item: EvalItem; outcome: Outcome }[] = [];
+  for (const item of items) {
+    if (only && !item.id.startsWith(only)) continue;
+    const key = item.database ?? set.databases[0]!.key;
+    const loaded = databases.get(key)!;
+    const history = item.follow_up_of ? (histories.get(item.follow_up_of) ?? []) : [];
+    let outcome: Outcome;
+    let note = '';
+    try {
+      const proposal = proposeBuiltin({
+        question: item.question,
+        catalog: loaded.visible,
+        dialect: 'postgres',
+        history,
+        now,
+        ...(loaded.policy.tenantColumn ? { tenantColumn: loaded.policy.tenantColumn } : {}),
+        ...(loaded.glossary ? { glossary: loaded.glossary } : {}),
+      });
+      histories.set(item.id, [
+        ...history,
+        {
+          question: item.question,
+          kind: proposal.kind,
+          engine: 'builtin',
+          ...(proposal.kind === 'sql' ? { state: proposal.state } : {}),
+        },
+      ]);
+      if (proposal.kind !== 'sql') {
+        const wanted = {
+          answer: 'none',
+          clarify: 'clarification',
+          refuse: 'refused',
+          conversational: 'conversational',
+          decline: proposal.kind,
+        }[item.expect];
+        outcome = proposal.kind === wanted ? 'correct' : 'asked';
+        note = `${proposal.kind}: ${proposal.message}`;
+      } else if (item.expect !== 'answer') {
+        outcome = 'wrong';
+        note = `SQL for a question to ${item.expect}: ${proposal.sql.replace(/\s+/g, ' ')}`;
+      } else {
+        const guarded = await guardPostgres({
+          sql: proposal.sql,
+          catalog: loaded.full,
+          policy: loaded.policy,
+          ...(loaded.policy.requiresScoping ? { tenant: '1' } : {}),
+          rowCap: 100,
+        });
+        if (!guarded.allowed) {
+          outcome = 'asked';
+          note = `guard refused (${guarded.code}): ${proposal.sql.replace(/\s+/g, ' ')}`;
+        } else {
+          const got = (
+            await loaded.db.query<Record<string, unknown>>(guarded.sql, guarded.params)
+          ).rows.slice(0, 100);
+          let matched = false;
+          let gold: Record<string, unknown>[] = [];
+          for (const sql of goldQueries(item.gold_sql ?? '')) {
+            try {
+              gold = (await loaded.db.query<Record<string, unknown>>(sql)).rows;
+            } catch {
+              continue;
+            }
+            if (sameRows(gold, got)) {
+              matched = true;
+              break;
+            }
+          }
+          outcome = matched ? 'correct' : 'wrong';
+          note = `${proposal.description} | ${proposal.sql.replace(/\s+/g, ' ')}${matched ? '' : ` | got ${JSON.stringify(got.slice(0, 3))} | gold ${JSON.stringify(gold.slice(0, 3))}`}`;
+        }
+      }
+    } catch (error) {
+      outcome = 'error';
+      note = error instanceof Error ? (error.stack ?? error.message) : String(error);
+    }
+    outcomes.push({ item, outcome });
+    if (verbose || outcome === 'wrong' || outcome === 'error') {
+      console.log(`[${name}] ${item.id} ${outcome} — ${item.question}\n    ${note.slice(0, 600)}`);
+    }
+  }
+  for (const loaded of databases.values()) await loaded.db.close();
+  const answerable = outcomes.filter((o) => o.item.expect === 'answer');
+  const right = answerable.filter((o) => o.outcome === 'correct').length;
+  const correct = outcomes.filter((o) => o.outcome === 'correct').length;
+  const wrong = outcomes.filter((o) => o.outcome === 'wrong').length;
+  const declines = outcomes.filter((o) => o.item.expect !== 'answer');
+  const declined = declines.filter((o) => o.outcome === 'correct').length;
+  const pct = (n: number, d: number) => (d === 0 ? '—' : `${((100 * n) / d).toFixed(1)} %`);
+  totals.push(
+    `${name}: coverage ${pct(right, answerable.length)} (${right}/${answerable.length}), precision ${pct(correct, correct + wrong)} (${wrong} wrong), declined ${pct(declined, declines.length)} (${declined}/${declines.length})`,
+  );
+}
+console.log(`\n${totals.join('\n')}\n(${((performance.now() - started) / 1000).toFixed(1)} s)`);

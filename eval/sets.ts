@@ -1,0 +1,196 @@
+// The question sets of `npm run eval` (eval/run.ts, through the HTTP API) and of the in-process
+// builtin runner (eval/direct.ts): where each set's questions and databases are, and each
+// database's row policy, column descriptions and glossary.
+//
+// - demo, dev, held-out: the demo shop, a library network (written with the builtin engine's
+//   rules) and a clinic schema (held out from those rules), as before issue 15.
+// - fitness: a chain of fitness studios, written for issue 15 before any tuning and never used
+//   for it (eval/fitness/), with column comments in its schema and an operator's glossary.
+// - defog-tuning, defog-heldout: the external Defog sql-eval set (../shared/eval/defog, not part
+//   of this repository), split once by database name in eval/defog/split.json before any of its
+//   questions was read; the held-out part was not opened or run while the engine was tuned. The
+//   sets are skipped, and say so, when that folder is absent (CI does not need it).
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { RowPolicy } from '#lib/store/databases.ts';
+import { demoPolicy, demoSeedFile } from '../local/demo/seed.ts';
+import { root } from '../local/stack.ts';
+
+/** `conversational` (greetings, help) extends the three kinds; `decline`: anything but SQL. */
+export type Expect = 'answer' | 'clarify' | 'refuse' | 'conversational' | 'decline';
+
+export interface EvalItem {
+  id: string;
+  category: string;
+  question: string;
+  gold_sql: string | null;
+  expect: Expect;
+  follow_up_of?: string;
+  /** Which database of the set the question is asked of (sets with several). */
+  database?: string;
+}
+
+export interface EvalDatabase {
+  key: string;
+  label: string;
+  seed: string;
+  policy: RowPolicy;
+  requiresScoping: boolean;
+  tenantColumn?: string;
+  /** A descriptions file (the Defog `table_metadata` format), as `database add --descriptions`. */
+  descriptions?: string;
+  /** A glossary file, as `database add --glossary`. */
+  glossary?: string;
+}
+
+export const SET_NAMES = ['demo', 'dev', 'held-out', 'fitness', 'defog-tuning', 'defog-heldout'] as const;
+export type SetName = (typeof SET_NAMES)[number];
+
+export interface EvalSet {
+  name: SetName;
+  /** Where the questions are, for the report. */
+  source: string;
+  /** Whether the set was kept out of tuning (reported as held out). */
+  heldOut: boolean;
+  databases: EvalDatabase[];
+  /** Undefined when the set's files are absent (the external set outside this repository). */
+  items: () => EvalItem[] | undefined;
+  /** Why the set cannot run, when it cannot. */
+  missing?: string;
+}
+
+export const defogDir = join(root, '..', 'shared', 'eval', 'defog');
+
+const jsonl = (file: string) => (): EvalItem[] =>
+  readFileSync(join(root, file), 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as EvalItem);
+
+interface DefogItem {
+  id: string;
+  database: string;
+  question: string;
+  gold_sql: string | null;
+  category: string;
+  expect: 'answer' | 'decline';
+}
+
+const split = JSON.parse(readFileSync(join(root, 'eval/defog/split.json'), 'utf8')) as {
+  tuning: string[];
+  heldout: string[];
+};
+
+const defogSet = (name: SetName, databases: string[], heldOut: boolean): EvalSet => {
+  const present = existsSync(join(defogDir, 'questions.json'));
+  return {
+    name,
+    source: `../shared/eval/defog (${databases.join(', ')})`,
+    heldOut,
+    databases: databases.map((database) => ({
+      key: database,
+      label: `Defog ${database}`,
+      seed: join(defogDir, 'databases', `${database}.sql`),
+      descriptions: join(defogDir, 'databases', `${database}.descriptions.json`),
+      policy: { tables: {} },
+      requiresScoping: false,
+    })),
+    items: () => {
+      if (!present) return undefined;
+      const all = (
+        JSON.parse(readFileSync(join(defogDir, 'questions.json'), 'utf8')) as { items: DefogItem[] }
+      ).items;
+      return all
+        .filter((item) => databases.includes(item.database))
+        .map((item) => ({
+          id: item.id,
+          category:
+            item.expect === 'decline' ? item.category.replace(/^unanswerable:/, 'decline:') : item.category,
+          question: item.question,
+          gold_sql: item.gold_sql,
+          expect: item.expect,
+          database: item.database,
+        }));
+    },
+    ...(present ? {} : { missing: `${defogDir} is absent (the external set is not part of the repository)` }),
+  };
+};
+
+export const SETS: readonly EvalSet[] = [
+  {
+    name: 'demo',
+    source: 'eval/demo.jsonl',
+    heldOut: false,
+    databases: [
+      {
+        key: 'demo',
+        label: 'Demo shop',
+        seed: demoSeedFile,
+        policy: demoPolicy,
+        requiresScoping: true,
+        tenantColumn: 'org_id',
+      },
+    ],
+    items: jsonl('eval/demo.jsonl'),
+  },
+  {
+    name: 'dev',
+    source: 'eval/dev.jsonl',
+    heldOut: false,
+    databases: [
+      {
+        key: 'dev',
+        label: 'Libraries',
+        seed: join(root, 'eval/dev/schema.sql'),
+        policy: {
+          tenant_column: 'org_id',
+          tables: { organizations: { tenant_column: 'id' }, genres: { shared: true } },
+        },
+        requiresScoping: true,
+        tenantColumn: 'org_id',
+      },
+    ],
+    items: jsonl('eval/dev.jsonl'),
+  },
+  {
+    name: 'held-out',
+    source: 'eval/heldout.jsonl',
+    heldOut: true,
+    databases: [
+      {
+        key: 'held-out',
+        label: 'Clinics',
+        seed: join(root, 'eval/heldout/schema.sql'),
+        policy: {
+          tenant_column: 'clinic_id',
+          tables: { clinics: { tenant_column: 'id' }, specialties: { shared: true } },
+        },
+        requiresScoping: true,
+        tenantColumn: 'clinic_id',
+      },
+    ],
+    items: jsonl('eval/heldout.jsonl'),
+  },
+  {
+    name: 'fitness',
+    source: 'eval/fitness.jsonl',
+    heldOut: true,
+    databases: [
+      {
+        key: 'fitness',
+        label: 'Fitness studios',
+        seed: join(root, 'eval/fitness/schema.sql'),
+        policy: {
+          tenant_column: 'company_id',
+          tables: { companies: { tenant_column: 'id' }, class_types: { shared: true } },
+        },
+        requiresScoping: true,
+        tenantColumn: 'company_id',
+        glossary: join(root, 'eval/fitness/glossary.json'),
+      },
+    ],
+    items: jsonl('eval/fitness.jsonl'),
+  },
+  defogSet('defog-tuning', split.tuning, false),
+  defogSet('defog-heldout', split.heldout, true),
+];

@@ -1,0 +1,11 @@
+// GET /api/v1/organization/usage (docs/control-plane.md "Usage"): the organization's plan, its
+// current rate-limit windows, monthly and indexing quotas, and this month's answers by engine.
+import { api } from '#lib/http/api.ts';
+import { ok } from '#lib/http/response.ts';
+import { readAccess } from '#lib/manage/access.ts';
+import { readUsage } from '#lib/manage/usage.ts';
+import type { Usage } from '#lib/openapi/manage-schemas.ts';
+
+export const handler = api({ access: readAccess, scope: 'optional' }).handler(async (_event, context) =>
+  ok<Usage>(await readUsage(context.principal)),
+);

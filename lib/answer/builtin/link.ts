@@ -1,0 +1,204 @@
+// Step 2 of the builtin pipeline, for the words the schema index does not know by name: scored
+// linking (docs/design.md "Answering on unseen databases"). A question word that is no relation,
+// column, value or glossary term of this database is, in order:
+//   - two words that are one name when written together ("check ins" → checkin);
+//   - a synonym of a name (WordNet: "clients" → customer), score 0.8, or a broader term of it
+//     ("cats" → feline …: a name that is a broader term of the word), score 0.6;
+//   - a typo of a name ("custmers" → customers, "apointments"): a word that is in no dictionary
+//     and one edit (two for long words) away from exactly one name, score 0.7;
+//   - filler: a function word, a verb ("published", "serving", "written"), an adverb, or a noun
+//     or adjective that says nothing about the data ("database", "overall"), skipped;
+//   - else not understood: a noun, adjective or name that links to nothing stops the question
+//     (asked back), since answering without it would answer another question.
+// Links carry their source and score; the description of an answer names every word read through
+// a synonym or a typo, so that the user sees what was understood.
+import type { Entry, Lexicon } from './lexicon.ts';
+import { lexicalDatabase, type WordClass } from './wordnet.ts';
+import { phraseKey, singular } from './words.ts';
+
+export type LinkSource = 'synonym' | 'broader' | 'typo' | 'joined';
+
+export interface Link {
+  entries: Entry[];
+  source: LinkSource;
+  /** The schema phrase the word was read as ("customer"). */
+  phrase: string;
+  score: number;
+}
+
+const SCORES: Record<LinkSource, number> = { joined: 0.95, synonym: 0.8, typo: 0.7, broader: 0.6 };
+
+/** Entries a linked word may stand for: relations and columns (values need their own words). */
+const linkable = (entries: readonly Entry[] | undefined): Entry[] =>
+  (entries ?? []).filter((entry) => entry.kind === 'relation' || entry.kind === 'column');
+
+/** Downgrades linked entries below the rank of an own name, so that a name always wins. */
+const downgraded = (entries: readonly Entry[], rank: number): Entry[] =>
+  entries.map((entry) => ('rank' in entry ? { ...entry, rank: Math.min(entry.rank, rank) } : entry));
+
+/** Optimal string alignment distance, stopped once it exceeds `limit`. */
+export const editDistance = (a: string, b: string, limit = 2): number => {
+  if (Math.abs(a.length - b.length) > limit) return limit + 1;
+  let previous2: number[] = [];
+  let previous = Array.from({ length: b.length + 1 }, (_, index) => index);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j += 1) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let value = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        value = Math.min(value, previous2[j - 2]! + 1);
+      current.push(value);
+      best = Math.min(best, value);
+    }
+    if (best > limit) return limit + 1;
+    previous2 = previous;
+    previous = current;
+  }
+  return previous[b.length]!;
+};
+
+/** One-word names of the index a typo may be read as (cached per lexicon). */
+const singleWords = new WeakMap<Lexicon, string[]>();
+const namesOf = (lexicon: Lexicon): string[] => {
+  let names = singleWords.get(lexicon);
+  if (!names) {
+    names = [...lexicon.phrases.entries()]
+      .filter(
+        ([phrase, entries]) =>
+          !phrase.includes(' ') && phrase.length >= 4 && entries.some((entry) => entry.kind !== 'measure'),
+      )
+      .map(([phrase]) => phrase);
+    singleWords.set(lexicon, names);
+  }
+  return names;
+};
+
+/** "check" + "ins" → checkin: two words that name one relation or column when written together. */
+export const joinedLink = (lexicon: Lexicon, first: string, second: string): Link | undefined => {
+  const phrase = singular(`${first}${second}`);
+  const entries = linkable(lexicon.phrases.get(phrase));
+  return entries.length > 0 ? { entries, source: 'joined', phrase, score: SCORES.joined } : undefined;
+};
+
+const typoLink = (lexicon: Lexicon, word: string): Link | undefined => {
+  if (word.length < 5 || !/^[a-z]+$/.test(word)) return undefined;
+  const limit = word.length >= 9 ? 2 : 1;
+  const forms = [...new Set([word, singular(word)])];
+  let best: { phrase: string; distance: number }[] = [];
+  for (const name of namesOf(lexicon)) {
+    const distance = Math.min(...forms.map((form) => editDistance(form, name, limit)));
+    if (distance > limit) continue;
+    if (best.length === 0 || distance < best[0]!.distance) best = [{ phrase: name, distance }];
+    else if (distance === best[0]!.distance) best.push({ phrase: name, distance });
+  }
+  if (best.length !== 1) return undefined;
+  const phrase = best[0]!.phrase;
+  const entries = (lexicon.phrases.get(phrase) ?? []).filter(
+    (entry) => entry.kind !== 'measure' && entry.kind !== 'preset',
+  );
+  return entries.length > 0 ? { entries, source: 'typo', phrase, score: SCORES.typo } : undefined;
+};
+
+const wordNetLink = (lexicon: Lexicon, word: string): Link | undefined => {
+  const database = lexicalDatabase();
+  if (!database) return undefined;
+  for (const source of ['synonym', 'broader'] as const) {
+    const found = new Map<string, Entry[]>();
+    const related = database.related(word, 'n', 2);
+    for (const other of source === 'synonym' ? related.synonyms : related.broader) {
+      // A broader term names a relation only ("kittens" → cat); a column needs a synonym.
+      const entries = linkable(lexicon.phrases.get(phraseKey(other.split(' ')))).filter(
+        (entry) => source === 'synonym' || entry.kind === 'relation',
+      );
+      if (entries.length > 0) found.set(other, entries);
+    }
+    if (found.size === 0) continue;
+    const phrase = [...found.keys()][0]!;
+    const entries = [...found.values()].flat();
+    return {
+      entries: downgraded(entries, source === 'synonym' ? 2 : 1),
+      source,
+      phrase,
+      score: SCORES[source],
+    };
+  }
+  return undefined;
+};
+
+/** A word of the question the index does not know, linked to the schema when it can be. */
+export const linkWord = (lexicon: Lexicon, word: string): Link | undefined => {
+  const database = lexicalDatabase();
+  const known = database ? database.readings(word).length > 0 : true;
+  if (known) return wordNetLink(lexicon, word);
+  return typoLink(lexicon, word);
+};
+
+// ---- filler --------------------------------------------------------------------------------------
+
+/** Nouns that say nothing about the data ("in the database", "order the results"). */
+const emptyNouns = new Set(
+  `database databases db system systems file files record records result results data table tables entry entries
+  information info detail details list lists everything anything something thing things stuff moment term terms
+  basis respect question questions answer answers output overview summary report breakdown listing rundown
+  figure figures count counts amount stats statistics metric metrics number numbers
+  currently`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+// ("number", "count" and "amount" are read by the scanner before they get here when they mean
+// something.)
+
+/** Adjectives a question may carry without changing what it asks. */
+const emptyAdjectives = new Set(
+  `current overall entire whole individual respective corresponding associated available existing various
+  specific particular given certain actual different distinct unique separate full complete listed related
+  own registered recorded known real actual present total general main several`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
+/** Verbs that ask for something the engine does not do (a change, a comparison, a prediction). */
+const meaningfulVerbs = new Set(
+  `change vary differ compare increase decrease grow rise drop fall correlate predict forecast expect estimate
+  start begin end contain include exclude mention like love hate prefer recommend improve decline fluctuate
+  trend cancel double triple halve exceed match resemble share overlap repeat return`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
+/** Adverbs that change what is asked. */
+const meaningfulAdverbs = new Set(
+  `no none nothing nobody nor neither without less least never not before after ago later earlier together again once twice always usually rarely seldom often
+  mostly mainly especially except instead else otherwise yet still already soon recently`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
+export type WordRole = 'filler' | 'content';
+
+/**
+ * Whether a word that links to nothing can be skipped: a verb, an adverb or an empty noun or
+ * adjective; a noun, another adjective or a word in no dictionary is content that was not
+ * understood. Without the lexical database only the fixed lists decide.
+ */
+export const roleOf = (word: string): WordRole => {
+  if (emptyNouns.has(word) || emptyAdjectives.has(word)) return 'filler';
+  const database = lexicalDatabase();
+  if (!database) return 'content';
+  const wordClass: WordClass | undefined = database.dominantClass(word);
+  if (wordClass === undefined) return 'content';
+  if (wordClass === 'v') {
+    const readings = database.readings(word);
+    const verb = readings.find((reading) => reading.wordClass === 'v');
+    const noun = readings.find((reading) => reading.wordClass === 'n');
+    // A bare form that is also a noun in use ("harbor", "visit") may be a name: only inflected
+    // forms ("published", "serving") and words seldom used as nouns ("serve") are verbs here.
+    const inflected = verb !== undefined && verb.lemma !== word;
+    if (!inflected && noun !== undefined && noun.tagged > 0) return 'content';
+    return meaningfulVerbs.has(verb?.lemma ?? word) ? 'content' : 'filler';
+  }
+  if (wordClass === 'r') return meaningfulAdverbs.has(word) ? 'content' : 'filler';
+  return 'content';
+};

@@ -1,0 +1,58 @@
+// SQL that is saved to be used later (query patterns, docs/model-engines.md "Query patterns")
+// passes the SQL guard when it is saved, against the database's schema index and row policy, so
+// that nothing stored as an example can read what a generated query could not. A database that
+// filters rows by tenant is checked with a placeholder tenant of the tenant column's type. The
+// guard still checks every query an engine proposes at answer time.
+import type { Catalog, ColumnKind, Dialect } from '#lib/connectors/types.ts';
+import { type EffectivePolicy, relationAccess } from './policy.ts';
+import type { Guard, GuardOutcome } from './types.ts';
+
+/** Rows an answer shows at most (docs/design.md "Chat answers"); the guard adds LIMIT cap+1. */
+export const SAVED_SQL_ROW_CAP = 100;
+
+/** The guard of a dialect, loaded on first use: each parser is heavy, and a function needs one. */
+export const guardOfDialect = async (dialect: Dialect): Promise<Guard> =>
+  dialect === 'mysql'
+    ? (await import('./mysql.ts')).guardMysql
+    : (await import('./postgres.ts')).guardPostgres;
+
+const placeholders: Partial<Record<ColumnKind, string | number>> = {
+  integer: 1,
+  decimal: '1',
+  uuid: '00000000-0000-4000-8000-000000000000',
+};
+
+/**
+ * A tenant value the guard can bind for every tenant column of the catalog: an integer for
+ * integer columns, a UUID for uuid columns, text otherwise. Undefined without scoping.
+ */
+export const placeholderTenant = (catalog: Catalog, policy: EffectivePolicy): string | number | undefined => {
+  if (!policy.requiresScoping) return undefined;
+  const kinds = new Set<ColumnKind>();
+  for (const relation of catalog.relations) {
+    const access = relationAccess(catalog, policy, relation.schema, relation.name);
+    if (access.kind !== 'filtered') continue;
+    const column = relation.columns.find((c) => c.name === access.tenantColumn);
+    if (column) kinds.add(column.kind);
+  }
+  for (const kind of ['integer', 'uuid', 'decimal'] as const) if (kinds.has(kind)) return placeholders[kind];
+  return 'placeholder-tenant';
+};
+
+/** What the guard makes of SQL to be saved, for the database's catalog and policy. */
+export const checkSavedSql = async (
+  sql: string,
+  catalog: Catalog,
+  policy: EffectivePolicy,
+  guard?: Guard,
+): Promise<GuardOutcome> => {
+  const tenant = placeholderTenant(catalog, policy);
+  const check = guard ?? (await guardOfDialect(catalog.dialect));
+  return check({
+    sql,
+    catalog,
+    policy,
+    ...(tenant !== undefined ? { tenant } : {}),
+    rowCap: SAVED_SQL_ROW_CAP,
+  });
+};

@@ -1,0 +1,78 @@
+// What an organization has used (the control plane's GET /organization/usage), beside the
+// limiter's items in the organization's LIMITS# partition (lib/store/limit-counters.ts):
+//   PK LIMITS#<org>  SK ANSWERS#<yyyy-mm>   answers of one month by who answered: builtin,
+//                                           model, pattern, cache (one ADD per answer)
+// Reading is one BatchGetItem of the COUNTERS item (the current windows), the month's indexing
+// item and the month's answers item.
+import { BatchGetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { documents, tableName } from './client.ts';
+import {
+  type CounterState,
+  counterStateOf,
+  countersKey,
+  indexingKey,
+  limitsPartition,
+} from './limit-counters.ts';
+
+/** Who answered (docs/design.md "Answers people can check": `data.answered_by`). */
+export const ANSWER_SOURCES = ['builtin', 'model', 'pattern', 'cache'] as const;
+export type AnswerSource = (typeof ANSWER_SOURCES)[number];
+
+/** A month's answer counts are kept this long after it (TTL), like the indexing counts. */
+const KEEP_SECONDS = 70 * 86_400;
+
+export const answersKey = (organizationId: number, month: string) => ({
+  PK: limitsPartition(organizationId),
+  SK: `ANSWERS#${month}`,
+});
+
+/** Counts one answer of the month (one UpdateItem; exact under concurrency). */
+export const countAnswer = async (
+  organizationId: number,
+  source: AnswerSource,
+  now = new Date(),
+): Promise<void> => {
+  await documents().send(
+    new UpdateCommand({
+      TableName: tableName(),
+      Key: answersKey(organizationId, now.toISOString().slice(0, 7)),
+      UpdateExpression: 'SET #ttl = if_not_exists(#ttl, :ttl) ADD #source :one',
+      ExpressionAttributeNames: { '#ttl': 'expiresAt', '#source': source },
+      ExpressionAttributeValues: { ':one': 1, ':ttl': Math.floor(now.getTime() / 1000) + KEEP_SECONDS },
+    }),
+  );
+};
+
+export interface UsageItems {
+  counters: CounterState | undefined;
+  indexingUsed: number;
+  answers: Record<AnswerSource, number>;
+}
+
+/** The organization's counters, the month's indexing count and answers: one BatchGetItem. */
+export const readUsageItems = async (organizationId: number, month: string): Promise<UsageItems> => {
+  const keys = [
+    countersKey(organizationId),
+    indexingKey(organizationId, month),
+    answersKey(organizationId, month),
+  ];
+  const found = new Map<string, Record<string, unknown>>();
+  let pending: Record<string, unknown>[] = keys;
+  for (let attempt = 0; pending.length > 0 && attempt < 5; attempt += 1) {
+    const { Responses, UnprocessedKeys } = await documents().send(
+      new BatchGetCommand({ RequestItems: { [tableName()]: { Keys: pending } } }),
+    );
+    for (const item of Responses?.[tableName()] ?? []) found.set(String(item.SK), item);
+    pending = (UnprocessedKeys?.[tableName()]?.Keys ?? []) as Record<string, unknown>[];
+  }
+  const number = (value: unknown) => (typeof value === 'number' ? value : 0);
+  const counters = found.get('COUNTERS');
+  const answers = found.get(answersKey(organizationId, month).SK);
+  return {
+    counters: counters ? counterStateOf(counters) : undefined,
+    indexingUsed: number(found.get(indexingKey(organizationId, month).SK)?.used),
+    answers: Object.fromEntries(
+      ANSWER_SOURCES.map((source) => [source, number(answers?.[source])]),
+    ) as Record<AnswerSource, number>,
+  };
+};
