@@ -5,16 +5,17 @@ import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import * as v from 'valibot';
 import { resolveTenant, type TenantValues } from '#lib/auth/tenant.ts';
+import { type ColumnDescriptions, parseDescriptions } from '#lib/connectors/descriptions.ts';
 import { closeConnectors, connectorFor } from '#lib/connectors/index.ts';
 import type { Catalog } from '#lib/connectors/types.ts';
 import { isServiceError } from '#lib/errors.ts';
 import { uuidPattern } from '#lib/ids.ts';
 import { effectiveLimits, type LimitOverrides, PlanName } from '#lib/limits/plans.ts';
-import { ApiKeyCreateBody, createKey, revokeKey } from '#lib/manage/api-keys.ts';
-import { createDatabase, indexDatabase } from '#lib/manage/databases.ts';
+import { createKey, revokeKey } from '#lib/manage/api-keys.ts';
+import { createDatabase } from '#lib/manage/database-changes.ts';
+import { indexDatabase } from '#lib/manage/databases.ts';
+import { ApiKeyCreateBody } from '#lib/manage/inputs.ts';
 import { effectivePolicy } from '#lib/sql/policy.ts';
-import { type ColumnDescriptions, parseDescriptions } from '#lib/connectors/descriptions.ts';
-import { parseGlossary, saveGlossary } from '#lib/store/glossary.ts';
 import { listApiKeys } from '#lib/store/api-keys.ts';
 import { BrandingUpdate, saveBranding } from '#lib/store/branding.ts';
 import {
@@ -28,6 +29,7 @@ import {
   RowPolicy,
   type SchemaIndexPointer,
 } from '#lib/store/databases.ts';
+import { parseGlossary, saveGlossary } from '#lib/store/glossary.ts';
 import {
   createOrganization,
   findOrganization,
@@ -515,9 +517,12 @@ const addDatabaseFrom = async (given: GivenUrl, values: OptionValues, connect: C
     throw new AdminError(`database ${id} already exists in organization ${organizationId}`);
 
   // Column descriptions and a glossary (docs/databases.md), read and checked before connecting.
-  const descriptions = values.descriptions === undefined ? undefined : descriptionsOption(values.descriptions);
+  const descriptions =
+    values.descriptions === undefined ? undefined : descriptionsOption(values.descriptions);
   const glossary =
-    values.glossary === undefined ? undefined : parseGlossary(readJsonFile('glossary', values.glossary), 'glossary');
+    values.glossary === undefined
+      ? undefined
+      : parseGlossary(readJsonFile('glossary', values.glossary), 'glossary');
   // The control plane's operation (lib/manage/databases.ts): tested before anything is stored (a
   // database that cannot be reached leaves no record and no secret behind), counted, stored, and
   // indexed by its first job, run here rather than in the background.

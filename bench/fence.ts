@@ -8,23 +8,25 @@
 //   - fence: every wrapper an optimisation fence, no push-down;
 //   - fence + push-down: as deployed, leakproof column-to-constant conditions copied next to the
 //            tenant filter.
-// Each query's time is the median of its runs (read-only transaction, search_path pinned, as the
+// Each query's time is the fastest of its runs (read-only transaction, search_path pinned, as the
 // connectors run guarded SQL); the figures are the p50 and p95 over the corpus of each query's
-// ratio to the old rewrite, and the queries where the fence costs most.
+// ratio to the old rewrite, and the queries where the fence costs most. Queries the planner
+// estimates as heavy are reported by their estimates, not timed.
 // On the PostgreSQL server of TABLETALK_TEST_POSTGRES_URL when set (a database of its own,
-// dropped afterwards), on PGlite otherwise.
-import { randomBytes } from 'node:crypto';
-import { createHash } from 'node:crypto';
+// dropped afterwards), on PGlite otherwise (its loaded data directory cached in
+// node_modules/.cache/tabletalk-bench/fence). The section stays under a minute either way.
+import { createHash, randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { type Figure, fixed, median, percentile, printFigure, root, type Section, table } from './common.ts';
+import { type Figure, fixed, percentile, printFigure, root, type Section, table } from './common.ts';
 
 const ROWS = 100_000;
 const TENANTS = 20;
 const ROW_CAP = 100;
-/** Runs per query and variant after one warm-up run; the median counts. */
-const RUNS = 3;
+/** Runs per query and variant after one warm-up run; the fastest counts. PGlite is slower: one. */
+const SERVER_RUNS = 3;
+const PGLITE_RUNS = 1;
 /**
  * A query is "heavy" when the planner estimates one of its variants above this cost: it is not
  * timed (PGlite has no statement timeout, and a few such queries would take the section's whole
@@ -40,7 +42,8 @@ const cacheDir = join(root, 'node_modules', '.cache', 'tabletalk-bench', 'fence'
 const corpusPath = (name: string): string => join(root, 'tests', 'corpus', name);
 
 /** schema.sql without its seed: the tables, views and functions of the sample database. */
-export const schemaDdl = (): string => readFileSync(corpusPath('schema.sql'), 'utf8').split('-- ---- Seed')[0]!;
+export const schemaDdl = (): string =>
+  readFileSync(corpusPath('schema.sql'), 'utf8').split('-- ---- Seed')[0]!;
 
 /** 100,000 rows per tenant table, spread over 20 tenants; references stay within a tenant. */
 export const bigSeed = (): string => `
@@ -109,6 +112,21 @@ CREATE INDEX audit_log_org_id ON "AuditLog" (org_id);
 ANALYZE;
 `;
 
+/**
+ * Lookups by key, as a person asks "order 4221" (tenant 1 owns ids 20k + 1): what the push-down
+ * is for. Timed like the corpus and reported apart from it.
+ */
+const LOOKUPS = [
+  'SELECT * FROM orders WHERE id = 4221',
+  'SELECT name, email FROM customers WHERE id = 4201',
+  'SELECT id, amount FROM invoices WHERE id BETWEEN 4001 AND 4400',
+  'SELECT id, name FROM products WHERE id IN (21, 41, 61)',
+  'SELECT o.id, c.name FROM orders o JOIN customers c ON c.id = o.customer_id WHERE o.id = 4221',
+  'SELECT "EventType" FROM "AuditLog" WHERE "Id" = 4221',
+  'SELECT subject FROM tickets WHERE id = 4221 AND closed_at IS NOT NULL',
+  "SELECT name FROM categories WHERE id = 4221 AND name <> 'All'",
+].map((sql, index) => ({ id: `lookup-${index + 1}`, sql }));
+
 interface Database {
   engine: string;
   /** Creates and fills the big sample database; true when it came from the cache. */
@@ -164,7 +182,8 @@ const onPglite = async (): Promise<Database> => {
       return false;
     },
     query: async (sql, params = []) => (await db.query<Record<string, unknown>>(sql, [...params])).rows,
-    cost: async (sql, params) => planCost((await db.query<Record<string, unknown>>(`EXPLAIN (FORMAT JSON) ${sql}`, [...params])).rows),
+    cost: async (sql, params) =>
+      planCost((await db.query<Record<string, unknown>>(`EXPLAIN (FORMAT JSON) ${sql}`, [...params])).rows),
     time: async (sql, params) => {
       await db.exec(PIN);
       try {
@@ -204,8 +223,12 @@ const onServer = async (url: string): Promise<Database> => {
       (await client.query<Record<string, unknown>>({ text: sql, values: [...params] })).rows,
     cost: async (sql, params) =>
       planCost(
-        (await client.query<Record<string, unknown>>({ text: `EXPLAIN (FORMAT JSON) ${sql}`, values: [...params] }))
-          .rows,
+        (
+          await client.query<Record<string, unknown>>({
+            text: `EXPLAIN (FORMAT JSON) ${sql}`,
+            values: [...params],
+          })
+        ).rows,
       ),
     time: async (sql, params, timeoutMs = TIMEOUT_MS) => {
       await client.query(`${PIN}; SET LOCAL statement_timeout = ${timeoutMs}`);
@@ -235,6 +258,8 @@ interface Timed {
   old: number;
   fence: number;
   pushed: number;
+  /** The push-down copied a condition into a wrapper. */
+  changed?: boolean;
   /** The planner's estimates (heavy queries). */
   costs?: { old: number; fence: number; pushed: number };
 }
@@ -259,6 +284,7 @@ export const measureFence = async (): Promise<Section> => {
     figures.push(figure);
     printFigure(figure);
   };
+  const runs = db.engine === 'PGlite' ? PGLITE_RUNS : SERVER_RUNS;
   const timed: Timed[] = [];
   const heavy: Timed[] = [];
   const failed: string[] = [];
@@ -279,12 +305,11 @@ export const measureFence = async (): Promise<Section> => {
       .filter((line) => line.trim() !== '')
       .map((line) => JSON.parse(line) as { id: string; sql: string });
     queries = corpus.length;
-    for (const { id, sql } of corpus) {
+    for (const { id, sql } of [...LOOKUPS, ...corpus]) {
       if (performance.now() - started > BUDGET_MS) {
         skipped++;
         continue;
       }
-      const queryStarted = performance.now();
       const request = { sql, catalog, policy, tenant: 1, rowCap: ROW_CAP };
       const fenced = await guardPostgres({ ...request, pushDown: false });
       const pushed = await guardPostgres(request);
@@ -303,7 +328,7 @@ export const measureFence = async (): Promise<Section> => {
         continue;
       }
       const times = { old: [] as number[], fence: [] as number[], pushed: [] as number[] };
-      for (let run = 0; run < RUNS + 1; run++) {
+      for (let run = 0; run < runs + 1; run++) {
         // Rotated, so that no variant always runs on the cache the one before warmed.
         for (let k = 0; k < VARIANTS.length; k++) {
           const variant = VARIANTS[(run + k) % VARIANTS.length]!;
@@ -311,15 +336,22 @@ export const measureFence = async (): Promise<Section> => {
           if (run > 0) times[variant].push(elapsed);
         }
       }
-      timed.push({ id, old: median(times.old), fence: median(times.fence), pushed: median(times.pushed) });
-      if (process.env.FENCE_DEBUG && performance.now() - queryStarted > 200) console.log(`  ${id} ${fixed(performance.now() - queryStarted, 0)} ms`, timed.at(-1));
+      // The fastest run: what the plan costs, with the machine's hiccups left out.
+      timed.push({
+        id,
+        old: Math.min(...times.old),
+        fence: Math.min(...times.fence),
+        pushed: Math.min(...times.pushed),
+        changed: texts.pushed !== texts.fence,
+      });
     }
   } finally {
     await db.close();
   }
   const measuredMs = performance.now() - started;
-  if (process.env.FENCE_DEBUG) writeFileSync('/tmp/tt/fence-times.json', JSON.stringify({ timed, heavy, failed }, null, 1));
-  const valid = timed.filter((t) => [t.old, t.fence, t.pushed].every(Number.isFinite));
+  const finite = timed.filter((t) => [t.old, t.fence, t.pushed].every(Number.isFinite));
+  const lookups = finite.filter((t) => t.id.startsWith('lookup-'));
+  const valid = finite.filter((t) => !t.id.startsWith('lookup-'));
   const fenceRatios = valid.map((t) => ratio(t.fence, t.old));
   const pushedRatios = valid.map((t) => ratio(t.pushed, t.old));
   const sum = (key: 'old' | 'fence' | 'pushed') => valid.reduce((total, t) => total + t[key], 0);
@@ -333,51 +365,102 @@ export const measureFence = async (): Promise<Section> => {
     measured: `${x(percentile(pushedRatios, 50))} / ${x(percentile(pushedRatios, 95))}`,
     target: '—',
   });
+  const lookupRatios = (key: 'fence' | 'pushed') => lookups.map((t) => ratio(t[key], t.old));
+  add({
+    name: 'Key lookups: fence / fence + push-down vs old, p50',
+    measured: `${x(percentile(lookupRatios('fence'), 50))} / ${x(percentile(lookupRatios('pushed'), 50))} (${lookups.length} lookups)`,
+    target: '—',
+  });
   add({
     name: 'Corpus total: old / fence / fence + push-down',
     measured: `${fixed(sum('old'), 0)} / ${fixed(sum('fence'), 0)} / ${fixed(sum('pushed'), 0)} ms`,
     target: '—',
   });
-  const costliest = [...valid].sort((a, b) => ratio(b.fence, b.old) - ratio(a.fence, a.old)).slice(0, 12);
-  const won = valid.filter((t) => ratio(t.fence, t.old) > 1.5 && ratio(t.pushed, t.old) < 1.2).length;
+  const costliest = [...valid].sort((a, b) => ratio(b.fence, b.old) - ratio(a.fence, a.old)).slice(0, 10);
+  const changed = valid.filter((t) => t.changed);
+  const won = changed.filter((t) => ratio(t.fence, t.old) > 1.5 && ratio(t.pushed, t.old) < 1.2);
+  const changedRatios = (key: 'fence' | 'pushed') => changed.map((t) => ratio(t[key], t.old));
   const slower = (ratios: number[]) => ratios.filter((r) => r > 1.5).length;
+  const estimate = (value: number | undefined) => fixed(value ?? Number.NaN, 0);
   const markdown = `## (m) The tenant fence: its cost against the old rewrite
 
-The ${valid.length} corpus queries (tests/corpus/queries.jsonl) that read a tenant table, for tenant 1,
-on the sample schema scaled to ${ROWS.toLocaleString('en-US')} rows per tenant table (${TENANTS} tenants, an index on
-every tenant column; the 9 shared countries aside), ${db.engine}, loaded in ${fixed(loadedMs / 1000, 1)} s. Each
-query's time is the median of ${RUNS} runs after a warm-up (read-only transaction, search_path pinned), the three
-variants interleaved: **old** — the wrapper without \`OFFSET 0\`, which the planner may pull up, evaluating
-outer conditions beside the tenant filter (the leak); **fence** — \`OFFSET 0\` in every wrapper, no push-down;
-**fence + push-down** — as deployed, leakproof column-to-constant conditions copied next to the tenant filter.
+The ${valid.length} corpus queries (tests/corpus/queries.jsonl) that read a tenant table and that the planner estimates
+below ${HEAVY_COST.toLocaleString('en-US')} in every variant, for tenant 1, on the sample schema scaled to
+${ROWS.toLocaleString('en-US')} rows per tenant table (${TENANTS} tenants, so ${(ROWS / TENANTS).toLocaleString('en-US')} rows per tenant; an index on every tenant
+column; the 9 shared countries aside), ${db.engine}, ${cached ? 'loaded from the cached data directory' : 'generated'} in
+${fixed(loadedMs / 1000, 1)} s. Each query's time is the fastest of ${runs} run${runs > 1 ? 's' : ''} after a warm-up (read-only
+transaction, search_path pinned), the variants interleaved: **old**, the wrapper without \`OFFSET 0\` (the planner
+pulls it up and evaluates outer conditions beside the tenant filter: the leak); **fence**, \`OFFSET 0\` in every
+wrapper; **fence + push-down**, as deployed, leakproof column-to-constant conditions copied next to the tenant filter.
 
 ${table(
-  ['Per-query time ratio to the old rewrite', 'p50', 'p95', 'queries > ×1.5', 'corpus total'],
+  ['Per-query time ratio to the old rewrite', 'p50', 'p95', 'queries > ×1.5', 'sum over the corpus'],
   [
-    ['fence', x(percentile(fenceRatios, 50)), x(percentile(fenceRatios, 95)), String(slower(fenceRatios)), `${fixed(sum('fence'), 0)} ms`],
-    ['fence + push-down', x(percentile(pushedRatios, 50)), x(percentile(pushedRatios, 95)), String(slower(pushedRatios)), `${fixed(sum('pushed'), 0)} ms`],
+    [
+      'fence',
+      x(percentile(fenceRatios, 50)),
+      x(percentile(fenceRatios, 95)),
+      String(slower(fenceRatios)),
+      `${fixed(sum('fence'), 0)} ms`,
+    ],
+    [
+      'fence + push-down',
+      x(percentile(pushedRatios, 50)),
+      x(percentile(pushedRatios, 95)),
+      String(slower(pushedRatios)),
+      `${fixed(sum('pushed'), 0)} ms`,
+    ],
     ['old rewrite', '×1.00', '×1.00', '—', `${fixed(sum('old'), 0)} ms`],
   ],
 )}
 
-Where the fence costs: a query that picks rows of a tenant table by a key or another selective column (\`WHERE
-id = 42\`, a date range, a status) no longer reaches that column's index, because the condition stays above the
-fence: the tenant's whole share of the table is read through the tenant index and filtered afterwards. Joins lose
-nothing that way (their conditions were above the scans before too), aggregates over a tenant's whole share
-neither. The push-down wins back the selective column-to-constant conditions on integer, text, date, timestamp,
-boolean and uuid columns (${won} of the queries slower than ×1.5 under the fence alone are within ×1.2 with it);
-what stays slower filters on an expression, a numeric column, or a column compared with another.
+Where the fence costs. **ORDER BY with the row cap's LIMIT**: the old plan read a tenant table in the order of an
+index (the primary key) and stopped after the first rows; the fenced subquery is planned on its own, returns the
+tenant's whole share (${(ROWS / TENANTS).toLocaleString('en-US')} rows here) and a top-N sort follows. It costs a few
+milliseconds at this size, growing with the tenant's share of the table; the ratios above are mostly that. **Joins
+and correlations into a tenant table** (LATERAL, correlated subqueries, joins on other than a key): the join
+condition cannot enter the fence, so no index serves it inside, and the planner's estimate grows by orders of
+magnitude; these queries are too slow to time here and are listed with the planner's estimates below. Aggregates
+over a tenant's share, and hash joins, cost the same either way.
 
-Costliest under the fence (ms, median):
+What the push-down wins back: a selective column-to-constant condition (a key, a status, a date range, on integer,
+text, date, timestamp, boolean and uuid columns) reaches its index again. It applies to ${changed.length} of the
+${valid.length} queries; on those the ratio to the old rewrite is p50 ${x(percentile(changedRatios('fence'), 50))} / p95
+${x(percentile(changedRatios('fence'), 95))} under the fence alone and p50 ${x(percentile(changedRatios('pushed'), 50))} / p95
+${x(percentile(changedRatios('pushed'), 95))} with it; ${won.length} of them go from slower than ×1.5 to within ×1.2${
+    won.length > 0 ? ` (${won.map((t) => t.id).join(', ')})` : ''
+  }. It does nothing for ORDER BY, joins or conditions on expressions, numeric columns or pairs of columns.
+
+Lookups by key (ms, fastest run) — what the push-down is for: under the fence alone each reads the
+tenant's whole share of the table; with the push-down, the key's index again:
+
+${table(
+  ['lookup', 'old', 'fence', 'fence + push-down'],
+  lookups.map((t) => [
+    `\`${LOOKUPS.find((lookup) => lookup.id === t.id)?.sql}\``,
+    fixed(t.old, 2),
+    fixed(t.fence, 2),
+    fixed(t.pushed, 2),
+  ]),
+)}
+
+Costliest under the fence (ms, fastest run):
 
 ${table(
   ['query', 'old', 'fence', 'fence + push-down'],
   costliest.map((t) => [t.id, fixed(t.old, 2), fixed(t.fence, 2), fixed(t.pushed, 2)]),
 )}
 
-${failed.length > 0 ? `Failed in the old rewrite (left out): ${failed.join(', ')}. ` : ''}${
-    skipped > 0 ? `Not reached within the ${BUDGET_MS / 1000} s budget: ${skipped} of ${queries}. ` : ''
-  }Section time ${fixed(measuredMs / 1000, 1)} s.
+Not timed, the planner's estimate above ${HEAVY_COST.toLocaleString('en-US')} (total cost; old / fence / fence + push-down):
+
+${table(
+  ['query', 'old', 'fence', 'fence + push-down'],
+  heavy.map((t) => [t.id, estimate(t.costs?.old), estimate(t.costs?.fence), estimate(t.costs?.pushed)]),
+)}
+
+${failed.length > 0 ? `Over the ${TIMEOUT_MS} ms statement timeout in the old rewrite (left out): ${failed.join(', ')}. ` : ''}${
+  skipped > 0 ? `Not reached within the ${BUDGET_MS / 1000} s budget: ${skipped} of ${queries}. ` : ''
+}Section time ${fixed(measuredMs / 1000, 1)} s.
 `;
   return { figures, markdown };
 };

@@ -1,8 +1,10 @@
 // npm run bench: measures the figures docs/design.md sets targets for, prints each as it is measured,
 // and rewrites BENCHMARKS.md with them, the date and the machine.
 //   (a) middleware-chain overhead per request (mocked SDK, fresh process)
-//   (b) bundle size of each function (serverless package --stage prod)
-//   (c) cold module load of each bundle (fresh processes, with an empty-module baseline)
+//   (b) bundle size of each function (serverless package --stage prod), packaged twice: the AWS
+//       SDK bundled (deployed) and from the runtime; the PGlite worker of the answering functions
+//   (c) cold module load of each bundle, both packages side by side (fresh processes, with an
+//       empty-module baseline)
 //   (d) warm GET /api/v1/branding through the local gateway on DynamoDB Local
 //   (e) conversations: page 1 vs page 200, DynamoDB calls per request, contended appends
 //   (f) limits: the limiter's DynamoDB round trips per request and its latency, limits on vs off
@@ -12,6 +14,7 @@
 //   (j) a chat message end to end through the local gateway on the demo database, with its split
 //   (k) streaming answers through the local gateway: first event and whole stream, unbuffered events
 //   (l) the chat widget's script: gzipped size against its 30 KB budget
+//   (m) the tenant fence: the corpus at 100,000 rows per table, fenced vs the old rewrite
 // A figure that misses its target is printed and recorded as FAIL; the run still completes.
 import { writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, release, totalmem, type } from 'node:os';
@@ -24,6 +27,7 @@ import { type Figure, fixed, root, type Section, table, verdict } from './common
 import { measureConnectors } from './connectors.ts';
 import { measureConversations } from './conversations.ts';
 import { evalBlock, withEvalBlock } from './eval-block.ts';
+import { measureFence } from './fence.ts';
 import { measureGateway } from './gateway.ts';
 import { measureLimits } from './limits.ts';
 import { loadBlock, withLoadBlock } from './load-block.ts';
@@ -85,6 +89,9 @@ sections.push(
 sections.push(await step('(j) chat message end to end through the local gateway…', measureChat));
 sections.push(await step('(k) streaming answers through the local gateway…', measureStream));
 sections.push(await step('(l) widget script: gzipped size…', measureWidget));
+sections.push(
+  await step('(m) the tenant fence: its cost against the old rewrite, 100,000 rows per table…', measureFence),
+);
 
 const figures: Figure[] = sections.flatMap((section) => section.figures);
 const checked = figures.filter((figure) => figure.pass !== undefined);

@@ -220,7 +220,11 @@ try {
     const response = await fetch(`${url}${path}`, {
       method: 'POST',
       // A database without organization scoping refuses a tenant header (403 INVALID_TENANT_ID).
-      headers: { 'X-API-Key': key, ...(scoped ? { 'X-Tenant-Id': TENANT } : {}), 'Content-Type': 'application/json' },
+      headers: {
+        'X-API-Key': key,
+        ...(scoped ? { 'X-Tenant-Id': TENANT } : {}),
+        'Content-Type': 'application/json',
+      },
       body: JSON.stringify(body),
     });
     const json = (await response.json()) as { success?: boolean; data?: Record<string, unknown> };
@@ -269,7 +273,9 @@ try {
           const parent = item.follow_up_of ? conversations.get(item.follow_up_of) : undefined;
           if (item.follow_up_of && !parent)
             throw new Error(`follow_up_of ${item.follow_up_of} has no conversation`);
-          const spec = set.databases.find((database) => database.key === (item.database ?? set.databases[0]!.key))!;
+          const spec = set.databases.find(
+            (database) => database.key === (item.database ?? set.databases[0]!.key),
+          )!;
           const data = await ask(run.key, item.question, databaseId, parent, spec.requiresScoping);
           if (typeof data.conversation_id === 'string') conversations.set(item.id, data.conversation_id);
           queryType = String(data.query_type);

@@ -7,7 +7,8 @@ import { api } from '#lib/http/api.ts';
 import { ok, paginated } from '#lib/http/response.ts';
 import { routeTable } from '#lib/http/route-table.ts';
 import { IdPathInput, readAccess, writeAccess } from '#lib/manage/access.ts';
-import { ApiKeyCreateInput, createKey, deleteKey, listKeyPage } from '#lib/manage/api-keys.ts';
+import { createKey, deleteKey, listKeyPage } from '#lib/manage/api-keys.ts';
+import { ApiKeyCreateInput } from '#lib/manage/inputs.ts';
 import type { ApiKey, ApiKeyCreated, Deleted } from '#lib/openapi/manage-schemas.ts';
 import { PageNumberInput } from '#lib/params.ts';
 

@@ -11,18 +11,9 @@ import { api } from '#lib/http/api.ts';
 import { ok, paginated } from '#lib/http/response.ts';
 import { routeTable } from '#lib/http/route-table.ts';
 import { IdPathInput, readAccess, writeAccess } from '#lib/manage/access.ts';
-import {
-  createDatabase,
-  createdDatabase,
-  DatabaseCreateInput,
-  DatabaseUpdateInput,
-  deleteDatabase,
-  getDatabase,
-  indexDatabase,
-  listDatabasePage,
-  updateDatabase,
-} from '#lib/manage/databases.ts';
-import { getJob, JobPathInput } from '#lib/manage/jobs.ts';
+import { getDatabase, indexDatabase, listDatabasePage } from '#lib/manage/databases.ts';
+import { DatabaseCreateInput, DatabaseUpdateInput, JobPathInput } from '#lib/manage/inputs.ts';
+import { getJob } from '#lib/manage/jobs.ts';
 import type {
   DatabaseCreated,
   DatabaseDetailBody,
@@ -32,6 +23,10 @@ import type {
 } from '#lib/openapi/manage-schemas.ts';
 import type { Database } from '#lib/openapi/schemas.ts';
 import { PageNumberInput } from '#lib/params.ts';
+
+// Connecting, changing and deleting (the connection test, the secret store, the drivers) are
+// loaded by the requests that do them, not at every cold start of the function.
+const changes = () => import('#lib/manage/database-changes.ts');
 
 const list = api({ access: readAccess, scope: 'optional', input: PageNumberInput }).handler(
   async (_event, context) => {
@@ -46,12 +41,11 @@ const create = api({
   scope: 'optional',
   body: true,
   input: DatabaseCreateInput,
-}).handler(async (_event, context) =>
-  ok<DatabaseCreated>(
-    createdDatabase(await createDatabase(context.principal.organizationId, context.input.body)),
-    { status: 201 },
-  ),
-);
+}).handler(async (_event, context) => {
+  const { createDatabase, createdDatabase } = await changes();
+  const created = await createDatabase(context.principal.organizationId, context.input.body);
+  return ok<DatabaseCreated>(createdDatabase(created), { status: 201 });
+});
 
 const read = api({ access: readAccess, scope: 'optional', input: IdPathInput }).handler(
   async (_event, context) =>
@@ -63,22 +57,24 @@ const update = api({
   scope: 'optional',
   body: true,
   input: DatabaseUpdateInput,
-}).handler(async (_event, context) =>
-  ok<DatabaseUpdated>(
-    await updateDatabase(context.principal.organizationId, context.input.path.id, context.input.body),
-  ),
-);
+}).handler(async (_event, context) => {
+  const { updateDatabase } = await changes();
+  const { organizationId } = context.principal;
+  return ok<DatabaseUpdated>(await updateDatabase(organizationId, context.input.path.id, context.input.body));
+});
 
 const remove = api({ access: writeAccess, scope: 'optional', input: IdPathInput }).handler(
-  async (_event, context) =>
-    ok<Deleted>(await deleteDatabase(context.principal.organizationId, context.input.path.id)),
+  async (_event, context) => {
+    const { deleteDatabase } = await changes();
+    return ok<Deleted>(await deleteDatabase(context.principal.organizationId, context.input.path.id));
+  },
 );
 
 const reindex = api({ access: writeAccess, scope: 'optional', input: IdPathInput }).handler(
-  async (_event, context) =>
-    ok<Job>((await indexDatabase(context.principal.organizationId, context.input.path.id)).job, {
-      status: 202,
-    }),
+  async (_event, context) => {
+    const { job } = await indexDatabase(context.principal.organizationId, context.input.path.id);
+    return ok<Job>(job, { status: 202 });
+  },
 );
 
 const job = api({ access: readAccess, scope: 'optional', input: JobPathInput }).handler(

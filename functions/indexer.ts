@@ -5,7 +5,8 @@
 // retries: serverless.yml), while the job is read as failed once past its deadline.
 import type { Context } from 'aws-lambda';
 import { loggerInstance } from '#lib/log.ts';
-import { type IndexJobPayload, isIndexJobPayload, runIndexJob } from '#lib/manage/jobs.ts';
+import { runIndexJob } from '#lib/manage/job-runner.ts';
+import { type IndexJobPayload, isIndexJobPayload } from '#lib/manage/jobs.ts';
 
 export const handler = async (event: unknown, context: Context): Promise<{ job: string; status: string }> => {
   loggerInstance().addContext(context);

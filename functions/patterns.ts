@@ -11,17 +11,16 @@ import { api } from '#lib/http/api.ts';
 import { ok, paginated } from '#lib/http/response.ts';
 import { routeTable } from '#lib/http/route-table.ts';
 import { readAccess, writeAccess } from '#lib/manage/access.ts';
-import { GlossaryPathInput, GlossaryPutInput, getGlossary, putGlossary } from '#lib/manage/glossary.ts';
+import { getGlossary, putGlossary } from '#lib/manage/glossary.ts';
 import {
-  addDatabasePattern,
-  deletePattern,
-  listPatternPage,
+  GlossaryPathInput,
+  GlossaryPutInput,
   PatternCreateInput,
   PatternListInput,
   PatternPathInput,
   PatternUpdateInput,
-  updatePattern,
-} from '#lib/manage/patterns.ts';
+} from '#lib/manage/inputs.ts';
+import { addDatabasePattern, deletePattern, listPatternPage, updatePattern } from '#lib/manage/patterns.ts';
 import type { Deleted, Glossary, QueryPattern } from '#lib/openapi/manage-schemas.ts';
 
 const list = api({ access: readAccess, scope: 'optional', input: PatternListInput }).handler(

@@ -9,13 +9,12 @@ import { api } from '#lib/http/api.ts';
 import { ok, paginated } from '#lib/http/response.ts';
 import { routeTable } from '#lib/http/route-table.ts';
 import { IdPathInput, readAccess, writeAccess } from '#lib/manage/access.ts';
+import { PersonalityCreateInput, PersonalityUpdateInput } from '#lib/manage/inputs.ts';
 import {
   addPersonality,
   deletePersonality,
   getPersonality,
   listPersonalityPage,
-  PersonalityCreateInput,
-  PersonalityUpdateInput,
   publicPersonality,
   updatePersonality,
 } from '#lib/manage/personalities.ts';

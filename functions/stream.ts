@@ -72,6 +72,11 @@ export const handler = api({
         results_truncated: answer.results_truncated,
         // What the engine understood, shown under the answer (docs/api.md "interpretation").
         interpretation: answer.interpretation,
+        // The stored answer (for feedback), who answered, its chart and follow-up questions.
+        message_id: answer.message_id,
+        answered_by: answer.answered_by,
+        chart: answer.chart,
+        suggestions: answer.suggestions,
       });
     },
     (thrown) => {

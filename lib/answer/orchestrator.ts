@@ -42,7 +42,9 @@ import type { DatabaseRecord } from '#lib/store/databases.ts';
 import { appendMessage, type MessageRecord } from '#lib/store/messages.ts';
 import type { Personality } from '#lib/store/personalities.ts';
 import { countAnswer } from '#lib/store/usage.ts';
+import { builtinEngine } from './builtin/index.ts';
 import type { AnswerCatalog } from './catalog.ts';
+import { type ChartSpec, chartFor } from './chart.ts';
 import { composeAnswer, sentencePieces } from './compose.ts';
 import type {
   ComposedAnswer,
@@ -56,6 +58,8 @@ import type {
   TokenUsage,
 } from './engine.ts';
 import type { Glossary } from './glossary.ts';
+import { type AnsweredBy, rememberSql, reusableSql, type SqlSourceInput } from './sql-cache.ts';
+import { suggestionsFor } from './suggestions.ts';
 import { Timings } from './timing.ts';
 import { type AssistantMetadata, priorTurns } from './turns.ts';
 
@@ -87,6 +91,14 @@ export interface ChatAnswer {
    * when no query was proposed.
    */
   interpretation: string | null;
+  /** The stored assistant message's id: feedback names it (POST …/messages/{message_id}/feedback). */
+  message_id: string;
+  /** Who answered (docs/design.md "Answers people can check and improve"). */
+  answered_by: AnsweredBy;
+  /** A Vega-Lite v5 spec of the rows, or null (lib/answer/chart.ts). */
+  chart: ChartSpec | null;
+  /** Up to three follow-up questions the builtin engine answers on this database. */
+  suggestions: string[];
 }
 
 export interface AnswerRequest {
@@ -493,9 +505,26 @@ export const answerQuestion = async (
     );
 
   // 1. The question is stored while the engine reads it; nothing runs before both are done.
+  // A model engine's first question may be answered by an approved pattern or the shared SQL
+  // cache instead (lib/answer/sql-cache.ts).
+  const sqlSource: SqlSourceInput = {
+    databaseId: database.id,
+    question,
+    followUp: request.history.length > 0,
+    engineName: engine.name,
+    model: request.model,
+    indexedAt: catalog.full.indexedAt,
+    examples: request.examples,
+    glossary: request.glossary,
+  };
+  const propose = async (): Promise<{ proposal: Proposal; answeredBy: AnsweredBy }> =>
+    (await reusableSql(sqlSource)) ?? {
+      proposal: await engineCall(engine, () => engine.propose(input)),
+      answeredBy: engine.name === BUILTIN ? 'builtin' : 'model',
+    };
   const [stored, proposed] = await Promise.allSettled([
     append('user', question),
-    timings.measure('engine', () => engineCall(engine, () => engine.propose(input))),
+    timings.measure('engine', propose),
   ]);
   if (stored.status === 'rejected') throw stored.reason;
   const userMessage = stored.value;
@@ -510,11 +539,17 @@ export const answerQuestion = async (
   let produced: Produced;
   try {
     if (proposed.status === 'rejected') throw proposed.reason;
-    proposal = proposed.value;
+    proposal = proposed.value.proposal;
+    // Reused SQL is composed and repaired without a model: it must cost no model call.
+    const runner =
+      proposed.value.answeredBy === 'pattern' || proposed.value.answeredBy === 'cache'
+        ? { ...request, engine: builtinEngine }
+        : request;
     produced =
       proposal.kind === 'sql'
-        ? await runProposal(request, proposal, input, timings, deps, out)
+        ? await runProposal(runner, proposal, input, timings, deps, out)
         : fromMessage(proposal);
+    if (proposed.value.answeredBy === 'model' && !produced.repaired) await rememberSql(sqlSource, proposal);
   } catch (thrown) {
     const error = toServiceError(thrown);
     const entry = errorCatalogue[error.kind];
@@ -551,8 +586,8 @@ export const answerQuestion = async (
   const executionMs = Math.round(timings.elapsed());
   const { query } = produced;
   // This month's answers by who answered (GET /organization/usage), counted while it is stored.
-  const counted = countAnswer(caller.organizationId, engine.name === 'builtin' ? 'builtin' : 'model').catch(
-    (error: unknown) => logger.warn('an answer could not be counted', { error: error as Error }),
+  const counted = countAnswer(caller.organizationId, proposed.value.answeredBy).catch((error: unknown) =>
+    logger.warn('an answer could not be counted', { error: error as Error }),
   );
   const assistant = await append('assistant', text, {
     query_type: produced.kind,
@@ -570,6 +605,17 @@ export const answerQuestion = async (
   });
 
   await counted;
+  const interpretation = query ? (query.interpretation ?? query.description ?? null) : null;
+  const suggestions = await suggestionsFor({
+    question,
+    sql: query?.sql ?? null,
+    catalog: catalog.visible,
+    tenantColumn: catalog.policy.tenantColumn,
+    now: input.now,
+  }).catch((error: unknown) => {
+    logger.warn('no follow-up questions', { error: error as Error });
+    return [];
+  });
   recordAnswer({
     answer: { query_type: produced.kind, row_count: produced.results.length },
     timings,
@@ -587,7 +633,18 @@ export const answerQuestion = async (
       row_count: produced.results.length,
       results_truncated: produced.truncated,
       sql: query?.sql ?? null,
-      interpretation: query ? (query.interpretation ?? query.description ?? null) : null,
+      interpretation,
+      message_id: assistant.id,
+      answered_by: proposed.value.answeredBy,
+      chart:
+        produced.kind === 'sql'
+          ? chartFor({
+              title: interpretation ?? question,
+              results: produced.results,
+              resultsTruncated: produced.truncated,
+            })
+          : null,
+      suggestions,
     },
     userMessageId: userMessage.id,
     assistantMessageId: assistant.id,

@@ -194,8 +194,8 @@ export class MysqlConnector implements Connector {
    */
   async #transaction<T>(
     timeoutMs: number,
+    sql: string | undefined,
     work: (connection: mysql.PoolConnection, clientTimeoutMs: number) => Promise<T>,
-    sql?: string,
   ): Promise<T> {
     const connection = await this.#connect();
     const statementMs = Math.max(1, Math.round(timeoutMs));
@@ -240,7 +240,7 @@ export class MysqlConnector implements Connector {
   }
 
   async #internal(sql: string, timeoutMs = INTERNAL_TIMEOUT_MS): Promise<Record<string, unknown>[]> {
-    return this.#transaction(timeoutMs, async (connection, timeout) => {
+    return this.#transaction(timeoutMs, undefined, async (connection, timeout) => {
       const [rows] = await connection.query<mysql.RowDataPacket[]>({ sql, timeout });
       return rows as Record<string, unknown>[];
     });
@@ -324,7 +324,7 @@ export class MysqlConnector implements Connector {
 
   async execute(sql: string, params: readonly unknown[], limits: ExecuteLimits): Promise<QueryResult> {
     const started = performance.now();
-    return this.#transaction(limits.timeoutMs, async (connection, timeout) => {
+    return this.#transaction(limits.timeoutMs, sql, async (connection, timeout) => {
       const [rows, fields] = await connection.execute<mysql.RowDataPacket[][]>(
         { sql, rowsAsArray: true, timeout },
         [...params] as mysql.ExecuteValues,
@@ -336,7 +336,7 @@ export class MysqlConnector implements Connector {
         ),
         executionMs: Math.round(performance.now() - started),
       };
-    }, sql);
+    });
   }
 
   async close(): Promise<void> {

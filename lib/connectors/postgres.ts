@@ -132,8 +132,8 @@ export class PostgresConnector implements Connector {
   async #transaction<T>(
     timeoutMs: number,
     pin: boolean,
+    sql: string | undefined,
     work: (client: pg.PoolClient, clientTimeoutMs: number) => Promise<T>,
-    sql?: string,
   ): Promise<T> {
     const client = await this.#connect();
     const statementTimeout = Math.max(1, Math.round(timeoutMs));
@@ -184,7 +184,7 @@ export class PostgresConnector implements Connector {
   async introspect(options: IntrospectOptions = {}): Promise<Catalog> {
     return introspectPostgres(
       (sql, params = [], timeoutMs = INTERNAL_TIMEOUT_MS) =>
-        this.#transaction(timeoutMs, false, async (client, query_timeout) => {
+        this.#transaction(timeoutMs, false, undefined, async (client, query_timeout) => {
           const result = await client.query<Record<string, unknown>>(
             timed({ text: sql, values: [...params], types: typeParsers }, query_timeout),
           );
@@ -196,7 +196,7 @@ export class PostgresConnector implements Connector {
 
   async execute(sql: string, params: readonly unknown[], limits: ExecuteLimits): Promise<QueryResult> {
     const started = performance.now();
-    return this.#transaction(limits.timeoutMs, true, async (client, query_timeout) => {
+    return this.#transaction(limits.timeoutMs, true, sql, async (client, query_timeout) => {
       if (limits.maxCost !== undefined) {
         const plan = await client.query<Record<string, unknown>>(
           timed({ text: `EXPLAIN (FORMAT JSON) ${sql}`, values: [...params] }, query_timeout),
@@ -217,7 +217,7 @@ export class PostgresConnector implements Connector {
         ),
         executionMs: Math.round(performance.now() - started),
       };
-    }, sql);
+    });
   }
 
   async close(): Promise<void> {

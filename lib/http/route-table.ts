@@ -15,7 +15,13 @@ import type { ApiEvent, ApiResult } from './types.ts';
  */
 type RouteHandler = { handle(event: ApiEvent, context: Context): Promise<ApiResult> }['handle'];
 
-export const routeTable =
+/** The function's handler; `routes` names what it serves (tests hold it to serverless.yml). */
+export const routeTable = (
+  routes: Record<string, RouteHandler>,
+): ((event: ApiEvent, context: Context) => Promise<ApiResult>) & { routes: readonly string[] } =>
+  Object.assign(dispatch(routes), { routes: Object.keys(routes) });
+
+const dispatch =
   (routes: Record<string, RouteHandler>) =>
   async (event: ApiEvent, context: Context): Promise<ApiResult> => {
     const key = `${(event.httpMethod ?? '').toUpperCase()} ${event.resource}`;

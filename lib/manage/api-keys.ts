@@ -3,10 +3,8 @@
 // Deleting a key revokes it: this container forgets it at once (lib/auth/principal.ts
 // forgetApiKey), so its next request here is 401; another warm container may still accept it
 // for up to KEY_CACHE_TTL_SECONDS (60 s at most).
-import * as v from 'valibot';
 import { forgetApiKey } from '#lib/auth/principal.ts';
 import { ServiceError } from '#lib/errors.ts';
-import { uuidPattern } from '#lib/ids.ts';
 import {
   type ApiKeyRecord,
   createApiKey,
@@ -16,63 +14,7 @@ import {
 } from '#lib/store/api-keys.ts';
 import { findDatabase } from '#lib/store/databases.ts';
 import { pageOf } from './access.ts';
-
-export const MAX_KEY_ORIGINS = 20;
-
-/** A bare browser origin: `https://app.example.com`, `http://localhost:5173`; no path. */
-const isOrigin = (value: string): boolean => {
-  try {
-    const url = new URL(value);
-    return /^https?:$/.test(url.protocol) && url.origin === value.replace(/\/$/, '').toLowerCase();
-  } catch {
-    return false;
-  }
-};
-
-/** The body of POST /api/v1/organization/api-keys. */
-export const ApiKeyCreateBody = v.pipe(
-  v.strictObject({
-    kind: v.pipe(
-      v.picklist(['sk', 'pk'], 'kind must be sk (organization key) or pk (database key)'),
-      v.description('sk: an organization key for your servers; pk: a database key for the widget'),
-    ),
-    name: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(200))),
-    database_id: v.optional(
-      v.pipe(
-        v.string(),
-        v.regex(uuidPattern, 'database_id must be a UUID'),
-        v.toLowerCase(),
-        v.description('pk keys: the one database the key may use (required)'),
-      ),
-    ),
-    origins: v.optional(
-      v.pipe(
-        v.array(
-          v.pipe(
-            v.string(),
-            v.trim(),
-            v.check(isOrigin, 'each origin must be a bare origin like https://app.example.com'),
-            v.transform((origin) => origin.replace(/\/$/, '').toLowerCase()),
-          ),
-        ),
-        v.maxLength(MAX_KEY_ORIGINS, `origins may list at most ${MAX_KEY_ORIGINS} origins`),
-        v.description('pk keys: the page origins allowed to use the key (any when absent)'),
-      ),
-    ),
-    manage: v.optional(
-      v.pipe(
-        v.boolean(),
-        v.description('sk keys: may change the organization through the control plane (default false)'),
-      ),
-    ),
-  }),
-  v.check((body) => body.kind === 'pk' || body.database_id === undefined, 'database_id is for pk keys only'),
-  v.check((body) => body.kind === 'pk' || body.origins === undefined, 'origins is for pk keys only'),
-  v.check((body) => body.kind === 'sk' || body.manage === undefined, 'manage is for sk keys only'),
-  v.check((body) => body.kind === 'sk' || body.database_id !== undefined, 'a pk key needs database_id'),
-);
-export type ApiKeyCreateBody = v.InferOutput<typeof ApiKeyCreateBody>;
-export const ApiKeyCreateInput = v.object({ body: ApiKeyCreateBody });
+import type { ApiKeyCreateBody } from './inputs.ts';
 
 /** What a list shows of a key: never its value or hash. */
 export const publicApiKey = (key: ApiKeyRecord) => ({

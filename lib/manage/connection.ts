@@ -9,52 +9,12 @@
 // anyone with a manage credential to places only it can reach.
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
-import * as v from 'valibot';
 import { settings } from '#lib/config.ts';
 import { createConnector } from '#lib/connectors/index.ts';
 import { testConnection } from '#lib/connectors/indexing.ts';
 import { ServiceError } from '#lib/errors.ts';
 import type { Engine } from '#lib/store/databases.ts';
-
-const SSL_MODES = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full', 'no-verify'] as const;
-
-/** `{url}` or `{host, port, database, user, password, sslmode}`: one of the two forms. */
-export const ConnectionInput = v.pipe(
-  v.strictObject({
-    url: v.optional(
-      v.pipe(
-        v.string(),
-        v.trim(),
-        v.minLength(1),
-        v.maxLength(2_048),
-        v.description('postgres://user:password@host:5432/database?sslmode=verify-full, or mysql://…'),
-      ),
-    ),
-    host: v.optional(
-      v.pipe(
-        v.string(),
-        v.trim(),
-        v.regex(/^[A-Za-z0-9._:[\]-]{1,253}$/, 'host must be a host name or an IP address'),
-      ),
-    ),
-    port: v.optional(v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(65_535))),
-    database: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(128))),
-    user: v.optional(v.pipe(v.string(), v.minLength(1), v.maxLength(128))),
-    password: v.optional(v.pipe(v.string(), v.maxLength(1_024))),
-    sslmode: v.optional(v.picklist(SSL_MODES)),
-  }),
-  v.check(
-    (connection) =>
-      connection.url !== undefined
-        ? Object.keys(connection).length === 1
-        : connection.host !== undefined && connection.database !== undefined && connection.user !== undefined,
-    'connection takes either url alone, or host, database and user (with port, password and sslmode when needed)',
-  ),
-  v.description(
-    'Either `{url}` or `{host, port, database, user, password, sslmode}`. Stored in the secret store, never returned.',
-  ),
-);
-export type ConnectionInput = v.InferOutput<typeof ConnectionInput>;
+import type { ConnectionInput } from './inputs.ts';
 
 const schemes: Record<Engine, readonly string[]> = {
   postgres: ['postgres:', 'postgresql:'],

@@ -1,14 +1,9 @@
 // A database's glossary through the control plane (docs/control-plane.md "Glossary"):
 // `{synonyms, metrics, filters}` read and replaced whole; the store checks it against the
 // database's schema index and SQL guard before saving (lib/store/glossary.ts).
-import * as v from 'valibot';
-import { GlossarySchema } from '#lib/answer/glossary.ts';
 import { type Glossary, readGlossary, saveGlossary } from '#lib/store/glossary.ts';
-import { pathId } from './access.ts';
-import { databaseOf } from './databases.ts';
 
-export const GlossaryPathInput = v.object({ path: v.object({ id: pathId('id') }) });
-export const GlossaryPutInput = v.object({ path: GlossaryPathInput.entries.path, body: GlossarySchema });
+import { databaseOf } from './databases.ts';
 
 export const getGlossary = async (organizationId: number, databaseId: string): Promise<Glossary> => {
   await databaseOf(organizationId, databaseId);

@@ -4,33 +4,26 @@
 // goes queued → running → succeeded | failed, with its progress (relations read of all) visible
 // while it runs. A failed job publishes nothing: the database keeps its previous index.
 //
-// Where a job runs: deployed (INDEXER_FUNCTION_NAME set, no DynamoDB Local), it is handed to the `indexer` function
-// by an asynchronous Lambda invocation (functions/indexer.ts; at most MAX_EVENT_AGE_SECONDS in
-// Lambda's queue, no retries, an on-failure destination for the record); on the local stack and
-// in tests the same `runIndexJob` runs in the process that queued it, after the response.
-// A job that never finishes (its invocation was dropped, the function timed out or crashed) is
-// read as failed (JOB_TIMED_OUT) once it is older than the indexer could possibly run, and a late
-// delivery of it no longer starts.
-import * as v from 'valibot';
+// Where a job runs: deployed (INDEXER_FUNCTION_NAME set, no DynamoDB Local), it is handed to the
+// `indexer` function by an asynchronous Lambda invocation (functions/indexer.ts; at most
+// MAX_EVENT_AGE_SECONDS in Lambda's queue, no retries, an on-failure destination for the record);
+// on the local stack and in tests the same `runIndexJob` (./job-runner.ts, loaded on demand: a
+// function that only queues jobs does not load it at cold start) runs in the process that queued
+// it, after the response. A job that never finishes (its invocation was dropped, the function
+// timed out or crashed) is read as failed (JOB_TIMED_OUT) once it is older than the indexer could
+// possibly run, and a late delivery of it no longer starts.
 import { settings } from '#lib/config.ts';
-import { withDescriptions } from '#lib/connectors/descriptions.ts';
-import { connectorFor } from '#lib/connectors/index.ts';
-import { countIndexing, testConnection } from '#lib/connectors/indexing.ts';
+import { countIndexing } from '#lib/connectors/indexing.ts';
 import type { Catalog } from '#lib/connectors/types.ts';
-import { errorCatalogue, ServiceError, toServiceError } from '#lib/errors.ts';
+import { ServiceError } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
-import { effectivePolicy } from '#lib/sql/policy.ts';
-import { type DatabaseRecord, findDatabase, type SchemaIndexPointer } from '#lib/store/databases.ts';
-import { checkGlossaryFor, type Glossary, parseGlossary, putGlossary } from '#lib/store/glossary.ts';
-import { createJob, findJob, finishJob, type JobRecord, setJobProgress, startJob } from '#lib/store/jobs.ts';
-import { discardSchemaIndex, publishSchemaIndex, writeSchemaIndex } from '#lib/store/schema-index.ts';
-import { pathId } from './access.ts';
+import type { DatabaseRecord, SchemaIndexPointer } from '#lib/store/databases.ts';
+import type { Glossary } from '#lib/store/glossary.ts';
+import { createJob, findJob, finishJob, type JobRecord } from '#lib/store/jobs.ts';
 
 /** The indexer's `maximumEventAge` in serverless.yml: how long Lambda may hold a job before running it. */
 export const MAX_EVENT_AGE_SECONDS = 300;
 const GRACE_SECONDS = 60;
-/** Progress is written at most this often while a job runs. */
-const PROGRESS_EVERY_MS = 1_000;
 
 /** How old a job may be before it is read as failed: queueing, the whole run, and a grace minute. */
 export const jobDeadlineMs = (): number =>
@@ -49,9 +42,6 @@ export const isIndexJobPayload = (value: unknown): value is IndexJobPayload =>
   typeof (value as IndexJobPayload).jobId === 'string';
 
 // ---- reading -----------------------------------------------------------------------------------
-
-/** `{job_id}` in the path of GET /organization/jobs/{job_id}. */
-export const JobPathInput = v.object({ path: v.object({ job_id: pathId('job_id') }) });
 
 /** A job as the API shows it; one that outlived the deadline unfinished is failed (JOB_TIMED_OUT). */
 export const publicJob = (job: JobRecord, now = Date.now()) => {
@@ -77,103 +67,20 @@ export const publicJob = (job: JobRecord, now = Date.now()) => {
 };
 export type PublicJob = ReturnType<typeof publicJob>;
 
-/** One job of the organization; 404 NOT_FOUND_JOB when unknown or another organization's. */
-export const getJob = async (organizationId: number, jobId: string): Promise<PublicJob> => {
-  const job = await findJob(organizationId, jobId);
-  if (!job) throw new ServiceError('JOB_NOT_FOUND', { message: `Job ${jobId} not found` });
-  return publicJob(job);
-};
-
-// ---- running -----------------------------------------------------------------------------------
-
-const failureOf = (error: unknown): { code: string; message: string } => {
-  const failure = toServiceError(error);
-  if (failure.kind === 'INTERNAL') {
-    logger.error('an indexing job failed', { error: error as Error });
-    return { code: errorCatalogue.INTERNAL.errorCode, message: errorCatalogue.INTERNAL.message };
-  }
-  return { code: failure.detail ?? errorCatalogue[failure.kind].errorCode, message: failure.message };
-};
-
-/** Builds the new index in memory: test, introspect (with progress), descriptions, glossary check. */
-const buildIndex = async (
-  job: JobRecord,
-  database: DatabaseRecord,
-): Promise<{ catalog: Catalog; glossary: Glossary | undefined }> => {
-  const connector = await connectorFor(database);
-  await testConnection(connector);
-  let lastWrite = 0;
-  const introspected = await connector.introspect({
-    policy: effectivePolicy(database),
-    onProgress: async (done, total) => {
-      const now = Date.now();
-      if (done !== 0 && done !== total && now - lastWrite < PROGRESS_EVERY_MS) return;
-      lastWrite = now;
-      await setJobProgress(job, done, total).catch(() => undefined);
-    },
-  });
-  const catalog = withDescriptions(introspected, database.descriptions);
-  // A glossary given at creation is checked against the index it will be used with, before
-  // anything is published: refused, the job fails and nothing changes.
-  const glossary =
-    job.pendingGlossary === undefined
-      ? undefined
-      : parseGlossary(JSON.parse(job.pendingGlossary), 'body.glossary');
-  if (glossary) await checkGlossaryFor(database, glossary, catalog);
-  return { catalog, glossary };
-};
-
-/** Writes the new index and moves the database's pointer to it; the chunks go if that fails. */
-export const publishIndex = async (
-  database: DatabaseRecord,
-  catalog: Catalog,
-): Promise<SchemaIndexPointer> => {
-  const written = await writeSchemaIndex(database.id, catalog);
-  const pointer = { ...written, policyKey: JSON.stringify(effectivePolicy(database)) };
-  try {
-    await publishSchemaIndex(database, pointer);
-  } catch (error) {
-    await discardSchemaIndex(database.id, pointer).catch(() => undefined);
-    throw error;
-  }
-  return pointer;
-};
-
 export interface JobResult {
   job: PublicJob;
   /** A succeeded job's index (the admin command prints a summary of it). */
   index?: { pointer: SchemaIndexPointer; catalog: Catalog };
 }
 
-/**
- * Runs one queued job to its end (the indexer function, or in-process). A job that is not queued
- * any more (another delivery ran it) or is past its deadline is left as it is. Never throws for
- * the job's own failure: that is recorded on the job.
- */
-export const runIndexJob = async (payload: IndexJobPayload): Promise<JobResult | undefined> => {
-  const job = await findJob(payload.organizationId, payload.jobId);
-  if (!job) return undefined;
-  const createdAfter = new Date(Date.now() - jobDeadlineMs()).toISOString();
-  if (!(await startJob(job, createdAfter)))
-    return { job: publicJob((await findJob(job.organizationId, job.id)) ?? job) };
-  let index: JobResult['index'];
-  try {
-    const database = await findDatabase(job.organizationId, job.databaseId);
-    if (!database)
-      throw new ServiceError('DATABASE_NOT_FOUND', { message: `Database ${job.databaseId} was deleted` });
-    const { catalog, glossary } = await buildIndex(job, database);
-    const pointer = await publishIndex(database, catalog);
-    if (glossary) await putGlossary(database.id, glossary);
-    index = { pointer, catalog };
-    const total = catalog.relations.length;
-    await finishJob(job, { status: 'succeeded', tablesDone: total, tablesTotal: total });
-  } catch (error) {
-    await finishJob(job, { status: 'failed', error: failureOf(error) }).catch((storeError) =>
-      logger.error('an indexing job’s failure could not be stored', { error: storeError as Error }),
-    );
-  }
-  const finished = await findJob(job.organizationId, job.id);
-  return { job: publicJob(finished ?? job), ...(index ? { index } : {}) };
+/** The runner, loaded on first use. */
+const runner = () => import('./job-runner.ts');
+
+/** One job of the organization; 404 NOT_FOUND_JOB when unknown or another organization's. */
+export const getJob = async (organizationId: number, jobId: string): Promise<PublicJob> => {
+  const job = await findJob(organizationId, jobId);
+  if (!job) throw new ServiceError('JOB_NOT_FOUND', { message: `Job ${jobId} not found` });
+  return publicJob(job);
 };
 
 // ---- queueing ----------------------------------------------------------------------------------
@@ -212,9 +119,9 @@ const dispatchJob = async (job: JobRecord): Promise<void> => {
   // The local stack (DynamoDB Local, as lib/connectors/secrets.ts decides) has no indexer function.
   if (!functionName || dynamodbEndpoint !== undefined) {
     setImmediate(() => {
-      runIndexJob(payload).catch((error) =>
-        logger.error('an indexing job failed', { error: error as Error }),
-      );
+      runner()
+        .then(({ runIndexJob }) => runIndexJob(payload))
+        .catch((error) => logger.error('an indexing job failed', { error: error as Error }));
     });
     return;
   }
@@ -252,10 +159,12 @@ export const queueIndexJob = async (
     databaseId: database.id,
     ...(options.glossary ? { pendingGlossary: JSON.stringify(options.glossary) } : {}),
   });
-  if (options.run === 'inline')
+  if (options.run === 'inline') {
+    const { runIndexJob } = await runner();
     return (
       (await runIndexJob({ organizationId: job.organizationId, jobId: job.id })) ?? { job: publicJob(job) }
     );
+  }
   await dispatchJob(job);
   return { job: publicJob(job) };
 };

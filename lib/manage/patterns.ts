@@ -5,9 +5,8 @@
 // VALIDATION_ERROR whose details entry carries the guard's code, and nothing is stored. One
 // pattern per question (compared without case, spacing and end punctuation): a second is 400
 // BUSINESS_DUPLICATE_ENTRY.
-import * as v from 'valibot';
+import type * as v from 'valibot';
 import { ServiceError } from '#lib/errors.ts';
-import { PageNumberInput } from '#lib/params.ts';
 import { effectivePolicy } from '#lib/sql/policy.ts';
 import { checkSavedSql } from '#lib/sql/saved-sql.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
@@ -18,7 +17,6 @@ import {
   findPattern,
   listPatterns,
   MAX_PATTERNS,
-  NewPattern,
   normalisedQuestion,
   type PublicPattern,
   publicPattern,
@@ -26,33 +24,9 @@ import {
   replacePattern,
 } from '#lib/store/patterns.ts';
 import { readSchemaIndex } from '#lib/store/schema-index.ts';
-import { pageOf, pathId } from './access.ts';
+import { pageOf } from './access.ts';
 import { databaseOf } from './databases.ts';
-
-/** The body of POST …/databases/{id}/patterns. */
-export const PatternCreateBody = v.strictObject(NewPattern.entries);
-export const PatternCreateInput = v.object({
-  path: v.object({ id: pathId('id') }),
-  body: PatternCreateBody,
-});
-
-/** The body of PATCH …/patterns/{pattern_id}: any of these; `notes: null` clears them. */
-export const PatternUpdateBody = v.pipe(
-  v.strictObject({
-    question: v.optional(NewPattern.entries.question),
-    sql: v.optional(NewPattern.entries.sql),
-    notes: v.optional(v.nullable(v.unwrap(NewPattern.entries.notes))),
-  }),
-  v.check((body) => Object.keys(body).length > 0, 'the body changes nothing: give at least one field'),
-);
-export const PatternListInput = v.object({
-  path: v.object({ id: pathId('id') }),
-  ...PageNumberInput.entries,
-});
-export const PatternPathInput = v.object({
-  path: v.object({ id: pathId('id'), pattern_id: pathId('pattern_id') }),
-});
-export const PatternUpdateInput = v.object({ ...PatternPathInput.entries, body: PatternUpdateBody });
+import type { PatternCreateBody, PatternUpdateBody } from './inputs.ts';
 
 /** The SQL guard's verdict on a pattern's SQL: 400 with the guard's code when it refuses. */
 export const checkPatternSql = async (database: DatabaseRecord, sql: string): Promise<void> => {

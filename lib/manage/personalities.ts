@@ -2,50 +2,19 @@
 // admin command: a name, instructions for the answering engine (tone, focus) and optionally the
 // language it answers in. The engine and model a personality may choose are set by an operator
 // (`admin personality create --engine`) and shown here, not changed.
-import * as v from 'valibot';
+import type * as v from 'valibot';
 import { ServiceError } from '#lib/errors.ts';
 import {
   createPersonality,
   deletePersonality as deletePersonalityRecord,
   findPersonality,
-  Language,
   listPersonalities,
-  MAX_INSTRUCTIONS_LENGTH,
   type NewPersonality,
   type Personality,
   replacePersonality,
 } from '#lib/store/personalities.ts';
-import { IdPathInput, Name, pageOf } from './access.ts';
-
-const Instructions = v.pipe(
-  v.string(),
-  v.trim(),
-  v.minLength(1, 'instructions must not be empty'),
-  v.maxLength(MAX_INSTRUCTIONS_LENGTH, `instructions must be at most ${MAX_INSTRUCTIONS_LENGTH} characters`),
-);
-
-/** The body of POST /api/v1/organization/personalities. */
-export const PersonalityCreateBody = v.strictObject({
-  name: Name,
-  instructions: Instructions,
-  language: v.optional(Language),
-});
-export const PersonalityCreateInput = v.object({ body: PersonalityCreateBody });
-
-/** The body of PATCH …/personalities/{id}: any of these; `language: null` clears it. */
-export const PersonalityUpdateBody = v.pipe(
-  v.strictObject({
-    name: v.optional(Name),
-    instructions: v.optional(Instructions),
-    language: v.optional(v.nullable(Language)),
-  }),
-  v.check((body) => Object.keys(body).length > 0, 'the body changes nothing: give at least one field'),
-);
-
-export const PersonalityUpdateInput = v.object({
-  path: IdPathInput.entries.path,
-  body: PersonalityUpdateBody,
-});
+import { pageOf } from './access.ts';
+import type { PersonalityUpdateBody } from './inputs.ts';
 
 export const publicPersonality = (personality: Personality) => ({
   id: personality.id,

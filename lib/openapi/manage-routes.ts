@@ -2,20 +2,22 @@
 // docs/control-plane.md): each with the input schema its function passes to `api()` (the same
 // object), its success schema and status, and the error kinds it can answer with. routes.ts adds
 // them to the route table that tests/integration/openapi.test.ts holds to serverless.yml.
-
 import type { ErrorKind } from '#lib/errors.ts';
 import { IdPathInput } from '#lib/manage/access.ts';
-import { ApiKeyCreateInput } from '#lib/manage/api-keys.ts';
-import { DatabaseCreateInput, DatabaseUpdateInput } from '#lib/manage/databases.ts';
-import { GlossaryPathInput, GlossaryPutInput } from '#lib/manage/glossary.ts';
-import { JobPathInput } from '#lib/manage/jobs.ts';
 import {
+  ApiKeyCreateInput,
+  DatabaseCreateInput,
+  DatabaseUpdateInput,
+  GlossaryPathInput,
+  GlossaryPutInput,
+  JobPathInput,
   PatternCreateInput,
   PatternListInput,
   PatternPathInput,
   PatternUpdateInput,
-} from '#lib/manage/patterns.ts';
-import { PersonalityCreateInput, PersonalityUpdateInput } from '#lib/manage/personalities.ts';
+  PersonalityCreateInput,
+  PersonalityUpdateInput,
+} from '#lib/manage/inputs.ts';
 import { PageNumberInput } from '#lib/params.ts';
 import { BrandingPutInput } from '#lib/store/branding.ts';
 import {

@@ -217,6 +217,13 @@ export const QueryType = v.pipe(
 );
 
 /** docs/design.md "Chat answers: one superset shape": the fields of both documented shapes. */
+const chartField = v.object({
+  field: v.string(),
+  type: v.picklist(['temporal', 'ordinal', 'quantitative', 'nominal']),
+  title: v.string(),
+  sort: v.optional(v.picklist(['ascending', '-y'])),
+});
+
 export const ChatAnswer = v.pipe(
   v.object({
     message: v.pipe(v.string(), v.description('the answer in words')),
@@ -244,6 +251,33 @@ export const ChatAnswer = v.pipe(
         'what the engine understood, in plain words ("Counting orders with status \'cancelled\'"), so that a misreading can be caught; null when no query was proposed',
       ),
     ),
+    message_id: v.pipe(uuid, v.description('the stored answer, as history lists it; feedback names it')),
+    answered_by: v.pipe(
+      v.picklist(['builtin', 'pattern', 'cache', 'model']),
+      v.description(
+        'who answered: the builtin engine, an approved query pattern, the shared SQL cache, or a model',
+      ),
+    ),
+    chart: v.pipe(
+      v.nullable(
+        v.object({
+          $schema: v.literal('https://vega.github.io/schema/vega-lite/v5.json'),
+          title: v.string(),
+          description: v.string(),
+          data: v.object({ values: v.array(v.record(v.string(), v.unknown())) }),
+          mark: v.object({ type: v.picklist(['line', 'bar', 'point']) }),
+          encoding: v.object({ x: chartField, y: chartField }),
+        }),
+      ),
+      v.description(
+        'a Vega-Lite v5 spec of the rows chosen by rules (time and measure: line; up to 20 categories: bar; two measures: point), values inline; null when no chart fits',
+      ),
+    ),
+    suggestions: v.pipe(
+      v.array(v.string()),
+      v.maxLength(3),
+      v.description('up to three follow-up questions the builtin engine answers on this database'),
+    ),
   }),
   v.description('An answer, in the superset of both documented response shapes'),
 );
@@ -268,6 +302,10 @@ export const StreamDone = v.object({
   results: ChatAnswer.entries.results,
   results_truncated: ChatAnswer.entries.results_truncated,
   interpretation: ChatAnswer.entries.interpretation,
+  message_id: ChatAnswer.entries.message_id,
+  answered_by: ChatAnswer.entries.answered_by,
+  chart: ChatAnswer.entries.chart,
+  suggestions: ChatAnswer.entries.suggestions,
 });
 export type StreamDone = v.InferOutput<typeof StreamDone>;
 

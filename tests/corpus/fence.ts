@@ -262,6 +262,8 @@ const LEAKPROOF = [
   new RegExp(`^${COLUMN} (?:=|<>|<|>|<=|>=) ${CONSTANT}$`),
   new RegExp(`^${COLUMN} (?:= ANY|<> ALL) \\(${CONSTANT}\\)$`),
   new RegExp(`^${COLUMN} IS NOT NULL$`),
+  // `vip = true` / `paid = false` on a boolean column, as EXPLAIN prints them.
+  new RegExp(`^(?:NOT )?${COLUMN}$`),
 ];
 
 interface PlanNode {
@@ -306,7 +308,12 @@ export const postgresPlanProblems = (
       problems.push(`${scan.name} is scanned without its tenant filter (${scan.seen.join(' AND ')})`);
     }
     const scopeTerm = `${table?.scope} = '${context.scope}'::text`;
-    if (table?.scope && context.scope !== undefined && scan && !scan.seen.some((t) => t.endsWith(scopeTerm))) {
+    if (
+      table?.scope &&
+      context.scope !== undefined &&
+      scan &&
+      !scan.seen.some((t) => t.endsWith(scopeTerm))
+    ) {
       problems.push(`${scan.name} is scanned without its scope filter (${scan.seen.join(' AND ')})`);
     }
   };
@@ -321,7 +328,10 @@ export const postgresPlanProblems = (
  * materialized derived table (merged into the outer query), or with a condition other than its
  * tenant and scope terms attached (pushed down into the derived table).
  */
-export const mysqlPlanProblems = (explained: unknown, context: { tenant: number; scope?: string }): string[] => {
+export const mysqlPlanProblems = (
+  explained: unknown,
+  context: { tenant: number; scope?: string },
+): string[] => {
   const problems: string[] = [];
   const allowed = (table: string, term: string): boolean => {
     const { tenant, scope } = TENANT_TABLES[table]!;
@@ -330,7 +340,9 @@ export const mysqlPlanProblems = (explained: unknown, context: { tenant: number;
     if (scope && context.scope !== undefined) {
       const value = `'${context.scope}'`;
       patterns.push(new RegExp(`^${column}${scope}\`? = ${value}$`));
-      patterns.push(new RegExp(`^cast\\(${column}${scope}\`? as (?:char charset )?binary\\) = ${value}$`, 'i'));
+      patterns.push(
+        new RegExp(`^cast\\(${column}${scope}\`? as (?:char charset )?binary\\) = ${value}$`, 'i'),
+      );
     }
     return patterns.some((pattern) => pattern.test(term));
   };

@@ -136,7 +136,10 @@ describe('admin database add: connect, test and index', { timeout: SLOW }, () =>
   });
 
   it('prints the database with its index and warns about policy names the database lacks', async () => {
-    const added = await adminOk<Added>(addDemo(['--shared-tables', 'countries,categories,currencies']));
+    // Another name: a second database of the same name is refused (docs/design.md "The control plane").
+    const added = await adminOk<Added>(
+      addDemo(['--name', 'Demo shop 2', '--shared-tables', 'countries,categories,currencies']),
+    );
     expect(added).toMatchObject({
       engine: 'pglite',
       requires_organization_scoping: true,
@@ -146,6 +149,7 @@ describe('admin database add: connect, test and index', { timeout: SLOW }, () =>
     });
     const list = await adminOk<{ databases: Added[] }>(['database', 'list', '--org', org]);
     expect(list.databases.map((d) => d.id)).toContain(added.id);
+    expect(await adminFails(1, addDemo())).toContain('already has a database named "Demo shop"');
   });
 
   describe('an unreachable database stores nothing', () => {

@@ -29,14 +29,7 @@ import {
   postgresPlanProblems,
   unfenced,
 } from '../corpus/fence.ts';
-import {
-  corpusPolicy,
-  type Outcome,
-  pgliteRunner,
-  pgRunner,
-  type Run,
-  schemaSql,
-} from '../corpus/postgres-oracle.ts';
+import { corpusPolicy, pgliteRunner, pgRunner, type Run, schemaSql } from '../corpus/postgres-oracle.ts';
 import { sampleCatalog, samplePolicy } from '../unit/sql-mysql-corpus.ts';
 import {
   createSampleDatabase,

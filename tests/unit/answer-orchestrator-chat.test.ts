@@ -194,6 +194,10 @@ describe('the chat variant of POST /chat/message', () => {
       results_truncated: false,
       sql: null,
       interpretation: null,
+      message_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-7/),
+      answered_by: 'builtin',
+      chart: null,
+      suggestions: expect.any(Array),
     });
     expect(response.headers['server-timing']).toMatch(/^load;dur=[\d.]+, engine;dur=.*total;dur=[\d.]+$/);
     const question = ddb.commandCalls(TransactWriteCommand)[0]?.args[0].input.TransactItems?.[0]?.Put?.Item;

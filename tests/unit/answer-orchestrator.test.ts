@@ -169,7 +169,13 @@ describe('a question answered from the database', () => {
       results_truncated: false,
       sql: countProposal.sql,
       interpretation: 'Counting orders',
+      message_id: outcome.assistantMessageId,
+      answered_by: 'builtin',
+      // One value: no chart (lib/answer/chart.ts); follow-ups the builtin engine answers.
+      chart: null,
+      suggestions: expect.any(Array),
     });
+    expect(outcome.answer.suggestions.length).toBeLessThanOrEqual(3);
     expect(Number.isInteger(outcome.answer.execution_time_ms)).toBe(true);
   });
 

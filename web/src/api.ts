@@ -5,6 +5,7 @@
 // fetch because EventSource cannot send X-API-Key or Authorization. A session token is asked for
 // again once 80 % of its lifetime has passed, and once more when the API answers 401
 // AUTH_TOKEN_EXPIRED. Errors come back as `ChatError` in plain words.
+import type { ChartSpec } from './chart-spec.ts';
 
 export interface Branding {
   colors: {
@@ -36,6 +37,12 @@ export interface Answer {
   results_truncated?: boolean;
   /** What the engine understood, in plain words; null when no query ran. */
   interpretation?: string | null;
+  /** The stored answer's id (for feedback). */
+  message_id?: string;
+  /** A Vega-Lite v5 spec of the rows (line, bar or point), or null. */
+  chart?: ChartSpec | null;
+  /** Up to three follow-up questions. */
+  suggestions?: string[];
 }
 
 export interface ClientOptions {
@@ -266,6 +273,16 @@ export class ChatClient {
     )
       return this.request(path, init, true);
     throw errorOf(response.status, envelope, response.headers);
+  }
+
+  /** A rating of one answer (up or down); a second rating of the same answer replaces the first. */
+  async feedback(conversationId: string, messageId: string, rating: 'up' | 'down'): Promise<void> {
+    const path = `/api/v1/chat/${encodeURIComponent(conversationId)}/messages/${encodeURIComponent(messageId)}/feedback`;
+    await this.request(path, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ rating }),
+    });
   }
 
   async branding(signal?: AbortSignal): Promise<Branding> {

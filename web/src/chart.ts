@@ -3,21 +3,8 @@
 // screen readers, labelled axes, one mark per value with its value as a tooltip, and colours from
 // the widget's theme (so the dark scheme follows). No charting library: these three kinds only.
 // The rows stay available as a table under the chart.
+import type { ChartSpec } from './chart-spec.ts';
 import { cellText } from './table.ts';
-
-export interface ChartField {
-  field: string;
-  type: 'temporal' | 'ordinal' | 'quantitative' | 'nominal';
-  title?: string;
-}
-
-export interface ChartSpec {
-  title?: string;
-  description?: string;
-  data: { values: Record<string, unknown>[] };
-  mark: { type: 'line' | 'bar' | 'point' } | 'line' | 'bar' | 'point';
-  encoding: { x: ChartField; y: ChartField };
-}
 
 const SVG = 'http://www.w3.org/2000/svg';
 const WIDTH = 320;

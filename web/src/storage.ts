@@ -2,7 +2,9 @@
 // scope, in localStorage. History endpoints need an organization key, so a `pk_` widget keeps
 // its own transcript; the conversation itself (and its context for follow-ups) lives on the
 // server under the id.
+
 import type { Row } from './api.ts';
+import type { ChartSpec } from './chart-spec.ts';
 
 export interface StoredMessage {
   role: 'user' | 'assistant' | 'error';
@@ -12,6 +14,12 @@ export interface StoredMessage {
   rowCount?: number;
   truncated?: boolean;
   interpretation?: string;
+  /** The answer's chart spec, its stored id (for feedback) and its follow-up questions. */
+  chart?: ChartSpec;
+  messageId?: string;
+  suggestions?: string[];
+  /** The rating given, once given. */
+  rating?: 'up' | 'down';
 }
 
 export interface StoredConversation {

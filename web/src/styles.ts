@@ -57,6 +57,11 @@ th { position: sticky; top: 0; background: var(--tt-secondary); color: var(--tt-
 .chart .title { fill: var(--tt-text-raised); font-size: 10px; }
 .chart .line { fill: none; stroke: var(--tt-primary); stroke-width: 2; }
 .chart .bar, .chart .point { fill: var(--tt-primary); }
+.rating { margin-top: 4px; display: flex; gap: 4px; }
+.rating button { background: none; border: 1px solid transparent; border-radius: 6px; cursor: pointer; font-size: 13px; padding: 0 4px; }
+.rating button[aria-pressed="true"] { border-color: var(--tt-primary); }
+.suggestions { display: flex; flex-wrap: wrap; gap: 6px; margin: 4px 0 8px; }
+.suggestion { background: var(--tt-raised); color: var(--tt-text-raised); border: 1px solid var(--tt-primary); border-radius: 12px; cursor: pointer; font-size: 12px; padding: 4px 10px; text-align: left; }
 .table-toggle summary { cursor: pointer; font-size: 12px; color: var(--tt-muted-raised); margin-top: 4px; }
 .composer { display: flex; gap: 8px; padding: 10px; border-top: 1px solid var(--tt-raised); }
 .composer textarea { flex: 1; resize: none; font: inherit; padding: 8px 10px; border-radius: 10px;

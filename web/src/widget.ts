@@ -8,6 +8,7 @@
 // they stream, renders result rows as a table, and keeps the conversation across reloads.
 // Everything lives in a shadow root; text from the API is only ever set as text.
 import { type Answer, type Branding, ChatClient, ChatError, newId } from './api.ts';
+import { renderChart } from './chart.ts';
 import {
   forgetConversation,
   loadConversation,
@@ -202,13 +203,78 @@ export const create = (target: string | HTMLElement, options: WidgetOptions): Wi
       node.append(element('span', { class: 'label' }, 'A question for you'));
     }
     node.append(element('span', { class: 'text' }, message.text));
+    const chart = message.chart ? renderChart(message.chart) : undefined;
     if (message.results && needsTable(message.results)) {
       node.classList.add('wide');
-      node.append(renderTable(message.results, message.truncated ?? false));
+      const table = renderTable(message.results, message.truncated ?? false);
+      if (chart) {
+        // The chart first; its rows stay one click away as a table.
+        const rows = element('details', { class: 'table-toggle' });
+        rows.append(element('summary', {}, 'Show the rows as a table'), table);
+        node.append(chart, rows);
+      } else node.append(table);
     }
     // What was understood, under the answer, so that a misreading shows.
     if (message.interpretation) node.append(element('span', { class: 'label' }, message.interpretation));
+    if (message.messageId) node.append(ratingButtons(message));
     return node;
+  };
+
+  /** Thumbs up and down under an answer: one rating per answer, a second replaces it. */
+  const ratingButtons = (message: StoredMessage): HTMLElement => {
+    const group = element('div', {
+      class: 'rating',
+      role: 'group',
+      'aria-label': 'Was this answer helpful?',
+    });
+    for (const [rating, label, symbol] of [
+      ['up', 'Helpful', '👍'],
+      ['down', 'Not helpful', '👎'],
+    ] as const) {
+      const button = element(
+        'button',
+        { type: 'button', 'aria-label': label, 'aria-pressed': String(message.rating === rating) },
+        symbol,
+      );
+      button.addEventListener('click', () => {
+        const kept = conversation;
+        const id = message.messageId;
+        if (!kept || !id) return;
+        void client.feedback(kept.conversationId, id, rating).then(
+          () => {
+            message.rating = rating;
+            for (const other of group.querySelectorAll('button')) {
+              other.setAttribute('aria-pressed', String(other === button));
+            }
+            saveConversation(key, kept);
+            status.textContent = 'Thank you for the feedback.';
+          },
+          () => {
+            status.textContent = 'The feedback could not be sent.';
+          },
+        );
+      });
+      group.append(button);
+    }
+    return group;
+  };
+
+  /** The latest answer's follow-up questions, as buttons that ask them. */
+  const suggestionButtons = (suggestions: readonly string[]): HTMLElement => {
+    const group = element('div', {
+      class: 'suggestions',
+      role: 'group',
+      'aria-label': 'Suggested questions',
+    });
+    for (const suggestion of suggestions) {
+      const button = element('button', { type: 'button', class: 'suggestion' }, suggestion);
+      button.addEventListener('click', () => {
+        group.remove();
+        void ask(suggestion);
+      });
+      group.append(button);
+    }
+    return group;
   };
 
   const greeting = (): HTMLElement =>
@@ -255,6 +321,9 @@ export const create = (target: string | HTMLElement, options: WidgetOptions): Wi
       : {}),
     ...(answer.row_count === undefined ? {} : { rowCount: answer.row_count }),
     ...(answer.interpretation ? { interpretation: answer.interpretation } : {}),
+    ...(answer.chart ? { chart: answer.chart } : {}),
+    ...(answer.message_id ? { messageId: answer.message_id } : {}),
+    ...(answer.suggestions?.length ? { suggestions: answer.suggestions } : {}),
   });
 
   const ask = async (question: string, showQuestion = true): Promise<void> => {
@@ -298,6 +367,8 @@ export const create = (target: string | HTMLElement, options: WidgetOptions): Wi
       conversation ??= { conversationId: answer.conversation_id, messages: [] };
       const stored = answerMessage(answer);
       pending.replaceWith(messageElement(stored));
+      log.querySelector('.suggestions')?.remove();
+      if (stored.suggestions?.length) log.append(suggestionButtons(stored.suggestions));
       remember(userMessage, stored);
       status.textContent = 'Answer complete.';
     } catch (error) {

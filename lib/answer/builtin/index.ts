@@ -106,7 +106,8 @@ export const proposeBuiltin = (input: EngineInput): Proposal => {
   const ratio = ratioQuestion(core);
   if (ratio) {
     // Each side read on its own; when both are one value each, their ratio (ratio.ts).
-    const read = (side: string) => interpret({ lexicon, mentions: scan(lexicon, tokenize(sideQuestion(side)), input.now) });
+    const read = (side: string) =>
+      interpret({ lexicon, mentions: scan(lexicon, tokenize(sideQuestion(side)), input.now) });
     const left = read(ratio.left);
     const right = read(ratio.right);
     if (left.kind === 'clarify') return { kind: 'clarification', message: left.message };
@@ -115,7 +116,8 @@ export const proposeBuiltin = (input: EngineInput): Proposal => {
     if (proposal) return proposal;
     return {
       kind: 'clarification',
-      message: 'I can divide one count or total by another, not lists or groups. Could you ask for the two numbers one at a time?',
+      message:
+        'I can divide one count or total by another, not lists or groups. Could you ask for the two numbers one at a time?',
     };
   }
   const mentions = scan(lexicon, tokenize(core), input.now);

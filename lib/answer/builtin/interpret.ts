@@ -321,7 +321,22 @@ const readStatement = (c: Reading): void => {
       focusEntity ? [{ table: tableName(lexicon, focusEntity) }] : undefined,
     );
   } else if (aggregate) {
-    if (aggregate.fn === 'count') {
+    const countColumn =
+      aggregate.fn === 'count' && aggregateTarget?.kind === 'column'
+        ? aggregateTarget.refs.filter((ref) => {
+            const column = columnOf(lexicon, ref);
+            return (
+              column?.numeric && /^(num|count|number|cnt)$/.test(column.words[column.words.length - 1] ?? '')
+            );
+          })
+        : [];
+    if (countColumn.length > 0 && aggregateTarget?.kind === 'column') {
+      // "the total number of citations" where citation_num holds them: its sum.
+      const ref = resolver.columnRef(countColumn, aggregateTarget.text, focusEntity);
+      used.add(aggregate.target!);
+      c.subject = ref.table;
+      parts.metric = { fn: 'sum', measure: { kind: 'column', ref } };
+    } else if (aggregate.fn === 'count') {
       if (countTarget) c.subject = resolver.entity(countTarget.tables, countTarget.text);
       else if (focusEntity) c.subject = focusEntity;
       // "which users posted reviews … and how many reviews": one count per user.
@@ -343,14 +358,22 @@ const readStatement = (c: Reading): void => {
           other.key === c.subject || pathBetween(lexicon, c.subject!, other.key).kind !== 'path'
             ? []
             : other.columns
-                .filter((column) => column.numeric && /^(count|num|number|cnt|total)$/.test(column.words[column.words.length - 1] ?? '') && singular(column.words.slice(0, -1).join(' ')) === counted.one)
+                .filter(
+                  (column) =>
+                    column.numeric &&
+                    /^(count|num|number|cnt|total)$/.test(column.words[column.words.length - 1] ?? '') &&
+                    singular(column.words.slice(0, -1).join(' ')) === counted.one,
+                )
                 .map((column) => ({ relation: other, column })),
         );
         if (tallies.length > 0) {
           const tally = tallies[0]!;
           throw new Clarify(
             `Should I count the ${counted.other} rows, or add up ${tally.column.display} of ${tally.relation.other}? The two can differ.`,
-            [{ table: tableName(lexicon, counted.key) }, { table: tableName(lexicon, tally.relation.key), column: tally.column.name }],
+            [
+              { table: tableName(lexicon, counted.key) },
+              { table: tableName(lexicon, tally.relation.key), column: tally.column.name },
+            ],
           );
         }
       }
@@ -578,7 +601,19 @@ const readGrouping = (c: Reading, subject: string): void => {
   const explicitGroups = analysis.groups;
   if (explicitGroups.length > 1)
     throw new Clarify('I can group by one thing at a time. Which grouping do you want?');
-  const explicit = explicitGroups[0];
+  let explicit = explicitGroups[0];
+  // "which neighbourhoods have the most businesses, and how many in each neighbourhood": the same
+  // grouping said twice.
+  const repeated = explicit?.target !== undefined ? at(explicit.target) : undefined;
+  if (
+    parts.group?.kind === 'entity' &&
+    repeated?.kind === 'entity' &&
+    repeated.tables.includes(parts.group.table)
+  ) {
+    // … and every group is asked for, in that order, not the top few.
+    explicit = undefined;
+    delete parts.limit;
+  }
   if (explicit) {
     if (parts.group) throw new Clarify('I can group by one thing at a time. Which grouping do you want?');
     const target = at(explicit.target);

@@ -52,7 +52,9 @@ const shortestPaths = (lexicon: Lexicon, sources: Iterable<string>, to: string):
       if (found.length === 1) return { kind: 'path', steps: found[0]! };
       // Declared keys before inferred ones, and among inferred ones, ids before names
       // (location.restaurant_id before location.city_name).
-      const byId = found.filter((path) => path.every((step) => !step.edge.inferred || step.edge.childColumns.every(idColumn)));
+      const byId = found.filter((path) =>
+        path.every((step) => !step.edge.inferred || step.edge.childColumns.every(idColumn)),
+      );
       return byId.length === 1 ? { kind: 'path', steps: byId[0]! } : { kind: 'ambiguous', paths: found };
     }
     if (next.size === 0) break;

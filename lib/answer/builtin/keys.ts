@@ -75,7 +75,8 @@ export const inferKeys = (catalog: Catalog, tenantColumn?: string): InferredKeys
     const first = relation.columns.find((column) => column.name !== tenantColumn);
     const match = first && first.kind === 'text' ? /^(.+)_name$/i.exec(first.name) : null;
     if (!first || !match) continue;
-    const named = relations.some((other) => compact(other.name) === compact(match[1]!));
+    // (A relation named x is this one when x is its own name: state.state_name is its key.)
+    const named = relations.some((other) => other !== relation && compact(other.name) === compact(match[1]!));
     const rivals = relations.filter(
       (other) =>
         other !== relation &&

@@ -448,6 +448,7 @@ export const buildLexicon = (catalog: Catalog, tenantColumn?: string, glossary?:
   const phrases = new Map<string, Entry[]>();
   const edges = new Map<string, Edge[]>();
   const inferred = inferKeys(catalog, tenantColumn);
+  const stateNames: { phrase: string; table: string; column: string; value: string }[] = [];
   const relationNames = new Set(
     catalog.relations.map((relation) => phraseKey(splitIdentifier(relation.name))),
   );
@@ -548,7 +549,8 @@ export const buildLexicon = (catalog: Catalog, tenantColumn?: string, glossary?:
       if (column.samples.length > 0 && column.samples.every((value) => /^[A-Z]{2}$/.test(value))) {
         for (const value of column.samples) {
           const name = usStates[value];
-          if (name) addEntry(phrases, phraseKey(name.split(' ')), { kind: 'value', table: key, column: column.name, value });
+          if (name)
+            stateNames.push({ phrase: phraseKey(name.split(' ')), table: key, column: column.name, value });
         }
       }
       for (const value of column.samples) {
@@ -578,6 +580,17 @@ export const buildLexicon = (catalog: Catalog, tenantColumn?: string, glossary?:
     }
   }
   for (const [head, entries] of heads) for (const entry of entries) addEntry(phrases, head, entry);
+
+  // State names mean their codes (beside a city spelled the same: the column named next to it,
+  // "the state of New York", or a question back, decides).
+  for (const state of stateNames) {
+    addEntry(phrases, state.phrase, {
+      kind: 'value',
+      table: state.table,
+      column: state.column,
+      value: state.value,
+    });
+  }
 
   // The join graph: foreign keys between relations of the catalog, not through the tenant column.
   for (const info of relations.values()) {

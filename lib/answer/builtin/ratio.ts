@@ -5,12 +5,13 @@
 // not mention ("in New York") applies to both, since it scopes the comparison. One SELECT divides
 // the two values, each a scalar subquery (both guards accept them). Ratios per group ("in each
 // state", "by continent", "over the years") are not handled: the question is asked back.
+
+import type { Dialect } from '#lib/connectors/types.ts';
 import type { Proposal } from '../engine.ts';
 import { describeIntent } from './describe.ts';
 import type { Filter, Intent } from './intent.ts';
 import type { Lexicon } from './lexicon.ts';
 import { renderSql } from './render.ts';
-import type { Dialect } from '#lib/connectors/types.ts';
 
 export interface RatioQuestion {
   left: string;
@@ -23,7 +24,8 @@ const pattern =
   /^(?:(?:what|how)(?:'s| is| was| are)?\s+)?(?:(?:show|give|tell|find|compute|calculate)(?: me)?\s+)?(?:the\s+)?(ratio|proportion|fraction|share|percentage|percent)\s+of\s+(.+?)\s+(?:to|versus|vs\.?|compared\s+(?:to|with)|out\s+of|among|relative\s+to)\s+(.+?)\s*[?.!]*$/i;
 
 /** A group or a trend makes it a ratio per group: not handled. */
-const perGroup = /\b(each|every|per|by|across|over the years|over time|change|vary|differ|trend|annual|monthly)\b/i;
+const perGroup =
+  /\b(each|every|per|by|across|over the years|over time|change|vary|differ|trend|annual|monthly)\b/i;
 
 /** The two sides of a ratio question, or undefined when it is not one the engine reads. */
 export const ratioQuestion = (question: string): RatioQuestion | undefined => {
@@ -40,12 +42,15 @@ export const sideQuestion = (side: string): string =>
     ? side.replace(/^all\s+/i, '')
     : `how many ${side.replace(/^(?:all\s+(?:the\s+)?|the\s+)/i, '')}`;
 
-const sameColumn = (a: Filter, b: Filter): boolean => a.ref.table === b.ref.table && a.ref.column === b.ref.column;
+const sameColumn = (a: Filter, b: Filter): boolean =>
+  a.ref.table === b.ref.table && a.ref.column === b.ref.column;
 
 /** The second side's conditions on columns the first side does not mention apply to both. */
 export const shareScope = (left: Intent, right: Intent): Intent => {
   if (left.subject !== right.subject) return left;
-  const shared = right.filters.filter((filter) => filter.kind !== 'present' && !left.filters.some((own) => sameColumn(own, filter)));
+  const shared = right.filters.filter(
+    (filter) => filter.kind !== 'present' && !left.filters.some((own) => sameColumn(own, filter)),
+  );
   return shared.length > 0 ? { ...left, filters: [...left.filters, ...shared] } : left;
 };
 
@@ -53,7 +58,10 @@ const lowerFirst = (text: string): string => text.charAt(0).toLowerCase() + text
 
 /** One value per side, no grouping, no ranking: what a ratio can divide. */
 const divisible = (intent: Intent): boolean =>
-  intent.metric !== undefined && intent.group === undefined && intent.order === undefined && intent.limit === undefined;
+  intent.metric !== undefined &&
+  intent.group === undefined &&
+  intent.order === undefined &&
+  intent.limit === undefined;
 
 /** The proposal for a ratio of two intents, or undefined when either side is not one value. */
 export const ratioProposal = (

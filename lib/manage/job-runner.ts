@@ -1,0 +1,105 @@
+// Running one indexing job to its end (lib/manage/jobs.ts has the states and where a job runs):
+// the indexer function imports this; a function that queues jobs loads it only to run one itself
+// (the local stack, the admin command). Test the connection, introspect with the row policy
+// (progress written at most once a second), apply the column descriptions, check a glossary given
+// at creation against the new catalog, then write the new index beside the old one and move the
+// database's pointer to it. Any failure before that last step publishes nothing.
+import { withDescriptions } from '#lib/connectors/descriptions.ts';
+import { connectorFor } from '#lib/connectors/index.ts';
+import { testConnection } from '#lib/connectors/indexing.ts';
+import type { Catalog } from '#lib/connectors/types.ts';
+import { errorCatalogue, ServiceError, toServiceError } from '#lib/errors.ts';
+import { logger } from '#lib/log.ts';
+import { effectivePolicy } from '#lib/sql/policy.ts';
+import { type DatabaseRecord, findDatabase, type SchemaIndexPointer } from '#lib/store/databases.ts';
+import { checkGlossaryFor, type Glossary, parseGlossary, putGlossary } from '#lib/store/glossary.ts';
+import { findJob, finishJob, type JobRecord, setJobProgress, startJob } from '#lib/store/jobs.ts';
+import { discardSchemaIndex, publishSchemaIndex, writeSchemaIndex } from '#lib/store/schema-index.ts';
+import { type IndexJobPayload, type JobResult, jobDeadlineMs, publicJob } from './jobs.ts';
+
+/** Progress is written at most this often while a job runs. */
+const PROGRESS_EVERY_MS = 1_000;
+
+const failureOf = (error: unknown): { code: string; message: string } => {
+  const failure = toServiceError(error);
+  if (failure.kind === 'INTERNAL') {
+    logger.error('an indexing job failed', { error: error as Error });
+    return { code: errorCatalogue.INTERNAL.errorCode, message: errorCatalogue.INTERNAL.message };
+  }
+  return { code: failure.detail ?? errorCatalogue[failure.kind].errorCode, message: failure.message };
+};
+
+/** Builds the new index in memory: test, introspect (with progress), descriptions, glossary check. */
+const buildIndex = async (
+  job: JobRecord,
+  database: DatabaseRecord,
+): Promise<{ catalog: Catalog; glossary: Glossary | undefined }> => {
+  const connector = await connectorFor(database);
+  await testConnection(connector);
+  let lastWrite = 0;
+  const introspected = await connector.introspect({
+    policy: effectivePolicy(database),
+    onProgress: async (done, total) => {
+      const now = Date.now();
+      if (done !== 0 && done !== total && now - lastWrite < PROGRESS_EVERY_MS) return;
+      lastWrite = now;
+      await setJobProgress(job, done, total).catch(() => undefined);
+    },
+  });
+  const catalog = withDescriptions(introspected, database.descriptions);
+  // A glossary given at creation is checked against the index it will be used with, before
+  // anything is published: refused, the job fails and nothing changes.
+  const glossary =
+    job.pendingGlossary === undefined
+      ? undefined
+      : parseGlossary(JSON.parse(job.pendingGlossary), 'body.glossary');
+  if (glossary) await checkGlossaryFor(database, glossary, catalog);
+  return { catalog, glossary };
+};
+
+/** Writes the new index and moves the database's pointer to it; the chunks go if that fails. */
+export const publishIndex = async (
+  database: DatabaseRecord,
+  catalog: Catalog,
+): Promise<SchemaIndexPointer> => {
+  const written = await writeSchemaIndex(database.id, catalog);
+  const pointer = { ...written, policyKey: JSON.stringify(effectivePolicy(database)) };
+  try {
+    await publishSchemaIndex(database, pointer);
+  } catch (error) {
+    await discardSchemaIndex(database.id, pointer).catch(() => undefined);
+    throw error;
+  }
+  return pointer;
+};
+
+/**
+ * Runs one queued job to its end (the indexer function, or in-process). A job that is not queued
+ * any more (another delivery ran it) or is past its deadline is left as it is. Never throws for
+ * the job's own failure: that is recorded on the job.
+ */
+export const runIndexJob = async (payload: IndexJobPayload): Promise<JobResult | undefined> => {
+  const job = await findJob(payload.organizationId, payload.jobId);
+  if (!job) return undefined;
+  const createdAfter = new Date(Date.now() - jobDeadlineMs()).toISOString();
+  if (!(await startJob(job, createdAfter)))
+    return { job: publicJob((await findJob(job.organizationId, job.id)) ?? job) };
+  let index: JobResult['index'];
+  try {
+    const database = await findDatabase(job.organizationId, job.databaseId);
+    if (!database)
+      throw new ServiceError('DATABASE_NOT_FOUND', { message: `Database ${job.databaseId} was deleted` });
+    const { catalog, glossary } = await buildIndex(job, database);
+    const pointer = await publishIndex(database, catalog);
+    if (glossary) await putGlossary(database.id, glossary);
+    index = { pointer, catalog };
+    const total = catalog.relations.length;
+    await finishJob(job, { status: 'succeeded', tablesDone: total, tablesTotal: total });
+  } catch (error) {
+    await finishJob(job, { status: 'failed', error: failureOf(error) }).catch((storeError) =>
+      logger.error('an indexing job’s failure could not be stored', { error: storeError as Error }),
+    );
+  }
+  const finished = await findJob(job.organizationId, job.id);
+  return { job: publicJob(finished ?? job), ...(index ? { index } : {}) };
+};

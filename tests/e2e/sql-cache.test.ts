@@ -1,0 +1,141 @@
+// The shared SQL cache and approved patterns of the model engines (lib/answer/sql-cache.ts),
+// end to end over HTTP with the OpenAI-compatible engine against a scripted model server that
+// counts its calls: a question a model answered for tenant 1 costs no model call when tenant 2
+// asks it first in its own conversation, and answers with tenant 2's rows only; a follow-up
+// still goes to the model; an approved pattern's question is answered from the pattern.
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { clearEngines } from '#lib/answer/registry.ts';
+import { resetSettings } from '#lib/config.ts';
+import { createConnector } from '#lib/connectors/index.ts';
+import type { DatabaseRecord } from '#lib/store/databases.ts';
+import { addPattern } from '#lib/store/patterns.ts';
+import { createPersonality, type Personality } from '#lib/store/personalities.ts';
+import { closeConnectors, demoSeedFile, registerDatabase } from '../helpers/answering.ts';
+import { type FakeOpenAi, reply, startFakeOpenAi } from '../helpers/fake-openai.ts';
+import { makeOrganization } from '../helpers/fixtures.ts';
+import { startTestGateway } from '../helpers/gateway.ts';
+
+let fake: FakeOpenAi;
+let gateway: Awaited<ReturnType<typeof startTestGateway>>;
+let acme: Awaited<ReturnType<typeof makeOrganization>>;
+let shop: DatabaseRecord;
+let personality: Personality;
+const saved = process.env.OPENAI_BASE_URL;
+
+beforeAll(async () => {
+  fake = await startFakeOpenAi();
+  process.env.OPENAI_BASE_URL = fake.baseUrl;
+  resetSettings();
+  clearEngines();
+  gateway = await startTestGateway();
+  acme = await makeOrganization('professional');
+  shop = await registerDatabase({ organizationId: acme.organization.id });
+  personality = await createPersonality({
+    organizationId: acme.organization.id,
+    name: 'Scripted model',
+    engine: 'openai',
+    model: 'gpt-cache-e2e',
+  });
+}, 120_000);
+
+afterAll(async () => {
+  await gateway?.close();
+  await fake?.close();
+  await closeConnectors();
+  if (saved === undefined) delete process.env.OPENAI_BASE_URL;
+  else process.env.OPENAI_BASE_URL = saved;
+  resetSettings();
+  clearEngines();
+});
+
+/** The demo shop's own count for one tenant, read directly. */
+const countFor = async (tenant: number, table: string): Promise<number> => {
+  const connector = await createConnector({ engine: 'pglite', url: 'memory:', seedFile: demoSeedFile });
+  try {
+    const { rows } = await connector.execute(
+      `SELECT count(*)::int AS n FROM public.${table} WHERE org_id = ${tenant}`,
+      [],
+      {
+        timeoutMs: 30_000,
+      },
+    );
+    return Number(rows[0]?.n);
+  } finally {
+    await connector.close();
+  }
+};
+
+const ask = async (tenant: string, message: string, conversation = randomUUID()) => {
+  const response = await fetch(`${gateway.url}/api/v1/chat/${conversation}/message`, {
+    method: 'POST',
+    headers: { 'X-API-Key': acme.sk, 'X-Tenant-Id': tenant, 'Content-Type': 'application/json' },
+    body: JSON.stringify({ message, database_id: shop.id, personality_id: personality.id }),
+  });
+  const body = (await response.json()) as { data: Record<string, unknown> };
+  expect(response.status, JSON.stringify(body)).toBe(200);
+  return { conversation, answer: body.data };
+};
+
+describe('the shared SQL cache', () => {
+  it('answers the same first question for another tenant without a model call, with that tenant’s rows', async () => {
+    // Arrange: the model writes the SQL once (and may be asked to word the answer).
+    fake.reset();
+    const question = 'How many customers have we got on the books?';
+    fake.respond(
+      reply({
+        kind: 'sql',
+        sql: 'SELECT count(*) AS customers FROM customers',
+        description: 'Counting customers',
+      }),
+    );
+
+    // Act
+    const first = await ask('1', question);
+    const callsAfterFirst = fake.requests.length;
+    const second = await ask('2', `  how many customers have we got on the books  `);
+
+    // Assert
+    expect(first.answer.answered_by).toBe('model');
+    expect(second.answer.answered_by).toBe('cache');
+    expect(fake.requests.length).toBe(callsAfterFirst);
+    expect(first.answer.results).toEqual([{ customers: await countFor(1, 'customers') }]);
+    expect(second.answer.results).toEqual([{ customers: await countFor(2, 'customers') }]);
+    expect(second.answer.sql).toBe('SELECT count(*) AS customers FROM customers');
+  });
+
+  it('asks the model again for a follow-up, whose SQL depends on the conversation', async () => {
+    fake.reset();
+    const question = 'And how many orders is that?';
+    fake.respond(
+      reply({ kind: 'sql', sql: 'SELECT count(*) AS orders FROM orders', description: 'Counting orders' }),
+    );
+    const opening = await ask('1', question);
+    expect(opening.answer.answered_by).toBe('model');
+    const before = fake.requests.length;
+    fake.respond(
+      reply({ kind: 'sql', sql: 'SELECT count(*) AS orders FROM orders', description: 'Counting orders' }),
+    );
+
+    const followUp = await ask('1', question, opening.conversation);
+
+    expect(followUp.answer.answered_by).toBe('model');
+    expect(fake.requests.length).toBeGreaterThan(before);
+  });
+});
+
+describe('approved query patterns', () => {
+  it('answer their own question with their SQL and no model call', async () => {
+    fake.reset();
+    await addPattern(shop.id, {
+      question: 'Which products do we sell?',
+      sql: 'SELECT count(*) AS products FROM products',
+    });
+
+    const { answer } = await ask('3', 'which products do we sell');
+
+    expect(answer.answered_by).toBe('pattern');
+    expect(fake.requests).toHaveLength(0);
+    expect(answer.results).toEqual([{ products: await countFor(3, 'products') }]);
+  });
+});
