@@ -15,6 +15,7 @@
 //   (k) streaming answers through the local gateway: first event and whole stream, unbuffered events
 //   (l) the chat widget's script: gzipped size against its 30 KB budget
 //   (m) the tenant fence: the corpus at 100,000 rows per table, fenced vs the old rewrite
+//   (n) the control plane: DynamoDB calls per management request through the local gateway
 // A figure that misses its target is printed and recorded as FAIL; the run still completes.
 import { writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, release, totalmem, type } from 'node:os';
@@ -25,6 +26,7 @@ import { measureChain } from './chain.ts';
 import { measureChat } from './chat.ts';
 import { type Figure, fixed, root, type Section, table, verdict } from './common.ts';
 import { measureConnectors } from './connectors.ts';
+import { measureControlPlane } from './control-plane.ts';
 import { measureConversations } from './conversations.ts';
 import { evalBlock, withEvalBlock } from './eval-block.ts';
 import { measureFence } from './fence.ts';
@@ -91,6 +93,9 @@ sections.push(await step('(k) streaming answers through the local gateway…', m
 sections.push(await step('(l) widget script: gzipped size…', measureWidget));
 sections.push(
   await step('(m) the tenant fence: its cost against the old rewrite, 100,000 rows per table…', measureFence),
+);
+sections.push(
+  await step('(n) the control plane: DynamoDB calls per management request…', measureControlPlane),
 );
 
 const figures: Figure[] = sections.flatMap((section) => section.figures);

@@ -130,3 +130,37 @@ export const messageVariantOf = (body: unknown): 'append' | 'chat' => {
   }
   return hasRole ? 'append' : 'chat';
 };
+
+// ---- Feedback on an answer (lib/conversations/feedback.ts) ------------------------------------
+
+export const MAX_COMMENT_LENGTH = 2_000;
+/** As long as the guard accepts (lib/store/patterns.ts MAX_CORRECTED_SQL_LENGTH, the same bound). */
+const MAX_CORRECTED_SQL_LENGTH = 20_000;
+
+export const FeedbackBody = v.strictObject({
+  rating: v.picklist(['up', 'down'], 'rating must be up or down'),
+  comment: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.maxLength(MAX_COMMENT_LENGTH, `comment must be at most ${MAX_COMMENT_LENGTH} characters`),
+    ),
+  ),
+  corrected_sql: v.optional(
+    v.pipe(
+      v.string(),
+      v.trim(),
+      v.minLength(1, 'corrected_sql must not be empty'),
+      v.maxLength(
+        MAX_CORRECTED_SQL_LENGTH,
+        `corrected_sql must be at most ${MAX_CORRECTED_SQL_LENGTH} characters`,
+      ),
+    ),
+  ),
+});
+export type FeedbackBody = v.InferOutput<typeof FeedbackBody>;
+
+export const FeedbackInput = v.object({
+  path: v.object({ conversation_id: uuid('conversation_id'), message_id: uuid('message_id') }),
+  body: FeedbackBody,
+});

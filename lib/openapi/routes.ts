@@ -9,6 +9,7 @@ import type { Credential } from '#lib/auth/principal.ts';
 import {
   AppendInput,
   ConversationPathInput,
+  FeedbackInput,
   HistoryInput,
   ListConversationsInput,
 } from '#lib/conversations/inputs.ts';
@@ -25,6 +26,7 @@ import {
   DeleteResponse,
   EmbedSessionResponse,
   ErrorEnvelope,
+  FeedbackResponse,
   MessagesResponse,
   OpenApiDocument,
   StreamChunk,
@@ -183,6 +185,26 @@ export const routes: readonly RouteDoc[] = [
     scope: 'required',
     input: ConversationPathInput,
     responses: [{ status: 200, schema: ConversationHistoryResponse, description: 'The conversation' }],
+    errors: history,
+    limits: 'standard',
+  },
+  {
+    method: 'POST',
+    path: '/api/v1/chat/{conversation_id}/messages/{message_id}/feedback',
+    operationId: 'rateAnswer',
+    tag: 'Conversations',
+    summary: 'Rate an answer',
+    description:
+      'A rating of one answer (`up` or `down`), with an optional comment and corrected SQL; a second ' +
+      'rating of the same answer replaces the first. An up-voted SQL answer, or a corrected SQL that ' +
+      'passes the SQL guard, becomes a candidate query pattern of the database for the question, ' +
+      'which an admin approves (GET …/patterns?status=candidate, PATCH status). ' +
+      conversationScope,
+    credentials: ['sk', 'jwt', 'et'],
+    customApiAccess: true,
+    scope: 'required',
+    input: FeedbackInput,
+    responses: [{ status: 201, schema: FeedbackResponse, description: 'The rating is stored' }],
     errors: history,
     limits: 'standard',
   },

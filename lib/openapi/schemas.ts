@@ -191,6 +191,21 @@ export const ConversationHistoryResponse = dataResponse(
   'The conversation, oldest first (its latest messages when `truncated`)',
 );
 
+export const FeedbackResult = v.object({
+  message_id: uuid,
+  rating: v.picklist(['up', 'down']),
+  comment: v.nullable(v.string()),
+  created_at: timestamp,
+  candidate_pattern_id: v.pipe(
+    v.nullable(v.string()),
+    v.description(
+      'the candidate query pattern proposed for the answer’s question (an up-vote of a SQL answer, or a corrected_sql), for an admin to approve; null when none',
+    ),
+  ),
+});
+export type FeedbackResult = v.InferOutput<typeof FeedbackResult>;
+export const FeedbackResponse = dataResponse(FeedbackResult, 'The rating is stored (a second one replaces it)');
+
 export const DeleteResult = v.object({ message: v.string() });
 export type DeleteResult = v.InferOutput<typeof DeleteResult>;
 export const DeleteResponse = dataResponse(DeleteResult, 'The conversation and all its messages are deleted');

@@ -6,11 +6,17 @@
 // `id` that history returns. Metadata is stored as its JSON text: any JSON object comes back
 // exactly as sent, free of DynamoDB's limits on numbers, nesting and empty map keys.
 // An append is one TransactWriteItems with its conversation's upsert (lib/store/conversations.ts).
-import { BatchWriteCommand, QueryCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
+import {
+  BatchWriteCommand,
+  GetCommand,
+  QueryCommand,
+  TransactWriteCommand,
+  UpdateCommand,
+} from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { ServiceError } from '#lib/errors.ts';
 import { uuidv7 } from '#lib/ids.ts';
-import { documents, type ItemKey, tableName } from './client.ts';
+import { documents, type ItemKey, isConditionFailure, tableName } from './client.ts';
 import {
   CONVERSATION_SK,
   type ConversationRecord,
@@ -57,6 +63,15 @@ export const MessageRecord = v.object({
   /** JSON text of the metadata object; absent when none was given. */
   metadataJson: v.optional(v.string()),
   createdAt: v.string(),
+  /** An answer's rating (lib/conversations/feedback.ts); set on the item, never on append. */
+  feedback: v.optional(
+    v.object({
+      rating: v.picklist(['up', 'down']),
+      comment: v.optional(v.string()),
+      correctedSql: v.optional(v.string()),
+      at: v.string(),
+    }),
+  ),
 });
 export type MessageRecord = v.InferOutput<typeof MessageRecord>;
 
@@ -340,6 +355,57 @@ export const readWholeConversation = async (
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
   return { conversation, messages };
+};
+
+// ---- Feedback -------------------------------------------------------------------------------
+
+/** One message of a conversation of this organization (callers check the conversation is theirs). */
+export const findMessage = async (
+  organizationId: number,
+  conversationId: string,
+  id: string,
+): Promise<MessageRecord | undefined> => {
+  const { Item } = await documents().send(
+    new GetCommand({
+      TableName: tableName(),
+      Key: messageKey(organizationId, conversationId, id),
+      ConsistentRead: true,
+    }),
+  );
+  return Item?.type === 'message' ? parseMessage(Item) : undefined;
+};
+
+export type MessageFeedback = NonNullable<MessageRecord['feedback']>;
+
+/**
+ * Sets the feedback of a message, replacing any earlier one (one rating per message). It lives on
+ * the message item, so deleting the conversation deletes it too. False when the message is gone.
+ */
+export const setMessageFeedback = async (
+  organizationId: number,
+  conversationId: string,
+  id: string,
+  feedback: MessageFeedback,
+): Promise<boolean> => {
+  try {
+    await documents().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: messageKey(organizationId, conversationId, id),
+        UpdateExpression: 'SET feedback = :feedback',
+        ConditionExpression: 'attribute_exists(PK)',
+        ExpressionAttributeValues: {
+          ':feedback': Object.fromEntries(
+            Object.entries(feedback).filter(([, value]) => value !== undefined),
+          ),
+        },
+      }),
+    );
+    return true;
+  } catch (error) {
+    if (isConditionFailure(error)) return false;
+    throw error;
+  }
 };
 
 // ---- Deleting -------------------------------------------------------------------------------

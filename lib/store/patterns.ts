@@ -63,11 +63,20 @@ export const normalisedQuestion = (question: string): string =>
     .replace(/[\s?.!]+$/u, '')
     .trim();
 
+/**
+ * `approved`: used (shown to the model engines, answering its question directly); `candidate`:
+ * proposed by an answer's feedback (lib/conversations/feedback.ts), used only once an admin
+ * approves it. Patterns stored before statuses existed are approved.
+ */
+export const PatternStatus = v.picklist(['approved', 'candidate']);
+export type PatternStatus = v.InferOutput<typeof PatternStatus>;
+
 export const QueryPattern = v.object({
   id: v.string(),
   databaseId: v.string(),
   question: v.string(),
   sql: v.string(),
+  status: v.optional(PatternStatus, 'approved'),
   notes: v.optional(v.string()),
   createdAt: v.string(),
   updatedAt: v.optional(v.string()),
@@ -76,7 +85,7 @@ export type QueryPattern = v.InferOutput<typeof QueryPattern>;
 
 export const addPattern = async (
   databaseId: string,
-  input: NewPattern,
+  input: NewPattern & { status?: PatternStatus },
   now = new Date(),
 ): Promise<QueryPattern> => {
   const pattern: QueryPattern = {
@@ -84,6 +93,7 @@ export const addPattern = async (
     databaseId,
     question: input.question,
     sql: input.sql,
+    status: input.status ?? 'approved',
     ...(input.notes ? { notes: input.notes } : {}),
     createdAt: now.toISOString(),
   };
@@ -158,6 +168,7 @@ export const publicPattern = (pattern: QueryPattern) => ({
   question: pattern.question,
   sql: pattern.sql,
   notes: pattern.notes ?? null,
+  status: pattern.status,
   created_at: pattern.createdAt,
   updated_at: pattern.updatedAt ?? pattern.createdAt,
 });
