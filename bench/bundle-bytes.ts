@@ -45,8 +45,9 @@ const segmentFields = (segment: string): number[] => {
 
 /**
  * Bytes of `code` by origin, from its source map: each mapped span (a segment up to the next one
- * on its line) counts for the segment's source; unmapped bytes (line ends, the banner) count as
- * not the SDK's.
+ * on its line) counts for the segment's source. What no source maps to (the banner, the imports
+ * and exports between chunks, line ends) is the file's glue, shared in proportion to its mapped
+ * bytes: a chunk of SDK code alone is the SDK's, glue and all.
  */
 export const sourceBytes = (code: string, map: { sources: string[]; mappings: string }): SourceBytes => {
   const isSdk = map.sources.map((source) => AWS_SDK_SOURCE.test(source.replace(/\\/g, '/')));
@@ -54,6 +55,7 @@ export const sourceBytes = (code: string, map: { sources: string[]; mappings: st
   const mappingLines = map.mappings.split(';');
   let source = 0;
   let sdk = 0;
+  let mapped = 0;
   for (const [index, line] of lines.entries()) {
     const segments = (mappingLines[index] ?? '').split(',').filter(Boolean);
     let column = 0;
@@ -65,11 +67,14 @@ export const sourceBytes = (code: string, map: { sources: string[]; mappings: st
       spans.push({ start: column, source: fields.length >= 4 ? source : undefined });
     }
     for (const [i, span] of spans.entries()) {
-      if (span.source === undefined || !isSdk[span.source]) continue;
-      sdk += Buffer.byteLength(line.slice(span.start, spans[i + 1]?.start ?? line.length));
+      if (span.source === undefined) continue;
+      const bytes = Buffer.byteLength(line.slice(span.start, spans[i + 1]?.start ?? line.length));
+      mapped += bytes;
+      if (isSdk[span.source]) sdk += bytes;
     }
   }
-  return { total: Buffer.byteLength(code), sdk };
+  const total = Buffer.byteLength(code);
+  return { total, sdk: mapped === 0 ? 0 : Math.round(sdk + ((total - mapped) * sdk) / mapped) };
 };
 
 /** The output files a bundle imports statically (itself included): what its cold start loads. */

@@ -5,6 +5,8 @@
 //   up to 20 categories and a measure → bar
 //   two measures                      → point
 //   one row, one column, wider tables, partial results (results_truncated) → null
+// Before the rules: an id column beside a name is left out (the name labels the bars), and a year
+// and a month column (`period_year`, `period_month`) become one month (`2025-03`) on a time axis.
 // The widget draws these three kinds itself (web/src/chart.ts); the spec stays valid for
 // integrators who render it with vega-embed.
 
@@ -119,9 +121,34 @@ export interface ChartInput {
   resultsTruncated: boolean;
 }
 
+const idName = /(?:^|_)id$/i;
+const monthName = /(?:^|_)month$/i;
+const isInteger = (value: unknown, min: number, max: number): boolean =>
+  isNumeric(value) && Number.isInteger(Number(value)) && Number(value) >= min && Number(value) <= max;
+
+/** The rows as the rules read them: ids beside a label left out, a year and a month made one month. */
+const chartRows = (results: readonly Record<string, unknown>[]): Record<string, unknown>[] => {
+  let columns = Object.keys(results[0] ?? {});
+  const values = (column: string) => results.map((row) => row[column]);
+  const labels = columns.filter((c) => !idName.test(c) && kindOf(c, values(c)) === 'nominal');
+  if (labels.length > 0) columns = columns.filter((c) => !idName.test(c));
+  const year = columns.find((c) => yearName.test(c) && values(c).every((v) => isInteger(v, 1900, 2200)));
+  const month = columns.find((c) => monthName.test(c) && values(c).every((v) => isInteger(v, 1, 12)));
+  return results.map((row) => {
+    const kept: Record<string, unknown> = {};
+    for (const column of columns) {
+      if (year && month && column === year)
+        kept.month = `${Number(row[year])}-${String(Number(row[month])).padStart(2, '0')}`;
+      else if (!(year && month && column === month)) kept[column] = row[column];
+    }
+    return kept;
+  });
+};
+
 /** The chart of a result, or null when none of the rules fits. */
-export const chartFor = ({ title, results, resultsTruncated }: ChartInput): ChartSpec | null => {
-  if (resultsTruncated || results.length < 2) return null;
+export const chartFor = ({ title, results: raw, resultsTruncated }: ChartInput): ChartSpec | null => {
+  if (resultsTruncated || raw.length < 2) return null;
+  const results = chartRows(raw);
   const columns = Object.keys(results[0] ?? {});
   if (columns.length !== 2) return null;
   const kinds = columns.map((column) =>

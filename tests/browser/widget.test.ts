@@ -297,7 +297,8 @@ describe('the chat widget in Chromium', () => {
     await expect.poll(() => w.answers.count(), { timeout: 20_000 }).toBe(4);
     await expect.poll(() => textOf(w.answers.last())).toMatch(/orders/);
     const history = await fetch(`${gateway.url}/api/v1/chat/${conversationId}/history`, {
-      headers: { 'X-API-Key': skKey, 'X-Scope-Id': 'visitor-1' },
+      // An embed session's conversations are kept under `<tenant>/<scope>` (lib/auth/session-scope.ts).
+      headers: { 'X-API-Key': skKey, 'X-Scope-Id': '1/visitor-1' },
     });
     expect(history.status).toBe(200);
     const { data } = (await history.json()) as { data: { messages: { role: string; content: string }[] } };
@@ -311,6 +312,59 @@ describe('the chat widget in Chromium', () => {
     ]);
 
     // "New conversation" forgets it: only the greeting is left.
+    await w.newConversation.click();
+    await expect.poll(() => w.messages.count()).toBe(1);
+    await page.close();
+  });
+
+  it('draws a time series as a line and categories as bars, offers follow-ups and takes a rating', async () => {
+    const page = await context.newPage();
+    const w = await openDemo(page);
+    await w.launcher.click();
+    const host = page.locator('#tabletalk-chat');
+
+    // A time series: one point per row, in a line chart with a title and axis labels.
+    await w.input.fill('revenue per month in 2025');
+    await w.input.press('Enter');
+    await expect.poll(() => host.locator('svg.chart').count(), { timeout: 30_000 }).toBe(1);
+    const line = host.locator('svg.chart').last();
+    expect(await line.getAttribute('data-kind')).toBe('line');
+    const months = await host.locator('.log table').last().locator('tbody tr').count();
+    expect(months).toBeGreaterThan(2);
+    expect(await line.locator('circle').count()).toBe(months);
+    expect(await line.locator('polyline').count()).toBe(1);
+    expect(await line.locator('title').first().textContent()).not.toBe('');
+    expect(await line.getAttribute('role')).toBe('img');
+    expect(await line.locator('text.title').count()).toBe(2);
+    // The rows stay one click away as a table.
+    expect(await host.locator('details.table-toggle').count()).toBe(1);
+    await shoot(page, 'widget-chart-line');
+
+    // Categories: one bar per row.
+    await w.input.fill('revenue per category');
+    await w.input.press('Enter');
+    await expect.poll(() => host.locator('svg.chart').count(), { timeout: 30_000 }).toBe(2);
+    const bars = host.locator('svg.chart').last();
+    expect(await bars.getAttribute('data-kind')).toBe('bar');
+    const categories = await host.locator('.log table').last().locator('tbody tr').count();
+    expect(await bars.locator('rect').count()).toBe(categories);
+    await shoot(page, 'widget-chart-bar');
+
+    // Follow-up questions as buttons: one asks its question.
+    const suggestions = host.locator('.suggestions button');
+    await expect.poll(() => suggestions.count()).toBeGreaterThan(0);
+    const before = await w.answers.count();
+    const suggestion = (await suggestions.first().textContent()) ?? '';
+    await suggestions.first().click();
+    await expect.poll(() => w.answers.count(), { timeout: 30_000 }).toBe(before + 1);
+    await expect.poll(() => textOf(w.userMessages.last())).toBe(suggestion);
+
+    // A thumbs-up is stored on the answer.
+    const up = w.answers.last().locator('.rating button').first();
+    await up.click();
+    await expect.poll(() => up.getAttribute('aria-pressed')).toBe('true');
+
+    // Leave no conversation behind for the next test of this browser profile.
     await w.newConversation.click();
     await expect.poll(() => w.messages.count()).toBe(1);
     await page.close();
@@ -355,7 +409,12 @@ describe('the chat widget in Chromium', () => {
     await expect.poll(() => focused(w.input)).toBe(true);
     await expect.poll(() => w.log.getAttribute('aria-live')).toBe('polite');
 
-    // Shift+Tab walks back through the conversation log to the header's buttons.
+    // Shift+Tab walks back through the answer's buttons (follow-ups, rating) and the conversation
+    // log to the header's buttons.
+    const host = page.locator('#tabletalk-chat');
+    const controls = await host.locator('.log button').count();
+    expect(controls).toBeGreaterThan(0);
+    for (let i = 0; i < controls; i++) await page.keyboard.press('Shift+Tab');
     await page.keyboard.press('Shift+Tab');
     await expect.poll(() => focused(w.log)).toBe(true);
     await page.keyboard.press('Shift+Tab');

@@ -16,7 +16,7 @@ import { addDatabase, newDatabaseId } from '#lib/store/databases.ts';
 import { createOrganization, setOrganizationLimits } from '#lib/store/organizations.ts';
 import { writeSchemaIndex } from '#lib/store/schema-index.ts';
 import { ordersCatalog } from '../fixtures/catalogs/orders.ts';
-import { jsonOf, startTestGateway, TEST_JWT_SECRET } from '../helpers/gateway.ts';
+import { startTestGateway, TEST_JWT_SECRET } from '../helpers/gateway.ts';
 
 const postgresUrl = process.env.TABLETALK_TEST_POSTGRES_URL;
 const ORG = '/api/v1/organization';

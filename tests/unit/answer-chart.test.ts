@@ -67,6 +67,31 @@ describe('chartFor', () => {
     expect(years.encoding.x).toMatchObject({ field: 'order_year', type: 'ordinal', sort: 'ascending' });
   });
 
+  it('reads a year and a month column as one month, and leaves ids beside a label out', () => {
+    const months = expectValid(
+      chart([
+        { period_year: 2025, period_month: 1, total_revenue: '10.5' },
+        { period_year: 2025, period_month: 2, total_revenue: '12' },
+        { period_year: 2025, period_month: 11, total_revenue: '7' },
+      ]),
+    );
+    expect(months.mark.type).toBe('line');
+    expect(months.encoding.x).toMatchObject({ field: 'month', type: 'temporal' });
+    expect(months.data.values.map((row) => row.month)).toEqual(['2025-01', '2025-02', '2025-11']);
+    const categories = expectValid(
+      chart([
+        { id: 1, name: 'Books', total_revenue: '100' },
+        { id: 2, name: 'Games', total_revenue: '80' },
+      ]),
+    );
+    expect(categories.mark.type).toBe('bar');
+    expect(categories.encoding.x.field).toBe('name');
+    expect(categories.data.values).toEqual([
+      { name: 'Books', total_revenue: 100 },
+      { name: 'Games', total_revenue: 80 },
+    ]);
+  });
+
   it('draws categories and a measure as bars, up to 20 categories', () => {
     const rows = (n: number) => Array.from({ length: n }, (_, i) => ({ category: `C${i}`, revenue: i * 10 }));
     const spec = expectValid(chart(rows(5)));
