@@ -105,10 +105,7 @@ export const renderChart = (spec: ChartSpec): HTMLElement | undefined => {
       )
     : rows
         .map((row, index) => [index, String(row[x.field] ?? '')] as const)
-        .filter(
-          ([index]) =>
-            rows.length <= 8 || index % Math.ceil(rows.length / 6) === 0 || index === rows.length - 1,
-        )
+        .filter(([index]) => rows.length <= 8 || index % Math.ceil(rows.length / 6) === 0)
         .map(([index, text]) => [xAt(index), short(text)] as const);
   for (const [at, text] of labelled) {
     axes.append(svg('text', { x: at, y: TOP + plotHeight + 13, 'text-anchor': 'middle' }, text));

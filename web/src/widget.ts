@@ -228,8 +228,8 @@ export const create = (target: string | HTMLElement, options: WidgetOptions): Wi
       'aria-label': 'Was this answer helpful?',
     });
     for (const [rating, label, symbol] of [
-      ['up', 'Helpful', '👍'],
-      ['down', 'Not helpful', '👎'],
+      ['up', 'Helpful', '▲ Helpful'],
+      ['down', 'Not helpful', '▼ Not helpful'],
     ] as const) {
       const button = element(
         'button',
