@@ -243,10 +243,14 @@ export const sizeSection = (bundles: Bundle[]): Section => {
   const answeringBundles = shipped.filter((bundle) => bundle.answering);
   const withWorker = answeringBundles.filter((bundle) => bundle.pgliteWorkerBytes > 0);
   const workerBundle = withWorker[0];
+  // Functions that do not answer but open connected databases (bundling the PGlite connector) get it too.
+  const othersWithWorker = shipped
+    .filter((bundle) => !bundle.answering && bundle.pgliteWorkerBytes > 0)
+    .map((bundle) => bundle.functionName);
   figures.push({
     name: '(b) PGlite worker of the demo database, answering functions',
     measured: workerBundle
-      ? `pglite-worker.mjs ${kb(workerBundle.pgliteWorkerBytes)} + ${kb(workerBundle.pgliteFilesBytes)} pglite.wasm, pglite.data, initdb.wasm; in ${withWorker.length} of ${answeringBundles.length} answering zips`
+      ? `pglite-worker.mjs ${kb(workerBundle.pgliteWorkerBytes)} + ${kb(workerBundle.pgliteFilesBytes)} pglite.wasm, pglite.data, initdb.wasm; in ${withWorker.length} of ${answeringBundles.length} answering zips${othersWithWorker.length > 0 ? `, and in ${othersWithWorker.join(', ')}` : ''}`
       : `in none of ${answeringBundles.length} answering zips`,
     target: 'in every answering zip',
     pass: answeringBundles.length > 0 && withWorker.length === answeringBundles.length,
@@ -274,7 +278,7 @@ ${table(
     bundle.functionName,
     bundle.answering
       ? `answering (+ ${kb(bundle.chunkBytes)} on-demand chunks, ${kb(bundle.wasmBytes)} .wasm, ${worker(bundle)})`
-      : 'non-answering',
+      : `non-answering${bundle.pgliteWorkerBytes > 0 ? ` (+ ${worker(bundle)})` : ''}`,
     `${own(bundle).toLocaleString('en-US')} B (${kb(own(bundle))})`,
     bundle.answering ? '— (no budget)' : share(bundle),
     `${kb(bundle.coldStart.total)} (${bundle.coldStart.files})`,

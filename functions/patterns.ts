@@ -25,12 +25,13 @@ import type { Deleted, Glossary, QueryPattern } from '#lib/openapi/manage-schema
 
 const list = api({ access: readAccess, scope: 'optional', input: PatternListInput }).handler(
   async (_event, context) => {
-    const { page, page_size: pageSize } = context.input.query;
+    const { page, page_size: pageSize, status } = context.input.query;
     const { items, totalItems } = await listPatternPage(
       context.principal.organizationId,
       context.input.path.id,
       page,
       pageSize,
+      status,
     );
     return paginated<QueryPattern>(items, { page, pageSize, totalItems });
   },

@@ -1,5 +1,6 @@
 // Where a first question's SQL comes from before a model is asked (docs/design.md "Answers people
-// can check and improve"), for the model engines only (the builtin engine costs nothing):
+// can check and improve"), for the model engines of the registry only (the builtin engine costs
+// nothing; any other engine, such as a test's, is left alone):
 //   1. an approved query pattern of the database whose question is this question (normalised:
 //      case, spacing, end punctuation) → its SQL, answered_by `pattern`;
 //   2. the shared SQL cache: the SQL a model wrote for the same question on the same database,
@@ -14,6 +15,7 @@ import { logger } from '#lib/log.ts';
 import { normalisedQuestion } from '#lib/store/patterns.ts';
 import { readCachedSql, writeCachedSql } from '#lib/store/sql-cache.ts';
 import type { Proposal, SqlProposal } from './engine.ts';
+import { ENGINE_NAMES } from './registry.ts';
 
 export type AnsweredBy = 'builtin' | 'pattern' | 'cache' | 'model';
 
@@ -44,6 +46,9 @@ export const sqlCacheKeyOf = (input: SqlSourceInput): string =>
     )
     .digest('base64url');
 
+const isModelEngine = (name: string): boolean =>
+  name !== 'builtin' && (ENGINE_NAMES as readonly string[]).includes(name);
+
 const reused = (sql: string, description: string, interpretation?: string): SqlProposal => ({
   kind: 'sql',
   sql,
@@ -55,7 +60,7 @@ const reused = (sql: string, description: string, interpretation?: string): SqlP
 export const reusableSql = async (
   input: SqlSourceInput,
 ): Promise<{ proposal: SqlProposal; answeredBy: 'pattern' | 'cache' } | undefined> => {
-  if (input.engineName === 'builtin' || input.followUp) return undefined;
+  if (!isModelEngine(input.engineName) || input.followUp) return undefined;
   const asked = normalisedQuestion(input.question);
   const pattern = input.examples?.find((example) => normalisedQuestion(example.question) === asked);
   if (pattern) {
@@ -77,7 +82,7 @@ export const reusableSql = async (
 
 /** Keeps a model's SQL for the next first question like this one (after it ran without error). */
 export const rememberSql = async (input: SqlSourceInput, proposal: Proposal): Promise<void> => {
-  if (input.engineName === 'builtin' || input.followUp || proposal.kind !== 'sql') return;
+  if (!isModelEngine(input.engineName) || input.followUp || proposal.kind !== 'sql') return;
   try {
     await writeCachedSql(input.databaseId, sqlCacheKeyOf(input), {
       sql: proposal.sql,

@@ -7,7 +7,7 @@ import { GlossarySchema } from '#lib/answer/glossary.ts';
 import { uuidPattern } from '#lib/ids.ts';
 import { PageNumberInput } from '#lib/params.ts';
 import { RowPolicy } from '#lib/store/databases.ts';
-import { NewPattern } from '#lib/store/patterns.ts';
+import { NewPattern, PatternStatus } from '#lib/store/patterns.ts';
 import { Language, MAX_INSTRUCTIONS_LENGTH } from '#lib/store/personalities.ts';
 import { IdPathInput, Name, pathId } from './access.ts';
 
@@ -219,18 +219,31 @@ export const PatternCreateInput = v.object({
   body: PatternCreateBody,
 });
 
-/** The body of PATCH …/patterns/{pattern_id}: any of these; `notes: null` clears them. */
+/**
+ * The body of PATCH …/patterns/{pattern_id}: any of these; `notes: null` clears them; `status:
+ * "approved"` approves a candidate (one an answer's feedback proposed), `"candidate"` sets a
+ * pattern aside.
+ */
 export const PatternUpdateBody = v.pipe(
   v.strictObject({
     question: v.optional(NewPattern.entries.question),
     sql: v.optional(NewPattern.entries.sql),
     notes: v.optional(v.nullable(v.unwrap(NewPattern.entries.notes))),
+    status: v.optional(PatternStatus),
   }),
   v.check((body) => Object.keys(body).length > 0, 'the body changes nothing: give at least one field'),
 );
 export const PatternListInput = v.object({
   path: v.object({ id: pathId('id') }),
-  ...PageNumberInput.entries,
+  query: v.object({
+    ...PageNumberInput.entries.query.entries,
+    status: v.optional(
+      v.pipe(
+        PatternStatus,
+        v.description('only the approved patterns, or only the candidates; all when absent'),
+      ),
+    ),
+  }),
 });
 export const PatternPathInput = v.object({
   path: v.object({ id: pathId('id'), pattern_id: pathId('pattern_id') }),

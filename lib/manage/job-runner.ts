@@ -14,13 +14,23 @@ import { effectivePolicy } from '#lib/sql/policy.ts';
 import { type DatabaseRecord, findDatabase, type SchemaIndexPointer } from '#lib/store/databases.ts';
 import { checkGlossaryFor, type Glossary, parseGlossary, putGlossary } from '#lib/store/glossary.ts';
 import { findJob, finishJob, type JobRecord, setJobProgress, startJob } from '#lib/store/jobs.ts';
-import { discardSchemaIndex, publishSchemaIndex, writeSchemaIndex } from '#lib/store/schema-index.ts';
+import {
+  discardSchemaIndex,
+  publishSchemaIndex,
+  SchemaIndexConflict,
+  writeSchemaIndex,
+} from '#lib/store/schema-index.ts';
 import { type IndexJobPayload, type JobResult, jobDeadlineMs, publicJob } from './jobs.ts';
 
 /** Progress is written at most this often while a job runs. */
 const PROGRESS_EVERY_MS = 1_000;
 
 const failureOf = (error: unknown): { code: string; message: string } => {
+  if (error instanceof SchemaIndexConflict)
+    return {
+      code: 'INDEX_CONFLICT',
+      message: 'Another indexing of this database finished first; its index is the current one',
+    };
   const failure = toServiceError(error);
   if (failure.kind === 'INTERNAL') {
     logger.error('an indexing job failed', { error: error as Error });

@@ -18,6 +18,7 @@ import {
   listPatterns,
   MAX_PATTERNS,
   normalisedQuestion,
+  type PatternStatus,
   type PublicPattern,
   publicPattern,
   type QueryPattern,
@@ -85,9 +86,15 @@ export const listPatternPage = async (
   databaseId: string,
   page: number,
   pageSize: number,
+  status?: PatternStatus,
 ) => {
   await databaseOf(organizationId, databaseId);
-  const { items, totalItems } = pageOf(await listPatterns(databaseId), page, pageSize);
+  const all = await listPatterns(databaseId);
+  const { items, totalItems } = pageOf(
+    status === undefined ? all : all.filter((pattern) => pattern.status === status),
+    page,
+    pageSize,
+  );
   return { items: items.map(publicPattern), totalItems };
 };
 
@@ -104,7 +111,9 @@ export const updatePattern = async (
     const others = (await listPatterns(databaseId)).filter((pattern) => pattern.id !== id);
     if (others.some((pattern) => normalisedQuestion(pattern.question) === wanted)) throw duplicateQuestion();
   }
-  if (body.sql !== undefined) await checkPatternSql(database, body.sql);
+  // The SQL is checked when it changes, and when a candidate is approved (the guard of today).
+  const approving = body.status === 'approved' && current.status !== 'approved';
+  if (body.sql !== undefined || approving) await checkPatternSql(database, body.sql ?? current.sql);
   const { notes: _notes, ...rest } = current;
   const notes = body.notes === undefined ? current.notes : (body.notes ?? undefined);
   return publicPattern(
@@ -112,6 +121,7 @@ export const updatePattern = async (
       ...rest,
       ...(body.question !== undefined ? { question: body.question } : {}),
       ...(body.sql !== undefined ? { sql: body.sql } : {}),
+      ...(body.status !== undefined ? { status: body.status } : {}),
       ...(notes ? { notes } : {}),
     }),
   );

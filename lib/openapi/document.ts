@@ -58,6 +58,8 @@ const componentSchemas: Record<string, Schema> = {
   EmbedSession: schemas.EmbedSession,
   EmbedSessionResponse: schemas.EmbedSessionResponse,
   EmbedSessionRequest: EmbedSessionInput.entries.body,
+  FeedbackResult: schemas.FeedbackResult,
+  FeedbackResponse: schemas.FeedbackResponse,
   // The control plane (lib/openapi/manage-schemas.ts).
   JobSummary: manage.JobSummary,
   DatabaseCreated: manage.DatabaseCreated,

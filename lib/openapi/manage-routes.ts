@@ -292,7 +292,9 @@ export const manageRoutes: readonly RouteDoc[] = [
     operationId: 'listPatterns',
     tag,
     summary: 'List query patterns',
-    description: 'The database’s approved question → SQL pairs, oldest first, page by page.',
+    description:
+      'The database’s question → SQL pairs, oldest first, page by page: `status=candidate` lists the ' +
+      'candidates an answer’s feedback proposed, for an admin to approve; `status=approved` those in use.',
     ...read,
     input: PatternListInput,
     responses: [{ status: 200, schema: QueryPatternsPage, description: 'One page of patterns' }],
@@ -323,7 +325,9 @@ export const manageRoutes: readonly RouteDoc[] = [
     tag,
     summary: 'Change a query pattern',
     description:
-      'Changes the question, the SQL (checked by the guard again) or the notes (`null` clears them).',
+      'Changes the question, the SQL (checked by the guard again), the notes (`null` clears them) or the ' +
+      'status: `approved` approves a candidate (its SQL is checked by the guard again), `candidate` sets ' +
+      'a pattern aside.',
     ...write,
     input: PatternUpdateInput,
     responses: [{ status: 200, schema: QueryPatternResponse, description: 'The pattern is changed' }],

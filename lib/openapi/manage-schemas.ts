@@ -177,10 +177,16 @@ export const QueryPattern = v.pipe(
     question: v.string(),
     sql: v.pipe(v.string(), v.description('as given; the SQL guard accepted it when it was saved')),
     notes: v.nullable(v.string()),
+    status: v.pipe(
+      v.picklist(['approved', 'candidate']),
+      v.description(
+        'approved: used by the answering engines; candidate: proposed by an answer’s feedback, used once approved',
+      ),
+    ),
     created_at: timestamp,
     updated_at: timestamp,
   }),
-  v.description('An approved question → SQL pair of one database'),
+  v.description('A question → SQL pair of one database, approved or a candidate'),
 );
 export type QueryPattern = v.InferOutput<typeof QueryPattern>;
 export const QueryPatternResponse = dataResponse(QueryPattern, 'The query pattern');

@@ -198,7 +198,7 @@ describe('routing', () => {
   it('answers an unknown route with 404 and a known route with the wrong method with 405', async () => {
     await expectEnvelope(await get('/api/v1/nope'), 404, 'NOT_FOUND', 'NOT_FOUND_RESOURCE');
     const response = await fetch(`${gateway.url}/api/v1/branding`, { method: 'DELETE' });
-    expect(response.headers.get('allow')).toBe('GET');
+    expect(response.headers.get('allow')).toBe('GET, PUT');
     await expectEnvelope(response, 405, 'METHOD_NOT_ALLOWED', 'VALIDATION_ERROR');
   });
 

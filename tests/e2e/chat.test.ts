@@ -87,7 +87,22 @@ describe('asking a question', () => {
       row_count: 1,
       results_truncated: false,
       sql: expect.stringMatching(/^SELECT COUNT\(\*\) AS order_count/),
+      interpretation: expect.stringMatching(/orders/i),
+      message_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      answered_by: 'builtin',
+      // One value: no chart; follow-ups the builtin engine answers on this database.
+      chart: null,
+      suggestions: expect.any(Array),
     });
+    expect(data.suggestions.length).toBeGreaterThan(0);
+    // Every suggested follow-up, asked back, is answered with SQL.
+    for (const suggestion of data.suggestions as string[]) {
+      const followUp = await chat(
+        { 'X-API-Key': acme.sk, 'X-Tenant-Id': '1' },
+        { message: suggestion, database_id: shop.id },
+      );
+      expect((await jsonOf(followUp)).data.query_type, suggestion).toBe('sql');
+    }
     expect(response.headers.get('server-timing')).toMatch(
       /load;dur=[\d.]+, engine;dur=[\d.]+, guard;dur=[\d.]+, db;dur=[\d.]+, store;dur=[\d.]+, total;dur=[\d.]+/,
     );

@@ -14,6 +14,7 @@ import { signEmbedToken } from '#lib/auth/embed-token.ts';
 import { createApiKey } from '#lib/store/api-keys.ts';
 import { addDatabase, newDatabaseId } from '#lib/store/databases.ts';
 import { createOrganization, setOrganizationLimits } from '#lib/store/organizations.ts';
+import { addPattern } from '#lib/store/patterns.ts';
 import { writeSchemaIndex } from '#lib/store/schema-index.ts';
 import { ordersCatalog } from '../fixtures/catalogs/orders.ts';
 import { startTestGateway, TEST_JWT_SECRET } from '../helpers/gateway.ts';
@@ -549,6 +550,30 @@ describe('connecting a database', () => {
       );
       const list = await call('GET', path, acme.member);
       expect(list.body.data).toHaveLength(1);
+      // A candidate (as an answer's feedback proposes one) is used once approved, its SQL guarded again.
+      const candidate = await addPattern(databaseId, {
+        question: 'Which orders are paid?',
+        sql: "SELECT id FROM orders WHERE status = 'paid'",
+        status: 'candidate',
+      });
+      const unsafe = await addPattern(databaseId, {
+        question: 'Everything',
+        sql: 'SELECT * FROM pg_catalog.pg_authid',
+        status: 'candidate',
+      });
+      const candidates = await call('GET', `${path}?status=candidate`, acme.member);
+      expect(candidates.body.data.map((item: { id: string }) => item.id)).toEqual([candidate.id, unsafe.id]);
+      const approved = await call('PATCH', `${path}/${candidate.id}`, acme.admin, { status: 'approved' });
+      expect(approved.body.data).toMatchObject({ id: candidate.id, status: 'approved' });
+      expectError(
+        await call('PATCH', `${path}/${unsafe.id}`, acme.admin, { status: 'approved' }),
+        400,
+        'VALIDATION_ERROR',
+        'SYSTEM_CATALOG',
+      );
+      expect((await call('GET', `${path}?status=approved`, acme.member)).body.data).toHaveLength(2);
+      for (const id of [candidate.id, unsafe.id])
+        expect((await call('DELETE', `${path}/${id}`, acme.owner)).status).toBe(200);
       expect((await call('DELETE', `${path}/${added.body.data.id}`, acme.owner)).status).toBe(200);
       expectError(
         await call('DELETE', `${path}/${added.body.data.id}`, acme.owner),

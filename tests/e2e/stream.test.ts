@@ -155,6 +155,11 @@ describe('streaming an answer', () => {
       row_count: 1,
       results: [expect.any(Object)],
       results_truncated: false,
+      interpretation: expect.any(String),
+      message_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      answered_by: 'builtin',
+      chart: null,
+      suggestions: expect.any(Array),
     });
     const messages = await historyOf(id, headers);
     expect(messages.map((m) => m.sender)).toEqual(['USER', 'ASSISTANT', 'USER', 'ASSISTANT']);
@@ -319,6 +324,11 @@ describe('streaming through a model engine', () => {
       row_count: 1,
       results: [expect.any(Object)],
       results_truncated: false,
+      interpretation: expect.any(String),
+      message_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      answered_by: 'model',
+      chart: null,
+      suggestions: expect.any(Array),
     });
     // The composition request was streamed, with the rows as data.
     const composition = fake.requests.at(-1)!.body;

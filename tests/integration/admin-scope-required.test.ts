@@ -2,6 +2,7 @@
 // policy and read by the answering flow and `admin sql check` (docs/databases.md "Row policy"):
 // it needs a scope column, and a row policy may not list a relation named __proto__,
 // constructor or prototype (a parsed record would drop it silently).
+import { randomUUID } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -26,7 +27,8 @@ const add = (extra: string[]) => [
   '--org',
   org,
   '--name',
-  'Demo shop',
+  // One name per database: a second of the same name is a duplicate.
+  `Demo shop ${randomUUID()}`,
   '--engine',
   'pglite',
   '--url',

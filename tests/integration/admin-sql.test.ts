@@ -433,7 +433,7 @@ describe('admin sql check', { timeout: SLOW }, () => {
     expect(missing).toMatchObject({ allowed: false, code: 'TENANT_REQUIRED' });
     expect(
       await adminFails(1, ['sql', 'check', '--database', demoId, '--tenant', 'acme', '--sql', 'SELECT 1']),
-    ).toContain('--tenant: X-Tenant-Id must be an integer');
+    ).toContain('--tenant: X-Tenant-Id must be a positive integer');
   });
 
   it('says so when a tenant is given for a database without scoping', async () => {

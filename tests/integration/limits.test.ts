@@ -219,9 +219,10 @@ describe('through the chain: headers and failure policy', () => {
 
   it('puts the tightest window on every response: the plan minute on reads, the message minute on answers', async () => {
     await roomInThisMinute();
-    const { pk } = await makeOrganization('professional');
+    const { pk, sk } = await makeOrganization('professional');
     const read = await get(branding, pk);
-    const answer = await get(answeringHandler, pk);
+    const answer = await get(answeringHandler, sk);
+    const publicAnswer = await get(answeringHandler, pk);
     const nextMinute = String(Math.ceil(Date.now() / 60_000) * 60);
     expect(read.headers).toMatchObject({
       'x-ratelimit-limit': '500',
@@ -231,6 +232,12 @@ describe('through the chain: headers and failure policy', () => {
     expect(answer.headers).toMatchObject({
       'x-ratelimit-limit': '30',
       'x-ratelimit-remaining': '29',
+      'x-ratelimit-reset': nextMinute,
+    });
+    // A pk_ key's own message window (20 a minute) is tighter than the organization's 28 left.
+    expect(publicAnswer.headers).toMatchObject({
+      'x-ratelimit-limit': '20',
+      'x-ratelimit-remaining': '19',
       'x-ratelimit-reset': nextMinute,
     });
   });
