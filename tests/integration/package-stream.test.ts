@@ -143,6 +143,11 @@ describe('the packaged stream function under a response-stream shim', () => {
       row_count: 0,
       results: [],
       results_truncated: false,
+      interpretation: null,
+      message_id: expect.stringMatching(/^[0-9a-f-]{36}$/),
+      answered_by: 'builtin',
+      chart: null,
+      suggestions: expect.any(Array),
     });
     const content = events.slice(0, -1);
     for (const event of content) expect(event.event).toBeUndefined();
