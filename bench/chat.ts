@@ -243,7 +243,7 @@ the engine), \`server total\` (the handler, without the chain's authentication a
 as in (d); the limiter's are the two UpdateItems of the answering lease (take, give back). Everything shares this
 machine; the figures show the code path's cost and its round trips, not deployed Lambda latency.
 `;
-    return { figures, markdown };
+    return { figures, markdown, values: { chatP50Ms: q.p50 } };
   } finally {
     await stopChild(child);
   }

@@ -129,6 +129,8 @@ export const printFigure = (figure: Figure): void => {
 export interface Section {
   figures: Figure[];
   markdown: string;
+  /** Numbers a later figure of the same run compares with (e.g. `extrasP50Ms`, `chatP50Ms`). */
+  values?: Record<string, number>;
 }
 
 export const fixed = (value: number, digits = 1): string =>

@@ -24,7 +24,7 @@ import { measureBuiltin } from './builtin.ts';
 import { coldImportSection, packageBundles, sizeSection } from './bundles.ts';
 import { measureChain } from './chain.ts';
 import { measureChat } from './chat.ts';
-import { type Figure, fixed, root, type Section, table, verdict } from './common.ts';
+import { type Figure, fixed, printFigure, root, type Section, table, verdict } from './common.ts';
 import { measureConnectors } from './connectors.ts';
 import { measureControlPlane } from './control-plane.ts';
 import { measureConversations } from './conversations.ts';
@@ -89,6 +89,22 @@ sections.push(
   await step('(i) builtin engine: time per question, demo and 50-table schemas…', measureBuiltin),
 );
 sections.push(await step('(j) chat message end to end through the local gateway…', measureChat));
+{
+  // The chart and follow-ups every answer now carries, against the chat p50 of this same run.
+  const extras = sections.find((section) => section.values?.extrasP50Ms !== undefined)?.values?.extrasP50Ms;
+  const chat = sections.find((section) => section.values?.chatP50Ms !== undefined)?.values?.chatP50Ms;
+  if (extras !== undefined && chat !== undefined && chat > 0) {
+    const share = extras / chat;
+    const figure: Figure = {
+      name: '(j) chart + follow-ups, share of the chat p50',
+      measured: `${fixed(share * 100, 1)} % (${fixed(extras, 2)} of ${fixed(chat, 1)} ms)`,
+      target: '≤ 10 %',
+      pass: share <= 0.1,
+    };
+    printFigure(figure);
+    sections.push({ figures: [figure], markdown: '' });
+  }
+}
 sections.push(await step('(k) streaming answers through the local gateway…', measureStream));
 sections.push(await step('(l) widget script: gzipped size…', measureWidget));
 sections.push(

@@ -204,7 +204,10 @@ export const prepareChatAnswer = async (input: ChatRequest): Promise<AnswerReque
     // query patterns are read at once; a client's mistake (the tenant header) is still reported
     // before a server's (an engine that is not configured).
     const engine = engineFor(choice);
-    const patterns = choice.engine === 'builtin' ? Promise.resolve([]) : listPatterns(database.id).then((all) => all.filter((pattern) => pattern.status === 'approved'));
+    const patterns =
+      choice.engine === 'builtin'
+        ? Promise.resolve([])
+        : listPatterns(database.id).then((all) => all.filter((pattern) => pattern.status === 'approved'));
     const glossary = answerGlossaryOf(database.id);
     for (const pending of [engine, patterns, glossary]) pending.catch(() => undefined);
     const catalog = await answerCatalogOf(database);

@@ -204,7 +204,10 @@ export const FeedbackResult = v.object({
   ),
 });
 export type FeedbackResult = v.InferOutput<typeof FeedbackResult>;
-export const FeedbackResponse = dataResponse(FeedbackResult, 'The rating is stored (a second one replaces it)');
+export const FeedbackResponse = dataResponse(
+  FeedbackResult,
+  'The rating is stored (a second one replaces it)',
+);
 
 export const DeleteResult = v.object({ message: v.string() });
 export type DeleteResult = v.InferOutput<typeof DeleteResult>;

@@ -11,7 +11,7 @@ import { createApiKey } from '#lib/store/api-keys.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
 import { closeConnectors, registerDatabase } from '../helpers/answering.ts';
 import { makeOrganization } from '../helpers/fixtures.ts';
-import { jsonOf, startTestGateway } from '../helpers/gateway.ts';
+import { ANSWERING_TEST_ROUTE, jsonOf, startTestGateway } from '../helpers/gateway.ts';
 import { roomInThisMinute } from '../helpers/limits.ts';
 
 let gateway: Awaited<ReturnType<typeof startTestGateway>>;
@@ -22,16 +22,7 @@ const PAGE = 'https://shop.example';
 const QUESTION = 'How many orders were placed in 2025?';
 
 beforeAll(async () => {
-  gateway = await startTestGateway([
-    {
-      functionName: 'testAnswering',
-      handler: 'tests/e2e/fixtures/answering.handler',
-      method: 'POST',
-      path: '/test/answer',
-      streaming: false,
-      timeoutSeconds: 29,
-    },
-  ]);
+  gateway = await startTestGateway([ANSWERING_TEST_ROUTE]);
   acme = await makeOrganization('professional');
   shop = await registerDatabase({ organizationId: acme.organization.id });
   shopKey = (await createApiKey({ organizationId: acme.organization.id, kind: 'pk', databaseId: shop.id }))

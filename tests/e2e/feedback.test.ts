@@ -5,49 +5,29 @@
 // question answers from it without a model call.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clearEngines } from '#lib/answer/registry.ts';
-import { resetSettings } from '#lib/config.ts';
+import { createApiKey } from '#lib/store/api-keys.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
 import { findMessage } from '#lib/store/messages.ts';
-import { findPattern, listPatterns, replacePattern } from '#lib/store/patterns.ts';
-import { createPersonality, type Personality } from '#lib/store/personalities.ts';
-import { closeConnectors, registerDatabase } from '../helpers/answering.ts';
-import { type FakeOpenAi, reply, startFakeOpenAi } from '../helpers/fake-openai.ts';
-import { makeOrganization } from '../helpers/fixtures.ts';
-import { jsonOf, startTestGateway } from '../helpers/gateway.ts';
+import { findPattern, listPatterns } from '#lib/store/patterns.ts';
+import type { Personality } from '#lib/store/personalities.ts';
+import { type FakeOpenAi, reply } from '../helpers/fake-openai.ts';
+import { jsonOf } from '../helpers/gateway.ts';
+import { startScriptedModelStack } from '../helpers/scripted-model.ts';
 
+let stack: Awaited<ReturnType<typeof startScriptedModelStack>>;
 let fake: FakeOpenAi;
-let gateway: Awaited<ReturnType<typeof startTestGateway>>;
-let acme: Awaited<ReturnType<typeof makeOrganization>>;
+let gateway: Awaited<ReturnType<typeof startScriptedModelStack>>['gateway'];
+let acme: Awaited<ReturnType<typeof startScriptedModelStack>>['acme'];
 let shop: DatabaseRecord;
 let model: Personality;
-const saved = process.env.OPENAI_BASE_URL;
 
 beforeAll(async () => {
-  fake = await startFakeOpenAi();
-  process.env.OPENAI_BASE_URL = fake.baseUrl;
-  resetSettings();
-  clearEngines();
-  gateway = await startTestGateway();
-  acme = await makeOrganization('professional');
-  shop = await registerDatabase({ organizationId: acme.organization.id });
-  model = await createPersonality({
-    organizationId: acme.organization.id,
-    name: 'Scripted model',
-    engine: 'openai',
-    model: 'gpt-feedback-e2e',
-  });
+  stack = await startScriptedModelStack('gpt-feedback-e2e');
+  ({ fake, gateway, acme, shop } = stack);
+  model = stack.personality;
 }, 120_000);
 
-afterAll(async () => {
-  await gateway?.close();
-  await fake?.close();
-  await closeConnectors();
-  if (saved === undefined) delete process.env.OPENAI_BASE_URL;
-  else process.env.OPENAI_BASE_URL = saved;
-  resetSettings();
-  clearEngines();
-});
+afterAll(() => stack?.close());
 
 const headers = (scope: string) => ({
   'X-API-Key': acme.sk,
@@ -161,8 +141,22 @@ describe('candidate patterns from feedback', () => {
     // (the shared cache may answer it; what matters is that the candidate did not)
     expect(again.answer.answered_by).not.toBe('pattern');
 
-    // Act 2: approved, the pattern answers with no model call.
-    await replacePattern({ ...(candidate as NonNullable<typeof candidate>), status: 'approved' });
+    // Act 2: an admin finds it among the candidates and approves it through the control plane;
+    // then the pattern answers with no model call.
+    const manage = {
+      'X-API-Key': (await createApiKey({ organizationId: acme.organization.id, kind: 'sk', manage: true }))
+        .key,
+    };
+    const patterns = `${gateway.url}/api/v1/organization/databases/${shop.id}/patterns`;
+    const candidates = await jsonOf(await fetch(`${patterns}?status=candidate`, { headers: manage }));
+    expect(JSON.stringify(candidates.data)).toContain(candidateId);
+    const approval = await fetch(`${patterns}/${candidateId}`, {
+      method: 'PATCH',
+      headers: { ...manage, 'Content-Type': 'application/json' },
+      body: JSON.stringify({ status: 'approved' }),
+    });
+    expect(approval.status).toBe(200);
+    expect((await findPattern(shop.id, candidateId))?.status).toBe('approved');
     fake.reset();
     const approved = await ask('frank', question, { personality_id: model.id });
 

@@ -5,49 +5,28 @@
 // still goes to the model; an approved pattern's question is answered from the pattern.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { clearEngines } from '#lib/answer/registry.ts';
-import { resetSettings } from '#lib/config.ts';
 import { createConnector } from '#lib/connectors/index.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
 import { addPattern } from '#lib/store/patterns.ts';
-import { createPersonality, type Personality } from '#lib/store/personalities.ts';
-import { closeConnectors, demoSeedFile, registerDatabase } from '../helpers/answering.ts';
-import { type FakeOpenAi, reply, startFakeOpenAi } from '../helpers/fake-openai.ts';
-import { makeOrganization } from '../helpers/fixtures.ts';
-import { startTestGateway } from '../helpers/gateway.ts';
+import type { Personality } from '#lib/store/personalities.ts';
+import { demoSeedFile } from '../helpers/answering.ts';
+import { type FakeOpenAi, reply } from '../helpers/fake-openai.ts';
+import { startScriptedModelStack } from '../helpers/scripted-model.ts';
 
+let stack: Awaited<ReturnType<typeof startScriptedModelStack>>;
 let fake: FakeOpenAi;
-let gateway: Awaited<ReturnType<typeof startTestGateway>>;
-let acme: Awaited<ReturnType<typeof makeOrganization>>;
+let gateway: Awaited<ReturnType<typeof startScriptedModelStack>>['gateway'];
+let acme: Awaited<ReturnType<typeof startScriptedModelStack>>['acme'];
 let shop: DatabaseRecord;
 let personality: Personality;
-const saved = process.env.OPENAI_BASE_URL;
 
 beforeAll(async () => {
-  fake = await startFakeOpenAi();
-  process.env.OPENAI_BASE_URL = fake.baseUrl;
-  resetSettings();
-  clearEngines();
-  gateway = await startTestGateway();
-  acme = await makeOrganization('professional');
-  shop = await registerDatabase({ organizationId: acme.organization.id });
-  personality = await createPersonality({
-    organizationId: acme.organization.id,
-    name: 'Scripted model',
-    engine: 'openai',
-    model: 'gpt-cache-e2e',
-  });
+  stack = await startScriptedModelStack('gpt-cache-e2e');
+  ({ fake, gateway, acme, shop } = stack);
+  personality = stack.personality;
 }, 120_000);
 
-afterAll(async () => {
-  await gateway?.close();
-  await fake?.close();
-  await closeConnectors();
-  if (saved === undefined) delete process.env.OPENAI_BASE_URL;
-  else process.env.OPENAI_BASE_URL = saved;
-  resetSettings();
-  clearEngines();
-});
+afterAll(() => stack?.close());
 
 /** The demo shop's own count for one tenant, read directly. */
 const countFor = async (tenant: number, table: string): Promise<number> => {

@@ -7,22 +7,13 @@ import { effectiveLimits } from '#lib/limits/plans.ts';
 import { createApiKey } from '#lib/store/api-keys.ts';
 import { setOrganizationLimits } from '#lib/store/organizations.ts';
 import { makeOrganization } from '../helpers/fixtures.ts';
-import { jsonOf, startTestGateway } from '../helpers/gateway.ts';
+import { ANSWERING_TEST_ROUTE, jsonOf, startTestGateway } from '../helpers/gateway.ts';
 import { roomInThisMinute } from '../helpers/limits.ts';
 
 let gateway: Awaited<ReturnType<typeof startTestGateway>>;
 
 beforeAll(async () => {
-  gateway = await startTestGateway([
-    {
-      functionName: 'testAnswering',
-      handler: 'tests/e2e/fixtures/answering.handler',
-      method: 'POST',
-      path: '/test/answer',
-      streaming: false,
-      timeoutSeconds: 29,
-    },
-  ]);
+  gateway = await startTestGateway([ANSWERING_TEST_ROUTE]);
 }, 60_000);
 
 afterAll(async () => {

@@ -8,6 +8,19 @@ import { applyLocalEnvironment, LOCAL_STAGE, root } from '../../local/stack.ts';
 /** Set for the integration project in vitest.config.ts. */
 export const TEST_JWT_SECRET = process.env.TABLETALK_JWT_SECRET ?? '';
 
+/**
+ * POST /test/answer: the standard chain with the answering limits and a handler that answers at
+ * once (tests/e2e/fixtures/answering.ts), for tests of limits and leases.
+ */
+export const ANSWERING_TEST_ROUTE: Route = {
+  functionName: 'testAnswering',
+  handler: 'tests/e2e/fixtures/answering.handler',
+  method: 'POST',
+  path: '/test/answer',
+  streaming: false,
+  timeoutSeconds: 29,
+};
+
 export const startTestGateway = async (
   extraRoutes: Route[] = [],
 ): Promise<RunningGateway & { routes: Route[] }> => {
