@@ -36,23 +36,11 @@ import {
   QueryPatternsPage,
   UsageResponse,
 } from './manage-schemas.ts';
+import { authenticated } from './route-errors.ts';
 import type { RouteDoc } from './routes.ts';
 import { BrandingResponse } from './schemas.ts';
 
-/** Every control-plane route: credentials, roles, plan, rate limits, failures. */
-const managed: readonly ErrorKind[] = [
-  'VALIDATION',
-  'INVALID_CREDENTIALS',
-  'TOKEN_EXPIRED',
-  'TOKEN_INVALID',
-  'FORBIDDEN',
-  'PLAN_FEATURE_REQUIRED',
-  'RATE_LIMITED',
-  'MONTHLY_QUOTA_EXCEEDED',
-  'SERVICE_UNAVAILABLE',
-  'INTERNAL',
-];
-const withBody: readonly ErrorKind[] = [...managed, 'PAYLOAD_TOO_LARGE'];
+const withBody: readonly ErrorKind[] = [...authenticated, 'PAYLOAD_TOO_LARGE'];
 
 const read = { credentials: ['sk', 'jwt'] as const, scope: 'optional' as const, limits: 'standard' as const };
 const write = { ...read, write: true };
@@ -111,7 +99,7 @@ export const manageRoutes: readonly RouteDoc[] = [
     ...read,
     input: IdPathInput,
     responses: [{ status: 200, schema: DatabaseDetailResponse, description: 'The database' }],
-    errors: [...managed, 'DATABASE_NOT_FOUND'],
+    errors: [...authenticated, 'DATABASE_NOT_FOUND'],
   },
   {
     method: 'PATCH',
@@ -147,7 +135,7 @@ export const manageRoutes: readonly RouteDoc[] = [
     ...write,
     input: IdPathInput,
     responses: [{ status: 200, schema: DeletedResponse, description: 'Deleted' }],
-    errors: [...managed, 'DATABASE_NOT_FOUND'],
+    errors: [...authenticated, 'DATABASE_NOT_FOUND'],
   },
   {
     method: 'POST',
@@ -162,7 +150,7 @@ export const manageRoutes: readonly RouteDoc[] = [
     ...write,
     input: IdPathInput,
     responses: [{ status: 202, schema: JobQueuedResponse, description: 'The job is queued' }],
-    errors: [...managed, 'DATABASE_NOT_FOUND', 'INDEXING_QUOTA_EXCEEDED'],
+    errors: [...authenticated, 'DATABASE_NOT_FOUND', 'INDEXING_QUOTA_EXCEEDED'],
   },
   {
     method: 'GET',
@@ -177,7 +165,7 @@ export const manageRoutes: readonly RouteDoc[] = [
     ...read,
     input: JobPathInput,
     responses: [{ status: 200, schema: JobResponse, description: 'The job' }],
-    errors: [...managed, 'JOB_NOT_FOUND'],
+    errors: [...authenticated, 'JOB_NOT_FOUND'],
   },
   {
     method: 'GET',
@@ -191,7 +179,7 @@ export const manageRoutes: readonly RouteDoc[] = [
     ...read,
     input: PageNumberInput,
     responses: [{ status: 200, schema: ApiKeysPage, description: 'One page of keys' }],
-    errors: managed,
+    errors: authenticated,
   },
   {
     method: 'POST',
@@ -221,7 +209,7 @@ export const manageRoutes: readonly RouteDoc[] = [
     ...write,
     input: IdPathInput,
     responses: [{ status: 200, schema: DeletedResponse, description: 'Deleted' }],
-    errors: [...managed, 'API_KEY_NOT_FOUND'],
+    errors: [...authenticated, 'API_KEY_NOT_FOUND'],
   },
   {
     method: 'GET',
@@ -233,7 +221,7 @@ export const manageRoutes: readonly RouteDoc[] = [
     ...read,
     input: PageNumberInput,
     responses: [{ status: 200, schema: PersonalitiesPage, description: 'One page of personalities' }],
-    errors: managed,
+    errors: authenticated,
   },
   {
     method: 'POST',
@@ -259,7 +247,7 @@ export const manageRoutes: readonly RouteDoc[] = [
     ...read,
     input: IdPathInput,
     responses: [{ status: 200, schema: PersonalityResponse, description: 'The personality' }],
-    errors: [...managed, 'PERSONALITY_NOT_FOUND'],
+    errors: [...authenticated, 'PERSONALITY_NOT_FOUND'],
   },
   {
     method: 'PATCH',
@@ -284,7 +272,7 @@ export const manageRoutes: readonly RouteDoc[] = [
     ...write,
     input: IdPathInput,
     responses: [{ status: 200, schema: DeletedResponse, description: 'Deleted' }],
-    errors: [...managed, 'PERSONALITY_NOT_FOUND'],
+    errors: [...authenticated, 'PERSONALITY_NOT_FOUND'],
   },
   {
     method: 'GET',
@@ -298,7 +286,7 @@ export const manageRoutes: readonly RouteDoc[] = [
     ...read,
     input: PatternListInput,
     responses: [{ status: 200, schema: QueryPatternsPage, description: 'One page of patterns' }],
-    errors: [...managed, 'DATABASE_NOT_FOUND'],
+    errors: [...authenticated, 'DATABASE_NOT_FOUND'],
   },
   {
     method: 'POST',
@@ -349,7 +337,7 @@ export const manageRoutes: readonly RouteDoc[] = [
     ...write,
     input: PatternPathInput,
     responses: [{ status: 200, schema: DeletedResponse, description: 'Deleted' }],
-    errors: [...managed, 'DATABASE_NOT_FOUND', 'PATTERN_NOT_FOUND'],
+    errors: [...authenticated, 'DATABASE_NOT_FOUND', 'PATTERN_NOT_FOUND'],
   },
   {
     method: 'GET',
@@ -361,7 +349,7 @@ export const manageRoutes: readonly RouteDoc[] = [
     ...read,
     input: GlossaryPathInput,
     responses: [{ status: 200, schema: GlossaryResponse, description: 'The glossary' }],
-    errors: [...managed, 'DATABASE_NOT_FOUND'],
+    errors: [...authenticated, 'DATABASE_NOT_FOUND'],
   },
   {
     method: 'PUT',
@@ -392,6 +380,6 @@ export const manageRoutes: readonly RouteDoc[] = [
       '(builtin engine, model engine, query pattern, shared SQL cache).',
     ...read,
     responses: [{ status: 200, schema: UsageResponse, description: 'The usage' }],
-    errors: managed,
+    errors: authenticated,
   },
 ];

@@ -16,6 +16,7 @@ import {
 import type { ErrorKind } from '#lib/errors.ts';
 import { PageNumberInput } from '#lib/params.ts';
 import { manageRoutes } from './manage-routes.ts';
+import { authenticated } from './route-errors.ts';
 import {
   AppendResponse,
   BrandingResponse,
@@ -72,19 +73,6 @@ export interface RouteDoc {
   limits: 'standard' | 'answering' | 'answering or standard' | 'none';
 }
 
-/** Every authenticated route: credentials, plan, rate limits, scope header bounds, failures. */
-const authenticated: readonly ErrorKind[] = [
-  'VALIDATION',
-  'INVALID_CREDENTIALS',
-  'TOKEN_EXPIRED',
-  'TOKEN_INVALID',
-  'FORBIDDEN',
-  'PLAN_FEATURE_REQUIRED',
-  'RATE_LIMITED',
-  'MONTHLY_QUOTA_EXCEEDED',
-  'SERVICE_UNAVAILABLE',
-  'INTERNAL',
-];
 const history: readonly ErrorKind[] = [
   ...authenticated,
   'FEATURE_NOT_AVAILABLE',

@@ -1,16 +1,4 @@
-// The two chat functions (spec endpoints 5 and 6) through their whole middy chain, DynamoDB
-// mocked with aws-sdk-client-mock: the inputs (message bounds, ids, session_id ↔ conversation_id),
-// what a conversation keeps (database, personality), unknown ids, pk_ keys bound to one database,
-// tenant headers, personalities, the limits class of each variant, and the answer with its
-// Server-Timing header. The flow after loading is tests/unit/answer-orchestrator.test.ts's.
-import { createHash } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
-import {
-  DynamoDBDocumentClient,
-  GetCommand,
-  QueryCommand,
-  TransactWriteCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand, TransactWriteCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clearAnswerCatalogs } from '#lib/answer/catalog.ts';
@@ -22,89 +10,36 @@ import { handler as chatMessage } from '../../functions/chat-message.ts';
 import { handler as conversationMessage } from '../../functions/conversation-message.ts';
 import { ordersCatalog } from '../fixtures/catalogs/orders.ts';
 import { type ApiEventInit, apiEvent, invoke } from '../helpers/events.ts';
+import {
+  databaseItem,
+  FAKE_ORG,
+  FAKE_PK,
+  FAKE_SK,
+  type FakeTable,
+  fakeAnsweringTable,
+} from '../helpers/fake-table.ts';
 
 const ddb = mockClient(DynamoDBDocumentClient);
-const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
-const ORG = 3;
+const ORG = FAKE_ORG;
 const DATABASE = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5f';
 const OTHER_DATABASE = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a50';
 const CONVERSATION = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';
 const PERSONALITY = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a61';
-const SK = 'sk_professionalKey000000000000000000000000000000';
-const PK = 'pk_widgetKey00000000000000000000000000000000000000';
+const SK = FAKE_SK;
+const PK = FAKE_PK;
 
-const items = new Map<string, Record<string, unknown>>();
-const put = (item: Record<string, unknown>) => items.set(`${item.PK}|${item.SK}`, item);
-
-const databaseItem = (id: string, extra: Record<string, unknown> = {}) => ({
-  PK: `ORG#${ORG}`,
-  SK: `DB#${id}`,
-  id,
-  organizationId: ORG,
-  name: 'Shop',
-  engine: 'postgres',
-  status: 'active',
-  requiresOrganizationScoping: true,
-  tenantFilterColumn: 'org_id',
-  policy: { tenant_column: 'org_id', tables: {} },
-  connectionRef: 'enc:v1:test',
-  schemaIndex: { version: 'v1', chunks: 1, bytes: 100, relations: 1, indexedAt: '2026-01-01T00:00:00.000Z' },
-  createdAt: '2026-01-01T00:00:00.000Z',
-  ...extra,
-});
+let table: FakeTable;
+const put = (item: Record<string, unknown>) => table.put(item);
 
 beforeEach(() => {
-  items.clear();
   clearAnswerCatalogs();
-  put({
-    PK: `ORG#${ORG}`,
-    SK: 'ORG',
-    id: ORG,
-    name: 'Acme',
-    plan: 'professional',
-    status: 'active',
-    createdAt: '2026-01-01T00:00:00.000Z',
+  table = fakeAnsweringTable(ddb, {
+    pkDatabase: DATABASE,
+    databases: [databaseItem(DATABASE), databaseItem(OTHER_DATABASE)],
+    personality: { id: PERSONALITY, instructions: 'Be brief.' },
+    catalog: ordersCatalog,
   });
-  for (const [key, kind] of [
-    [SK, 'sk'],
-    [PK, 'pk'],
-  ] as const) {
-    put({
-      PK: `KEYHASH#${sha256(key)}`,
-      SK: 'KEYHASH',
-      id: `id-${kind}`,
-      organizationId: ORG,
-      kind,
-      hint: 'x',
-      createdAt: '2026-01-01T00:00:00.000Z',
-      ...(kind === 'pk' ? { databaseId: DATABASE } : {}),
-    });
-  }
-  put(databaseItem(DATABASE));
-  put(databaseItem(OTHER_DATABASE));
-  put({
-    PK: `ORG#${ORG}`,
-    SK: `PERSONALITY#${PERSONALITY}`,
-    id: PERSONALITY,
-    organizationId: ORG,
-    name: 'Terse',
-    instructions: 'Be brief.',
-    createdAt: '2026-01-01T00:00:00.000Z',
-  });
-  ddb.on(GetCommand).callsFake((input: { Key: { PK: string; SK: string } }) => ({
-    Item: items.get(`${input.Key.PK}|${input.Key.SK}`),
-  }));
-  ddb.on(QueryCommand).callsFake((input: { ExpressionAttributeValues: Record<string, string> }) => {
-    const values = input.ExpressionAttributeValues;
-    // The schema index: one gzipped chunk.
-    if (values[':prefix']?.startsWith('INDEX#')) {
-      // Conversational questions need no database: the builtin engine answers "hello" from the catalog.
-      return { Items: [{ data: gzipSync(JSON.stringify(ordersCatalog)) }] };
-    }
-    return { Items: [] };
-  });
-  ddb.on(TransactWriteCommand).resolves({});
 });
 
 afterEach(() => {

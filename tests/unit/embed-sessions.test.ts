@@ -1,17 +1,4 @@
-// Embed sessions (docs/design.md "Embed sessions") through the functions' whole middy chain,
-// DynamoDB mocked with aws-sdk-client-mock: the session route's validation (tenant required on a
-// scoped database and refused on another, scope required by `scope_required`, ttl bounds, origins
-// format, who may call it), the token (expiry, signature), what an et_ token may do on the chat
-// route (its tenant and scope only, its database only, its origins only), and pk_ keys refused
-// on databases that filter rows by tenant whatever headers they send.
-import { createHash } from 'node:crypto';
-import { gzipSync } from 'node:zlib';
-import {
-  DynamoDBDocumentClient,
-  GetCommand,
-  QueryCommand,
-  TransactWriteCommand,
-} from '@aws-sdk/lib-dynamodb';
+import { DynamoDBDocumentClient, GetCommand } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { SignJWT } from 'jose';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
@@ -25,91 +12,42 @@ import { handler as conversations } from '../../functions/conversations.ts';
 import { handler as embedSessions } from '../../functions/embed-sessions.ts';
 import { ordersCatalog } from '../fixtures/catalogs/orders.ts';
 import { type ApiEventInit, invoke } from '../helpers/events.ts';
+import {
+  databaseItem,
+  FAKE_ORG,
+  FAKE_PK,
+  FAKE_SK,
+  type FakeTable,
+  fakeAnsweringTable,
+} from '../helpers/fake-table.ts';
 
 const ddb = mockClient(DynamoDBDocumentClient);
-const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
 
-const ORG = 3;
+const ORG = FAKE_ORG;
 const SCOPED = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5f';
 const UNSCOPED = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a50';
 const SCOPE_REQUIRED = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a51';
 const PERSONALITY = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a61';
-const SK = 'sk_professionalKey000000000000000000000000000000';
-const PK = 'pk_widgetKey00000000000000000000000000000000000000';
+const SK = FAKE_SK;
+const PK = FAKE_PK;
 
-const items = new Map<string, Record<string, unknown>>();
-const put = (item: Record<string, unknown>) => items.set(`${item.PK}|${item.SK}`, item);
-
-const databaseItem = (id: string, extra: Record<string, unknown> = {}) => ({
-  PK: `ORG#${ORG}`,
-  SK: `DB#${id}`,
-  id,
-  organizationId: ORG,
-  name: 'Shop',
-  engine: 'postgres',
-  status: 'active',
-  requiresOrganizationScoping: true,
-  tenantFilterColumn: 'org_id',
-  policy: { tenant_column: 'org_id', tables: {} },
-  connectionRef: 'enc:v1:test',
-  schemaIndex: { version: 'v1', chunks: 1, bytes: 100, relations: 1, indexedAt: '2026-01-01T00:00:00.000Z' },
-  createdAt: '2026-01-01T00:00:00.000Z',
-  ...extra,
-});
+let table: FakeTable;
+const _put = (item: Record<string, unknown>) => table.put(item);
 
 beforeEach(() => {
-  items.clear();
   clearAnswerCatalogs();
-  put({
-    PK: `ORG#${ORG}`,
-    SK: 'ORG',
-    id: ORG,
-    name: 'Acme',
-    plan: 'professional',
-    status: 'active',
-    createdAt: '2026-01-01T00:00:00.000Z',
+  table = fakeAnsweringTable(ddb, {
+    pkDatabase: SCOPED,
+    databases: [
+      databaseItem(SCOPED),
+      databaseItem(UNSCOPED, { requiresOrganizationScoping: false }),
+      databaseItem(SCOPE_REQUIRED, {
+        policy: { tenant_column: 'org_id', scope_column: 'org_id', scope_required: true, tables: {} },
+      }),
+    ],
+    personality: { id: PERSONALITY },
+    catalog: ordersCatalog,
   });
-  for (const [key, kind] of [
-    [SK, 'sk'],
-    [PK, 'pk'],
-  ] as const) {
-    put({
-      PK: `KEYHASH#${sha256(key)}`,
-      SK: 'KEYHASH',
-      id: `id-${kind}`,
-      organizationId: ORG,
-      kind,
-      hint: 'x',
-      createdAt: '2026-01-01T00:00:00.000Z',
-      ...(kind === 'pk' ? { databaseId: SCOPED } : {}),
-    });
-  }
-  put(databaseItem(SCOPED));
-  put(databaseItem(UNSCOPED, { requiresOrganizationScoping: false }));
-  put(
-    databaseItem(SCOPE_REQUIRED, {
-      policy: { tenant_column: 'org_id', scope_column: 'org_id', scope_required: true, tables: {} },
-    }),
-  );
-  put({
-    PK: `ORG#${ORG}`,
-    SK: `PERSONALITY#${PERSONALITY}`,
-    id: PERSONALITY,
-    organizationId: ORG,
-    name: 'Terse',
-    createdAt: '2026-01-01T00:00:00.000Z',
-  });
-  ddb.on(GetCommand).callsFake((input: { Key: { PK: string; SK: string } }) => ({
-    Item: items.get(`${input.Key.PK}|${input.Key.SK}`),
-  }));
-  ddb
-    .on(QueryCommand)
-    .callsFake((input: { ExpressionAttributeValues: Record<string, string> }) =>
-      input.ExpressionAttributeValues[':prefix']?.startsWith('INDEX#')
-        ? { Items: [{ data: gzipSync(JSON.stringify(ordersCatalog)) }] }
-        : { Items: [] },
-    );
-  ddb.on(TransactWriteCommand).resolves({});
 });
 
 afterEach(() => {
