@@ -248,7 +248,8 @@ try {
     const offlinePort = await freePort();
     console.log(`Starting npm run offline on port ${offlinePort} beside it…`);
     offline = startClean('npm run offline', ['run', 'offline'], { OFFLINE_PORT: String(offlinePort) });
-    await waitFor(offline, /Server ready|listening on/i);
+    // "listening on" is also printed for the Lambda port before the HTTP server is up.
+    await waitFor(offline, /Server ready/);
     await bufferedRoutes(`http://127.0.0.1:${offlinePort}/api/v1`, demo, 'npm run offline');
   }
   console.log('Smoke check passed.');
