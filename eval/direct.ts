@@ -5,7 +5,11 @@
 // instead of minutes, for working on the engine; `npm run eval` stays the end-to-end measure.
 //
 //   node eval/direct.ts [--sets demo,dev,defog-tuning] [--verbose] [--only <id prefix>]
+//   node eval/direct.ts --sets demo --ask "how many clients" [--ask "…"] [--chain] [--database <key>]
 //
+// `--ask` puts ad-hoc questions (with `--chain`, each a follow-up of the one before) to the first
+// database of the first set named, or to `--database`, and prints what the engine made of them,
+// unjudged.
 // Held-out sets (held-out, fitness, defog-heldout) run only when named.
 import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
@@ -28,6 +32,8 @@ const option = (name: string) => {
 };
 const verbose = args.includes('--verbose') || args.includes('-v');
 const only = option('--only');
+const asked = args.flatMap((arg, index) => (arg === '--ask' && args[index + 1] ? [args[index + 1]!] : []));
+const askDatabase = option('--database');
 const requested = (option('--sets') ?? 'demo,dev,defog-tuning').split(',') as SetName[];
 for (const name of requested) if (!SET_NAMES.includes(name)) throw new Error(`unknown set ${name}`);
 
@@ -57,12 +63,24 @@ const load = async (spec: EvalDatabase): Promise<Loaded> => {
 };
 
 type Outcome = 'correct' | 'wrong' | 'asked' | 'error';
+
+/** The `--ask` questions as a chain of follow-ups to one database, with no gold to judge by. */
+const askedItems = (set: (typeof SETS)[number]): EvalItem[] =>
+  asked.map((question, index) => ({
+    id: `ask-${index + 1}`,
+    category: 'ask',
+    question,
+    gold_sql: null,
+    expect: 'answer',
+    ...(index > 0 && args.includes('--chain') ? { follow_up_of: `ask-${index}` } : {}),
+    database: askDatabase ?? set.databases[0]!.key,
+  }));
 const now = new Date();
 const started = performance.now();
 const totals: string[] = [];
 for (const name of requested) {
   const set = SETS.find((candidate) => candidate.name === name)!;
-  const items = set.items();
+  const items = asked.length > 0 ? askedItems(set) : set.items();
   if (!items) {
     console.log(`${name}: skipped (${set.missing})`);
     continue;
@@ -147,7 +165,9 @@ for (const name of requested) {
       note = error instanceof Error ? (error.stack ?? error.message) : String(error);
     }
     outcomes.push({ item, outcome });
-    if (verbose || outcome === 'wrong' || outcome === 'error') {
+    if (asked.length > 0) {
+      console.log(`[${name}] ${item.question}\n    ${note.slice(0, 900)}`);
+    } else if (verbose || outcome === 'wrong' || outcome === 'error') {
       console.log(`[${name}] ${item.id} ${outcome} — ${item.question}\n    ${note.slice(0, 600)}`);
     }
   }

