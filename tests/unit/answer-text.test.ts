@@ -30,6 +30,12 @@ describe('singular and plural', () => {
       ['analyses', 'analysis'],
       ['days', 'day'],
       ['bus', 'bus'],
+      ['studios', 'studio'],
+      ['videos', 'video'],
+      ['photos', 'photo'],
+      ['chaos', 'chaos'],
+      ['species', 'species'],
+      ['series', 'series'],
     ];
     for (const [many, one] of pairs) expect(singular(many), many).toBe(one);
   });
@@ -41,6 +47,8 @@ describe('singular and plural', () => {
     expect(plural('person')).toBe('people');
     expect(plural('status')).toBe('statuses');
     expect(plural('day')).toBe('days');
+    expect(plural('studio')).toBe('studios');
+    expect(plural('species')).toBe('species');
   });
 
   it('keys phrases by their singular words, so both forms match', () => {

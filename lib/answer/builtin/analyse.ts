@@ -277,9 +277,31 @@ const statusWord = (
   };
 };
 
-export const analyse = (lexicon: Lexicon, given: readonly Mention[]): Analysis => {
+/** Where the binders of one question keep what they found. */
+interface Binding {
+  lexicon: Lexicon;
+  analysis: Analysis;
+  items: Item[];
+  used: Set<number>;
+  /** Relations the question names by their own name. */
+  named: Set<string>;
+  at: (index: number) => Item | undefined;
+  /** "which 3 customers placed the most orders": the count of a superlative after it. */
+  rankingN: number | undefined;
+}
+
+const isNumericColumn = (lexicon: Lexicon, item: Item | undefined): item is ItemOf<'column'> =>
+  item?.kind === 'column' && item.refs.some((ref) => columnOf(lexicon, ref)?.numeric);
+const isTemporalColumn = (lexicon: Lexicon, item: Item | undefined): item is ItemOf<'column'> =>
+  item?.kind === 'column' && item.refs.every((ref) => columnOf(lexicon, ref)?.temporal);
+
+/**
+ * Mentions decided into items: participles read as status values, then every schema or quoted
+ * mention classified. Words it could not place come first: nothing else is read from a
+ * half-understood question.
+ */
+const decide = (lexicon: Lexicon, given: readonly Mention[]): { items: Item[]; named: Set<string> } => {
   const mentions = given.map((mention, index) => statusWord(lexicon, given, index) ?? mention);
-  // Words it could not place come first: nothing else is read from a half-understood question.
   const unknown = [
     ...new Set(mentions.flatMap((mention) => (mention.kind === 'unknown' ? [quoted(mention.text)] : []))),
   ];
@@ -288,7 +310,6 @@ export const analyse = (lexicon: Lexicon, given: readonly Mention[]): Analysis =
       `I'm not sure what ${joinAnd(unknown)} ${unknown.length === 1 ? 'means' : 'mean'} here. I can answer questions about ${mainTables(lexicon)}: could you rephrase with those names?`,
     );
   }
-  // Relations the question names by their own name.
   const named = new Set(
     mentions.flatMap((mention) =>
       mention.kind === 'schema'
@@ -303,6 +324,11 @@ export const analyse = (lexicon: Lexicon, given: readonly Mention[]): Analysis =
       ? classify(lexicon, mention, mentions[index + 1], named)
       : [mention],
   );
+  return { items, named };
+};
+
+export const analyse = (lexicon: Lexicon, given: readonly Mention[]): Analysis => {
+  const { items, named } = decide(lexicon, given);
   const used = new Set<number>();
   const analysis: Analysis = {
     items,
@@ -320,234 +346,283 @@ export const analyse = (lexicon: Lexicon, given: readonly Mention[]): Analysis =
     verbs: [],
     followup: false,
   };
-  const at = (index: number): Item | undefined => items[index];
-  let rankingN: number | undefined;
-  const isNumericColumn = (item: Item | undefined): item is ItemOf<'column'> =>
-    item?.kind === 'column' && item.refs.some((ref) => columnOf(lexicon, ref)?.numeric);
-  const isTemporalColumn = (item: Item | undefined): item is ItemOf<'column'> =>
-    item?.kind === 'column' && item.refs.every((ref) => columnOf(lexicon, ref)?.temporal);
+  const b: Binding = {
+    lexicon,
+    analysis,
+    items,
+    used,
+    named,
+    at: (index) => items[index],
+    rankingN: undefined,
+  };
+  for (let index = 0; index < items.length; index += 1) index = bindItem(b, index);
+  if (b.rankingN !== undefined && analysis.ranking && analysis.ranking.n === undefined) {
+    analysis.ranking.n = b.rankingN;
+  }
+  bindAggregateTarget(b);
+  bindRankKey(b);
+  return analysis;
+};
 
-  for (let index = 0; index < items.length; index += 1) {
-    const item = items[index]!;
-    switch (item.kind) {
-      case 'list':
-        analysis.list = true;
-        break;
-      case 'anaphora':
-        analysis.anaphora = true;
-        break;
-      case 'followup':
-        analysis.followup = true;
-        break;
-      case 'negation': {
-        const next = at(index + 1);
-        if (next?.kind === 'value') next.negated = true;
-        else if (
-          next?.kind === 'column' &&
-          next.refs.every((ref) => columnOf(lexicon, ref)?.kind === 'boolean')
-        ) {
-          used.add(index + 1);
-          analysis.booleans.push({ refs: next.refs, negated: true });
-        } else if (next?.kind === 'anaphora' || next === undefined) {
-          // "not those": nothing to negate that we can name
-          throw new Clarify(
-            'I could not tell what to leave out. Could you name the value, for example “not cancelled”?',
-          );
-        } else {
-          throw new Clarify(
-            'I can only leave out named values (for example “orders that are not cancelled”), not whole groups of rows.',
-          );
-        }
-        break;
-      }
-      case 'aggregate':
-        analysis.aggregate ??= { fn: item.fn, word: item.word, index };
-        break;
-      case 'preset':
-        analysis.presets.push(item.filter);
-        break;
-      case 'verb':
-        analysis.verbs.push(item.text);
-        break;
-      case 'group': {
-        let next = at(index + 1);
-        // "per customer country": the column, not the relation its phrase names.
-        if (next?.kind === 'entity' && next.implied && at(index + 2)?.kind === 'column') {
-          used.add(index + 1);
-          index += 1;
-          next = at(index + 1);
-        }
-        const target =
-          item.unit === undefined &&
-          (next?.kind === 'entity' || next?.kind === 'column' || next?.kind === 'measure')
-            ? index + 1
-            : undefined;
-        if (item.unit === undefined && target === undefined) {
-          throw new Clarify(
-            'Per what? Name what to group by, for example “orders per status” or “revenue by month”.',
-          );
-        }
-        if (target !== undefined) used.add(target);
-        analysis.groups.push({
-          ...(item.unit ? { unit: item.unit } : {}),
-          ...(target !== undefined ? { target } : {}),
-          index,
-        });
-        break;
-      }
-      case 'sort': {
-        const direction = items.find((other) => other.kind === 'direction');
-        const dir = direction?.kind === 'direction' ? direction.dir : (item.dir ?? 'asc');
-        const target = item.target ? classify(lexicon, item.target, undefined, named) : [];
-        const column = target.find((found): found is ItemOf<'column'> => found.kind === 'column');
-        analysis.sort = { ...(column ? { column } : {}), dir };
-        break;
-      }
-      case 'top':
-      case 'superlative':
-        if (analysis.ranking) {
-          // "the top 3 restaurants with the highest ratings": one ranking, said twice.
-          const first = analysis.ranking;
-          const plain = (word: string) => word === 'top' || word === 'bottom';
-          if (item.kind === 'superlative' && plain(first.word) && first.hint === undefined) {
-            analysis.ranking = { n: first.n, dir: item.dir, hint: item.hint, word: item.word, index };
-            break;
-          }
-          throw new Clarify('I can rank by one thing at a time. Which ranking do you want?');
-        }
-        analysis.ranking = {
-          n: item.kind === 'top' ? item.n : undefined,
-          dir: item.dir,
-          hint: item.hint,
-          word: item.word,
-          index,
-        };
-        break;
-      case 'compare': {
-        const previous = at(index - 1);
-        const next = at(index + 1);
-        const comparison: Comparison = {
-          op: item.op,
-          value: item.value,
-          high: item.high,
-          money: item.money,
-          costly: previous?.kind === 'cost',
-        };
-        if (!isPrintableNumber(item.value) || (item.high !== undefined && !isPrintableNumber(item.high))) {
-          throw new Clarify('That number is too large for me to compare with.');
-        }
-        // "more than 5 orders", "at least 2 cancelled orders": a count of related rows.
-        let counted = index + 1;
-        while (at(counted)?.kind === 'value') counted += 1;
-        const countedItem = at(counted);
-        if (isNumericColumn(previous) && !used.has(index - 1)) {
-          used.add(index - 1);
-          comparison.column = previous.refs;
-        } else if (countedItem?.kind === 'entity' && !item.money) {
-          used.add(counted);
-          comparison.countOf = countedItem.tables;
-        } else if (isNumericColumn(next) && !used.has(index + 1)) {
-          used.add(index + 1);
-          comparison.column = next.refs;
-        }
-        analysis.comparisons.push(comparison);
-        break;
-      }
-      case 'period': {
-        const previous = at(index - 1);
-        const entry: Analysis['periods'][number] = { period: item.period };
-        if (isTemporalColumn(previous)) {
-          used.add(index - 1);
-          entry.column = previous.refs;
-        } else if (previous?.kind === 'entity' && !used.has(index - 1)) {
-          // "customers with orders in 2025": the orders' date (not when grouped: "per store last year").
-          entry.near = previous.tables;
-        }
-        analysis.periods.push(entry);
-        break;
-      }
-      case 'value':
-        if (!item.matches.every((match) => isPrintableValue(match.value))) {
-          throw new Clarify(
-            `I can't search for ${quoted(item.text)}: it has characters I don't put in queries.`,
-          );
-        }
-        analysis.values.push(item);
-        {
-          // "the Mystery genre", "the Tents category": the relation after a value only names
-          // whose value it is.
-          const next = at(index + 1);
-          if (
-            next?.kind === 'entity' &&
-            !next.plural &&
-            next.tables.length === 1 &&
-            item.matches.every((match) => match.ref.table === next.tables[0])
-          ) {
-            used.add(index + 1);
-          }
-        }
-        break;
-      case 'literal': {
-        if (!isPrintableValue(item.text)) {
-          throw new Clarify(
-            `I can't search for ${quoted(item.text)}: it has characters I don't put in queries.`,
-          );
-        }
-        // 'name "Ada Moreno"': a quoted value for the column named just before it.
-        const previous = at(index - 1);
-        if (
-          previous?.kind === 'column' &&
-          previous.refs.some((ref) => columnOf(lexicon, ref)?.kind === 'text')
-        ) {
-          used.add(index - 1);
-          analysis.literals.push({
-            text: item.text,
-            column: previous.refs.filter((ref) => columnOf(lexicon, ref)?.kind === 'text'),
-          });
-        } else if (previous?.kind === 'named') {
-          // 'customers named "Ada Moreno"': the name of the rows asked about.
-          analysis.literals.push({ text: item.text, named: true });
-        } else analysis.literals.push({ text: item.text });
-        break;
-      }
-      case 'number': {
-        // "order 42", "customer #7": a row by its key.
-        const previous = at(index - 1);
-        const next = at(index + 1);
-        if (previous?.kind === 'entity' && Number.isInteger(item.value) && !item.money) {
-          analysis.keys.push({ tables: previous.tables, value: item.value });
-        } else if (
-          // "which 3 customers placed the most orders": how many rows the ranking after it keeps.
-          Number.isInteger(item.value) &&
-          item.value > 0 &&
-          !item.money &&
-          next?.kind === 'entity' &&
-          next.plural &&
-          (previous === undefined || previous.kind === 'list') &&
-          rankingN === undefined &&
-          items.some(
-            (other, position) =>
-              position > index && other.kind === 'superlative' && !/^(top|bottom)$/.test(other.word),
-          )
-        ) {
-          rankingN = item.value;
-        } else {
-          throw new Clarify(
-            `I'm not sure what the number ${item.value} refers to. Could you name the column, for example “price over ${item.value}”?`,
-          );
-        }
-        break;
-      }
-      default:
-        break;
+/** Binds the item at `index` to what it modifies; the index to go on from. */
+const bindItem = (b: Binding, index: number): number => {
+  const { analysis } = b;
+  const item = b.items[index]!;
+  switch (item.kind) {
+    case 'list':
+      analysis.list = true;
+      break;
+    case 'anaphora':
+      analysis.anaphora = true;
+      break;
+    case 'followup':
+      analysis.followup = true;
+      break;
+    case 'aggregate':
+      analysis.aggregate ??= { fn: item.fn, word: item.word, index };
+      break;
+    case 'preset':
+      analysis.presets.push(item.filter);
+      break;
+    case 'verb':
+      analysis.verbs.push(item.text);
+      break;
+    case 'negation':
+      bindNegation(b, item, index);
+      break;
+    case 'group':
+      return bindGroup(b, item, index);
+    case 'sort':
+      bindSort(b, item);
+      break;
+    case 'top':
+    case 'superlative':
+      bindRanking(b, item, index);
+      break;
+    case 'compare':
+      bindComparison(b, item, index);
+      break;
+    case 'period':
+      bindPeriod(b, item, index);
+      break;
+    case 'value':
+      bindValue(b, item, index);
+      break;
+    case 'literal':
+      bindLiteral(b, item, index);
+      break;
+    case 'number':
+      bindNumber(b, item, index);
+      break;
+    default:
+      break;
+  }
+  return index;
+};
+
+/** "not cancelled": the value or yes/no column after it is left out. */
+const bindNegation = (b: Binding, _item: ItemOf<'negation'>, index: number): void => {
+  const { lexicon, analysis, used, at } = b;
+  const next = at(index + 1);
+  if (next?.kind === 'value') next.negated = true;
+  else if (next?.kind === 'column' && next.refs.every((ref) => columnOf(lexicon, ref)?.kind === 'boolean')) {
+    used.add(index + 1);
+    analysis.booleans.push({ refs: next.refs, negated: true });
+  } else if (next?.kind === 'anaphora' || next === undefined) {
+    // "not those": nothing to negate that we can name
+    throw new Clarify(
+      'I could not tell what to leave out. Could you name the value, for example “not cancelled”?',
+    );
+  } else {
+    throw new Clarify(
+      'I can only leave out named values (for example “orders that are not cancelled”), not whole groups of rows.',
+    );
+  }
+};
+
+/** "per customer", "by month": a grouping by what follows, or by a unit of time. */
+const bindGroup = (b: Binding, item: ItemOf<'group'>, index: number): number => {
+  const { analysis, used, at } = b;
+  let next = at(index + 1);
+  // "per customer country": the column, not the relation its phrase names.
+  if (next?.kind === 'entity' && next.implied && at(index + 2)?.kind === 'column') {
+    used.add(index + 1);
+    index += 1;
+    next = at(index + 1);
+  }
+  const target =
+    item.unit === undefined &&
+    (next?.kind === 'entity' || next?.kind === 'column' || next?.kind === 'measure')
+      ? index + 1
+      : undefined;
+  if (item.unit === undefined && target === undefined) {
+    throw new Clarify(
+      'Per what? Name what to group by, for example “orders per status” or “revenue by month”.',
+    );
+  }
+  if (target !== undefined) used.add(target);
+  analysis.groups.push({
+    ...(item.unit ? { unit: item.unit } : {}),
+    ...(target !== undefined ? { target } : {}),
+    index,
+  });
+  return index;
+};
+
+/** "sorted by price", "in descending order": a sort clause. */
+const bindSort = (b: Binding, item: ItemOf<'sort'>): void => {
+  const { lexicon, analysis, items, named } = b;
+  const direction = items.find((other) => other.kind === 'direction');
+  const dir = direction?.kind === 'direction' ? direction.dir : (item.dir ?? 'asc');
+  const target = item.target ? classify(lexicon, item.target, undefined, named) : [];
+  const column = target.find((found): found is ItemOf<'column'> => found.kind === 'column');
+  analysis.sort = { ...(column ? { column } : {}), dir };
+};
+
+/** "top 5", "the most expensive": one ranking (said twice, it is still one). */
+const bindRanking = (b: Binding, item: ItemOf<'top' | 'superlative'>, index: number): void => {
+  const { analysis } = b;
+  if (analysis.ranking) {
+    // "the top 3 restaurants with the highest ratings": one ranking, said twice.
+    const first = analysis.ranking;
+    const plain = (word: string) => word === 'top' || word === 'bottom';
+    if (item.kind === 'superlative' && plain(first.word) && first.hint === undefined) {
+      analysis.ranking = { n: first.n, dir: item.dir, hint: item.hint, word: item.word, index };
+      return;
+    }
+    throw new Clarify('I can rank by one thing at a time. Which ranking do you want?');
+  }
+  analysis.ranking = {
+    n: item.kind === 'top' ? item.n : undefined,
+    dir: item.dir,
+    hint: item.hint,
+    word: item.word,
+    index,
+  };
+};
+
+/** "more than 5 orders", "price over 100": a comparison bound to its column or to a count of related rows. */
+const bindComparison = (b: Binding, item: ItemOf<'compare'>, index: number): void => {
+  const { lexicon, analysis, used, at } = b;
+  const previous = at(index - 1);
+  const next = at(index + 1);
+  const comparison: Comparison = {
+    op: item.op,
+    value: item.value,
+    high: item.high,
+    money: item.money,
+    costly: previous?.kind === 'cost',
+  };
+  if (!isPrintableNumber(item.value) || (item.high !== undefined && !isPrintableNumber(item.high))) {
+    throw new Clarify('That number is too large for me to compare with.');
+  }
+  // "more than 5 orders", "at least 2 cancelled orders": a count of related rows.
+  let counted = index + 1;
+  while (at(counted)?.kind === 'value') counted += 1;
+  const countedItem = at(counted);
+  if (isNumericColumn(lexicon, previous) && !used.has(index - 1)) {
+    used.add(index - 1);
+    comparison.column = previous.refs;
+  } else if (countedItem?.kind === 'entity' && !item.money) {
+    used.add(counted);
+    comparison.countOf = countedItem.tables;
+  } else if (isNumericColumn(lexicon, next) && !used.has(index + 1)) {
+    used.add(index + 1);
+    comparison.column = next.refs;
+  }
+  analysis.comparisons.push(comparison);
+};
+
+/** "in 2025", "signed up last month": a period bound to the date column before it, or near a relation. */
+const bindPeriod = (b: Binding, item: ItemOf<'period'>, index: number): void => {
+  const { lexicon, analysis, used, at } = b;
+  const previous = at(index - 1);
+  const entry: Analysis['periods'][number] = { period: item.period };
+  if (isTemporalColumn(lexicon, previous)) {
+    used.add(index - 1);
+    entry.column = previous.refs;
+  } else if (previous?.kind === 'entity' && !used.has(index - 1)) {
+    // "customers with orders in 2025": the orders' date (not when grouped: "per store last year").
+    entry.near = previous.tables;
+  }
+  analysis.periods.push(entry);
+};
+
+/** A value of a column ("Spain", "cancelled"). */
+const bindValue = (b: Binding, item: ItemOf<'value'>, index: number): void => {
+  const { analysis, used, at } = b;
+  if (!item.matches.every((match) => isPrintableValue(match.value))) {
+    throw new Clarify(`I can't search for ${quoted(item.text)}: it has characters I don't put in queries.`);
+  }
+  analysis.values.push(item);
+  {
+    // "the Mystery genre", "the Tents category": the relation after a value only names
+    // whose value it is.
+    const next = at(index + 1);
+    if (
+      next?.kind === 'entity' &&
+      !next.plural &&
+      next.tables.length === 1 &&
+      item.matches.every((match) => match.ref.table === next.tables[0])
+    ) {
+      used.add(index + 1);
     }
   }
+};
 
-  if (rankingN !== undefined && analysis.ranking && analysis.ranking.n === undefined) {
-    analysis.ranking.n = rankingN;
+/** A quoted value, for the column named just before it or the rows' name. */
+const bindLiteral = (b: Binding, item: ItemOf<'literal'>, index: number): void => {
+  const { lexicon, analysis, used, at } = b;
+  if (!isPrintableValue(item.text)) {
+    throw new Clarify(`I can't search for ${quoted(item.text)}: it has characters I don't put in queries.`);
   }
+  // 'name "Ada Moreno"': a quoted value for the column named just before it.
+  const previous = at(index - 1);
+  if (previous?.kind === 'column' && previous.refs.some((ref) => columnOf(lexicon, ref)?.kind === 'text')) {
+    used.add(index - 1);
+    analysis.literals.push({
+      text: item.text,
+      column: previous.refs.filter((ref) => columnOf(lexicon, ref)?.kind === 'text'),
+    });
+  } else if (previous?.kind === 'named') {
+    // 'customers named "Ada Moreno"': the name of the rows asked about.
+    analysis.literals.push({ text: item.text, named: true });
+  } else analysis.literals.push({ text: item.text });
+};
 
-  // The aggregate's argument: the next entity, column or measure.
+/** "order 42", "which 3 customers…": a bare number is a key or the size of a ranking. */
+const bindNumber = (b: Binding, item: ItemOf<'number'>, index: number): void => {
+  const { analysis, items, at } = b;
+  // "order 42", "customer #7": a row by its key.
+  const previous = at(index - 1);
+  const next = at(index + 1);
+  if (previous?.kind === 'entity' && Number.isInteger(item.value) && !item.money) {
+    analysis.keys.push({ tables: previous.tables, value: item.value });
+  } else if (
+    // "which 3 customers placed the most orders": how many rows the ranking after it keeps.
+    Number.isInteger(item.value) &&
+    item.value > 0 &&
+    !item.money &&
+    next?.kind === 'entity' &&
+    next.plural &&
+    (previous === undefined || previous.kind === 'list') &&
+    b.rankingN === undefined &&
+    items.some(
+      (other, position) =>
+        position > index && other.kind === 'superlative' && !/^(top|bottom)$/.test(other.word),
+    )
+  ) {
+    b.rankingN = item.value;
+  } else {
+    throw new Clarify(
+      `I'm not sure what the number ${item.value} refers to. Could you name the column, for example “price over ${item.value}”?`,
+    );
+  }
+};
+
+/** The aggregate's argument: the next entity, column or measure. */
+const bindAggregateTarget = (b: Binding): void => {
+  const { lexicon, analysis, items, used } = b;
   const aggregate = analysis.aggregate;
   if (aggregate) {
     for (let index = aggregate.index + 1; index < items.length; index += 1) {
@@ -557,20 +632,25 @@ export const analyse = (lexicon: Lexicon, given: readonly Mention[]): Analysis =
       if (item.kind === 'entity' && item.implied && items[index + 1]?.kind === 'column') continue;
       // "the maximum number of pages": the pages column itself, not a count.
       if (item.kind === 'aggregate' && item.fn === 'count' && aggregate.fn !== 'count') {
-        if (isNumericColumn(items[index + 1])) continue;
+        if (isNumericColumn(lexicon, items[index + 1])) continue;
         break;
       }
       if (item.kind === 'entity' || item.kind === 'measure' || item.kind === 'column') {
-        if (item.kind === 'column' && aggregate.fn === 'count' && !isNumericColumn(item)) continue;
+        if (item.kind === 'column' && aggregate.fn === 'count' && !isNumericColumn(lexicon, item)) continue;
         aggregate.target = index;
         break;
       }
       if (item.kind !== 'value' && item.kind !== 'period' && item.kind !== 'list') break;
     }
   }
+};
 
-  // The ranking's key: a column or measure right after it, or "by <measure>", or a count of the
-  // entity after "most" ("the most orders"), or its hint ("most expensive" → money).
+/**
+ * The ranking's key: a column or measure right after it, or "by <measure>", or a count of the
+ * entity after "most" ("the most orders"), or its hint ("most expensive" → money).
+ */
+const bindRankKey = (b: Binding): void => {
+  const { lexicon, analysis, items, used, at } = b;
   const ranking = analysis.ranking;
   if (ranking) {
     // "the cheapest product price": the column of a qualified phrase, past the relation it names.
@@ -582,11 +662,11 @@ export const analyse = (lexicon: Lexicon, given: readonly Mention[]): Analysis =
     const next = at(keyIndex);
     const byGroup = analysis.groups.find((group) => {
       const target = group.target === undefined ? undefined : at(group.target);
-      return target?.kind === 'measure' || isNumericColumn(target);
+      return target?.kind === 'measure' || isNumericColumn(lexicon, target);
     });
     // A column right after the ranking word is its key, even after a word with a hint of its
     // own ("the cheapest unit price", "the most recent order date").
-    if (next?.kind === 'column' && (isNumericColumn(next) || isTemporalColumn(next))) {
+    if (next?.kind === 'column' && (isNumericColumn(lexicon, next) || isTemporalColumn(lexicon, next))) {
       used.add(keyIndex);
       analysis.rankKey = { kind: 'column', refs: next.refs, text: next.text, index: keyIndex };
     } else if (ranking.hint) {
@@ -623,7 +703,11 @@ export const analyse = (lexicon: Lexicon, given: readonly Mention[]): Analysis =
     const byGroup = analysis.groups.find((group) => group.target !== undefined);
     if (byGroup?.target !== undefined) {
       const target = at(byGroup.target)!;
-      if (target.kind === 'measure' || isNumericColumn(target) || isTemporalColumn(target)) {
+      if (
+        target.kind === 'measure' ||
+        isNumericColumn(lexicon, target) ||
+        isTemporalColumn(lexicon, target)
+      ) {
         analysis.groups = analysis.groups.filter((group) => group !== byGroup);
         analysis.rankKey =
           target.kind === 'measure'
@@ -636,5 +720,4 @@ export const analyse = (lexicon: Lexicon, given: readonly Mention[]): Analysis =
       }
     }
   }
-  return analysis;
 };

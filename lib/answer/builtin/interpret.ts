@@ -17,6 +17,7 @@ import {
   pluralText,
   quoted,
   type Ranking,
+  type RankKey,
 } from './analyse.ts';
 import type { ColumnRef, Filter, Group, Having, Intent, Measure, Metric, Order } from './intent.ts';
 import { pathBetween, planJoins } from './joins.ts';
@@ -172,356 +173,398 @@ const build = (resolver: Resolver, prior: Intent | undefined): Parts => {
 
 /** What is measured and how: a ranking, an aggregate, a count of related rows, or rows. */
 const readStatement = (c: Reading): void => {
-  const { resolver, lexicon, analysis, items, used, prior, at, parts, focus, focusEntity } = c;
+  const { lexicon, analysis, prior, focusEntity } = c;
   const { aggregate, ranking, rankKey } = analysis;
-  const aggregateTarget = at(aggregate?.target);
-  // ---- metric and c.subject ----
-  const countTarget =
-    aggregate?.fn === 'count' && aggregateTarget?.kind === 'entity' ? aggregateTarget : undefined;
-  if (ranking && rankKey) {
-    const plural =
-      focus?.kind === 'entity' ? focus.plural : focus?.kind === 'column' ? pluralText(focus.text) : false;
-    const limit = rankingLimit(ranking, plural);
-    const rankOf = (ref: ColumnRef | undefined, label: string): void => {
-      // Rows of the focus, ordered by one of its own columns.
-      if (!focusEntity) throw new Clarify(`Which rows should I rank by ${label}?`);
-      c.subject = focusEntity;
-      parts.metric = 'rows';
-      if (ref) {
-        parts.order = { by: 'column', ref, dir: ranking.dir };
-        if (resolver.column(ref).nullable) parts.filters.push({ kind: 'present', ref });
-      }
-      parts.limit = limit;
-      parts.ranking = label;
-    };
-    const groupedBy = (metric: Metric, label: string): void => {
-      // One value per focus row (or focus value), ranked.
-      if (!focus) {
-        throw new Clarify(`Which ${metric.fn === 'count' ? 'groups' : 'rows'} should I rank by ${label}?`);
-      }
-      if (focus.kind === 'entity') c.groupFromFocus = { kind: 'entity', table: focusEntity! };
-      else if (focus.kind === 'column') {
-        c.groupFromFocus = { kind: 'column', ref: resolver.columnRef(focus.refs, focus.text, c.subject) };
-      }
-      parts.metric = metric;
-      parts.order = { by: 'metric', dir: ranking.dir };
-      parts.limit = limit;
-      parts.ranking = label;
-    };
-    switch (rankKey.kind) {
-      case 'count': {
-        const counted = resolver.entity(rankKey.tables, (items[rankKey.index] as ItemOf<'entity'>).text);
-        c.subject = counted;
-        groupedBy({ fn: 'count' }, rankingLabel(ranking, resolver.relation(counted).other));
-        break;
-      }
-      case 'measure': {
-        const { measure, name } = resolver.measureNamed(rankKey.text);
-        c.subject = measureColumn(measure).table;
-        groupedBy({ fn: 'sum', measure, name }, rankingLabel(ranking, name));
-        break;
-      }
-      case 'column': {
-        const ref = resolver.columnRef(rankKey.refs, rankKey.text, focusEntity);
-        const column = resolver.column(ref);
-        const label = rankingLabel(ranking, column.display);
-        // "the highest hourly rate of employees", "the cheapest product price": the relation named
-        // after the column (or in its phrase) says whose value; a superlative then asks for it.
-        const wantsValue =
-          focus?.kind === 'entity' &&
-          ranking.n === undefined &&
-          ranking.word !== 'top' &&
-          ranking.word !== 'bottom' &&
-          (focus.implied === true ||
-            (c.focusIndex !== undefined && rankKey.index !== undefined && c.focusIndex > rankKey.index));
-        if (focusEntity === ref.table && wantsValue) {
-          c.subject = ref.table;
-          parts.metric = { fn: ranking.dir === 'desc' ? 'max' : 'min', measure: { kind: 'column', ref } };
-        } else if (focusEntity === ref.table) rankOf(ref, label);
-        else if (!focus) {
-          // "what is the highest price": the value itself.
-          c.subject = ref.table;
-          parts.metric = { fn: ranking.dir === 'desc' ? 'max' : 'min', measure: { kind: 'column', ref } };
-        } else if (column.numeric && !column.temporal) {
-          c.subject = ref.table;
-          groupedBy({ fn: 'sum', measure: { kind: 'column', ref } }, label);
-        } else {
-          throw new Clarify(
-            `I can rank ${focus.kind === 'entity' ? resolver.relation(focusEntity!).other : 'them'} by their own columns; ${column.display} belongs to ${resolver.relation(ref.table).other}.`,
-          );
-        }
-        break;
-      }
-      case 'hint': {
-        const hint = rankKey.hint;
-        if (hint === 'money') {
-          if (!focusEntity)
-            throw new Clarify('Which rows do you mean, for example “most expensive product”?');
-          rankOf(resolver.moneyOf(focusEntity, ranking.word), ranking.word);
-        } else if (hint === 'date') {
-          if (!focusEntity)
-            throw new Clarify(`Which rows do you mean, for example “${ranking.word} orders”?`);
-          rankOf(resolver.dateOf(focusEntity, ranking.word), ranking.word);
-          if (parts.order?.by === 'column' && parts.order.ref.table !== focusEntity) {
-            throw new Clarify(
-              `${resolver.relation(focusEntity).other} have no date of their own to rank by.`,
-            );
-          }
-        } else if (hint === 'rating') {
-          if (!focusEntity)
-            throw new Clarify(
-              `Which rows do you mean, for example “${ranking.word} ${resolver.relation(c.subject ?? [...lexicon.relations.keys()][0]!).other}”?`,
-            );
-          rankOf(resolver.ratingOf(focusEntity, ranking.word), ranking.word);
-        } else if (hint === 'units') {
-          const units = resolver.unitsSold();
-          c.subject = units.table;
-          groupedBy({ fn: 'sum', measure: { kind: 'column', ref: units }, name: 'units sold' }, ranking.word);
-        } else {
-          throw new Clarify(`${ranking.word} by what?`);
-        }
-        break;
-      }
-    }
-  } else if (ranking && !rankKey && prior?.order) {
-    // "and the bottom 3?": the previous ranking, turned around or cut differently.
-    parts.order = { ...prior.order, dir: ranking.dir };
-    const limit = ranking.n ?? prior.limit;
-    if (limit !== undefined) parts.limit = limit;
-    const key =
-      prior.order.by === 'column'
-        ? resolver.column(prior.order.ref).display
-        : prior.metric && prior.metric.fn !== 'count'
-          ? (prior.metric.name ?? resolver.column(measureColumn(prior.metric.measure)).display)
-          : resolver.relation(prior.subject).other;
-    parts.ranking =
-      prior.ranking && prior.order.dir === ranking.dir
-        ? prior.ranking
-        : rankingLabel({ ...ranking, word: 'top' }, key);
-  } else if (ranking && !rankKey && focusEntity && sizeOf(lexicon, focusEntity, ranking.word)) {
-    // "the 5 largest payments": rows ranked by the one amount that measures them.
-    const ref = sizeOf(lexicon, focusEntity, ranking.word)!;
+  if (ranking && rankKey) readRanking(c, ranking, rankKey);
+  else if (ranking && prior?.order) readPriorRanking(c, ranking, { ...prior, order: prior.order });
+  else if (ranking && focusEntity && sizeOf(lexicon, focusEntity, ranking.word))
+    readSizeRanking(c, ranking, sizeOf(lexicon, focusEntity, ranking.word)!);
+  else if (ranking) rankingWithoutKey(c, ranking);
+  else if (aggregate) readAggregate(c, aggregate);
+  else readImpliedMetric(c);
+  readHaving(c);
+};
+
+type Aggregate = NonNullable<Analysis['aggregate']>;
+
+/** What a ranking with a key ranks: rows by a column, or one value per focus row or group, ranked. */
+const readRanking = (c: Reading, ranking: Ranking, rankKey: RankKey): void => {
+  const { resolver, lexicon, items, parts, focus, focusEntity } = c;
+  const plural =
+    focus?.kind === 'entity' ? focus.plural : focus?.kind === 'column' ? pluralText(focus.text) : false;
+  const limit = rankingLimit(ranking, plural);
+  const rankOf = (ref: ColumnRef | undefined, label: string): void => {
+    // Rows of the focus, ordered by one of its own columns.
+    if (!focusEntity) throw new Clarify(`Which rows should I rank by ${label}?`);
     c.subject = focusEntity;
     parts.metric = 'rows';
-    parts.order = { by: 'column', ref, dir: ranking.dir };
-    if (resolver.column(ref).nullable) parts.filters.push({ kind: 'present', ref });
-    parts.limit = rankingLimit(ranking, focus?.kind === 'entity' ? focus.plural : false);
-    parts.ranking = rankingLabel(ranking, resolver.column(ref).display);
-  } else if (ranking && !rankKey) {
-    const what = focus?.kind === 'entity' ? resolver.relation(focusEntity!).other : 'rows';
-    const candidates = focusEntity
-      ? resolver
-          .relation(focusEntity)
-          .columns.filter((column) => column.numeric)
-          .map((column) => column.display)
-      : [];
-    const examples = [...candidates.slice(0, 3), ...(lexicon.revenue.kind === 'one' ? ['revenue'] : [])];
-    throw new Clarify(
-      `${capitalize(ranking.word)}${ranking.n !== undefined ? ` ${ranking.n}` : ''} ${what} by what?${examples.length > 0 ? ` For example by ${joinAnd(examples, 'or')}.` : ''}`,
-      focusEntity ? [{ table: tableName(lexicon, focusEntity) }] : undefined,
-    );
-  } else if (aggregate) {
-    const countColumn =
-      aggregate.fn === 'count' && aggregateTarget?.kind === 'column'
-        ? aggregateTarget.refs.filter((ref) => {
-            const column = columnOf(lexicon, ref);
-            return (
-              column?.numeric && /^(num|count|number|cnt)$/.test(column.words[column.words.length - 1] ?? '')
-            );
-          })
-        : [];
-    if (countColumn.length > 0 && aggregateTarget?.kind === 'column') {
-      // "the total number of citations" where citation_num holds them: its sum.
-      const ref = resolver.columnRef(countColumn, aggregateTarget.text, focusEntity);
-      used.add(aggregate.target!);
-      c.subject = ref.table;
-      parts.metric = { fn: 'sum', measure: { kind: 'column', ref } };
-    } else if (aggregate.fn === 'count') {
-      if (countTarget) c.subject = resolver.entity(countTarget.tables, countTarget.text);
-      else if (focusEntity) c.subject = focusEntity;
-      // "which users posted reviews … and how many reviews": one count per user.
-      if (
-        c.subject &&
-        focusEntity &&
-        focusEntity !== c.subject &&
-        analysis.list &&
-        c.focusIndex !== undefined &&
-        c.focusIndex < aggregate.index
-      ) {
-        c.groupFromFocus = { kind: 'entity', table: focusEntity };
-      }
-      // "the number of reviews" where a related relation also keeps a count of them
-      // (business.review_count): counting the rows and adding up that count are two readings.
-      if (c.subject && aggregate.word !== 'how many') {
-        const counted = resolver.relation(c.subject);
-        const tallies = [...lexicon.relations.values()].flatMap((other) =>
-          other.key === c.subject || pathBetween(lexicon, c.subject!, other.key).kind !== 'path'
-            ? []
-            : other.columns
-                .filter(
-                  (column) =>
-                    column.numeric &&
-                    /^(count|num|number|cnt|total)$/.test(column.words[column.words.length - 1] ?? '') &&
-                    singular(column.words.slice(0, -1).join(' ')) === counted.one,
-                )
-                .map((column) => ({ relation: other, column })),
-        );
-        if (tallies.length > 0) {
-          const tally = tallies[0]!;
-          throw new Clarify(
-            `Should I count the ${counted.other} rows, or add up ${tally.column.display} of ${tally.relation.other}? The two can differ.`,
-            [
-              { table: tableName(lexicon, counted.key) },
-              { table: tableName(lexicon, tally.relation.key), column: tally.column.name },
-            ],
-          );
-        }
-      }
-      // A relation of counts (checkin.count): its rows are tallies, "how many" adds them up.
-      const tally = c.subject
-        ? resolver
-            .relation(c.subject)
-            .columns.filter(
-              (column) => column.numeric && /^(count|cnt|total)$/.test(column.name.toLowerCase()),
-            )
-        : [];
-      parts.metric =
-        tally.length === 1 && c.subject
-          ? {
-              fn: 'sum',
-              measure: { kind: 'column', ref: { table: c.subject, column: tally[0]!.name } },
-              name: `number of ${resolver.relation(c.subject).other}`,
-            }
-          : { fn: 'count' };
-    } else {
-      const target = aggregateTarget;
-      let measure: Measure | undefined;
-      let name: string | undefined;
-      const named = items.some(
-        (item) =>
-          item.kind === 'entity' ||
-          item.kind === 'column' ||
-          item.kind === 'measure' ||
-          item.kind === 'value',
-      );
-      if (target === undefined && aggregate.word !== 'how much' && !named && !prior) {
-        // "what is the total?": nothing says of what; revenue would be a guess.
-        throw new Clarify(
-          `The ${aggregate.word} of what? Name what to add up, for example ${lexicon.revenue.kind === 'one' ? '“total revenue” or ' : ''}“total ${exampleMeasure(lexicon)}”.`,
-        );
-      }
-      if (aggregate.word === 'how much' || target?.kind === 'measure' || target === undefined) {
-        if (target?.kind === 'column') {
-          measure = { kind: 'column', ref: resolver.columnRef(target.refs, target.text, focusEntity) };
-          used.add(aggregate.target!);
-        } else {
-          ({ measure, name } = resolver.measureNamed(target?.kind === 'measure' ? target.text : 'revenue'));
-          if (target?.kind === 'measure') used.add(aggregate.target!);
-        }
-      } else if (target.kind === 'column') {
-        used.add(aggregate.target!);
-        const extremes = aggregate.fn === 'min' || aggregate.fn === 'max';
-        const measurable = target.refs.filter((ref) => {
-          const info = columnOf(lexicon, ref);
-          return info?.numeric || (extremes && info?.temporal);
-        });
-        if (measurable.length === 0) {
-          throw new Clarify(
-            `${capitalize(target.text)} ${pluralText(target.text) ? 'are not numbers' : 'is not a number'} I can ${aggregate.fn === 'avg' ? 'average' : aggregate.fn === 'sum' ? 'add up' : 'compare'}.`,
-          );
-        }
-        const ref = resolver.columnRef(measurable, target.text, focusEntity);
-        const column = resolver.column(ref);
-        if (!column.numeric && !(column.temporal && (aggregate.fn === 'min' || aggregate.fn === 'max'))) {
-          throw new Clarify(
-            `${column.display} is not a number I can ${aggregate.fn === 'avg' ? 'average' : 'add up'}.`,
-          );
-        }
-        measure = { kind: 'column', ref };
-      } else if (target.kind === 'entity') {
-        // "total orders" counts them; "total payments" adds up their one amount.
-        const table = resolver.entity(target.tables, target.text);
-        used.add(aggregate.target!);
-        if (/^totals?$/.test(aggregate.word) && resolver.worthOf(table).length === 0) {
-          c.subject = table;
-          parts.metric = { fn: 'count' };
-        } else {
-          measure = {
-            kind: 'column',
-            ref: resolver.moneyOf(table, `${aggregate.word} ${target.text}`),
-          };
-        }
-      }
-      // "the average rating of businesses" where ratings belong to reviews: per business, then
-      // averaged, or over all reviews? Two readings; ask which.
-      if (
-        measure &&
-        aggregate.fn === 'avg' &&
-        focusEntity &&
-        measureColumn(measure).table !== focusEntity &&
-        pathBetween(lexicon, measureColumn(measure).table, focusEntity).kind === 'path' &&
-        !analysis.groups.length
-      ) {
-        const column = resolver.column(measureColumn(measure));
-        const parent = resolver.relation(focusEntity);
-        const child = resolver.relation(measureColumn(measure).table);
-        throw new Clarify(
-          `Do you mean the average ${column.display} per ${parent.one} (one value for each ${parent.one}), or the average over all their ${child.other}?`,
-          [
-            { table: tableName(lexicon, focusEntity) },
-            { table: tableName(lexicon, child.key), column: column.name },
-          ],
-        );
-      }
-      if (measure) {
-        c.subject = measureColumn(measure).table;
-        parts.metric = {
-          fn: aggregate.fn as 'sum' | 'avg' | 'min' | 'max',
-          measure,
-          ...(name ? { name } : {}),
-        };
-      }
+    if (ref) {
+      parts.order = { by: 'column', ref, dir: ranking.dir };
+      if (resolver.column(ref).nullable) parts.filters.push({ kind: 'present', ref });
     }
-  } else if (items.some((item, index) => item.kind === 'measure' && !used.has(index))) {
-    // "revenue per category", "sales in 2025": a measure alone is summed.
-    const index = items.findIndex((item, position) => item.kind === 'measure' && !used.has(position));
-    used.add(index);
-    const { measure, name } = resolver.measureNamed((items[index] as ItemOf<'measure'>).text);
+    parts.limit = limit;
+    parts.ranking = label;
+  };
+  const groupedBy = (metric: Metric, label: string): void => {
+    // One value per focus row (or focus value), ranked.
+    if (!focus) {
+      throw new Clarify(`Which ${metric.fn === 'count' ? 'groups' : 'rows'} should I rank by ${label}?`);
+    }
+    if (focus.kind === 'entity') c.groupFromFocus = { kind: 'entity', table: focusEntity! };
+    else if (focus.kind === 'column') {
+      c.groupFromFocus = { kind: 'column', ref: resolver.columnRef(focus.refs, focus.text, c.subject) };
+    }
+    parts.metric = metric;
+    parts.order = { by: 'metric', dir: ranking.dir };
+    parts.limit = limit;
+    parts.ranking = label;
+  };
+  switch (rankKey.kind) {
+    case 'count': {
+      const counted = resolver.entity(rankKey.tables, (items[rankKey.index] as ItemOf<'entity'>).text);
+      c.subject = counted;
+      groupedBy({ fn: 'count' }, rankingLabel(ranking, resolver.relation(counted).other));
+      break;
+    }
+    case 'measure': {
+      const { measure, name } = resolver.measureNamed(rankKey.text);
+      c.subject = measureColumn(measure).table;
+      groupedBy({ fn: 'sum', measure, name }, rankingLabel(ranking, name));
+      break;
+    }
+    case 'column': {
+      const ref = resolver.columnRef(rankKey.refs, rankKey.text, focusEntity);
+      const column = resolver.column(ref);
+      const label = rankingLabel(ranking, column.display);
+      // "the highest hourly rate of employees", "the cheapest product price": the relation named
+      // after the column (or in its phrase) says whose value; a superlative then asks for it.
+      const wantsValue =
+        focus?.kind === 'entity' &&
+        ranking.n === undefined &&
+        ranking.word !== 'top' &&
+        ranking.word !== 'bottom' &&
+        (focus.implied === true ||
+          (c.focusIndex !== undefined && rankKey.index !== undefined && c.focusIndex > rankKey.index));
+      if (focusEntity === ref.table && wantsValue) {
+        c.subject = ref.table;
+        parts.metric = { fn: ranking.dir === 'desc' ? 'max' : 'min', measure: { kind: 'column', ref } };
+      } else if (focusEntity === ref.table) rankOf(ref, label);
+      else if (!focus) {
+        // "what is the highest price": the value itself.
+        c.subject = ref.table;
+        parts.metric = { fn: ranking.dir === 'desc' ? 'max' : 'min', measure: { kind: 'column', ref } };
+      } else if (column.numeric && !column.temporal) {
+        c.subject = ref.table;
+        groupedBy({ fn: 'sum', measure: { kind: 'column', ref } }, label);
+      } else {
+        throw new Clarify(
+          `I can rank ${focus.kind === 'entity' ? resolver.relation(focusEntity!).other : 'them'} by their own columns; ${column.display} belongs to ${resolver.relation(ref.table).other}.`,
+        );
+      }
+      break;
+    }
+    case 'hint': {
+      const hint = rankKey.hint;
+      if (hint === 'money') {
+        if (!focusEntity) throw new Clarify('Which rows do you mean, for example “most expensive product”?');
+        rankOf(resolver.moneyOf(focusEntity, ranking.word), ranking.word);
+      } else if (hint === 'date') {
+        if (!focusEntity) throw new Clarify(`Which rows do you mean, for example “${ranking.word} orders”?`);
+        rankOf(resolver.dateOf(focusEntity, ranking.word), ranking.word);
+        if (parts.order?.by === 'column' && parts.order.ref.table !== focusEntity) {
+          throw new Clarify(`${resolver.relation(focusEntity).other} have no date of their own to rank by.`);
+        }
+      } else if (hint === 'rating') {
+        if (!focusEntity)
+          throw new Clarify(
+            `Which rows do you mean, for example “${ranking.word} ${resolver.relation(c.subject ?? [...lexicon.relations.keys()][0]!).other}”?`,
+          );
+        rankOf(resolver.ratingOf(focusEntity, ranking.word), ranking.word);
+      } else if (hint === 'units') {
+        const units = resolver.unitsSold();
+        c.subject = units.table;
+        groupedBy({ fn: 'sum', measure: { kind: 'column', ref: units }, name: 'units sold' }, ranking.word);
+      } else {
+        throw new Clarify(`${ranking.word} by what?`);
+      }
+      break;
+    }
+  }
+};
+
+/** "and the bottom 3?": the previous ranking, turned around or cut differently. */
+const readPriorRanking = (c: Reading, ranking: Ranking, prior: Intent & { order: Order }): void => {
+  const { resolver, parts } = c;
+  parts.order = { ...prior.order, dir: ranking.dir };
+  const limit = ranking.n ?? prior.limit;
+  if (limit !== undefined) parts.limit = limit;
+  const key =
+    prior.order.by === 'column'
+      ? resolver.column(prior.order.ref).display
+      : prior.metric && prior.metric.fn !== 'count'
+        ? (prior.metric.name ?? resolver.column(measureColumn(prior.metric.measure)).display)
+        : resolver.relation(prior.subject).other;
+  parts.ranking =
+    prior.ranking && prior.order.dir === ranking.dir
+      ? prior.ranking
+      : rankingLabel({ ...ranking, word: 'top' }, key);
+};
+
+/** "the 5 largest payments": rows ranked by the one amount that measures them. */
+const readSizeRanking = (c: Reading, ranking: Ranking, ref: ColumnRef): void => {
+  const { resolver, parts, focus } = c;
+  c.subject = ref.table;
+  parts.metric = 'rows';
+  parts.order = { by: 'column', ref, dir: ranking.dir };
+  if (resolver.column(ref).nullable) parts.filters.push({ kind: 'present', ref });
+  parts.limit = rankingLimit(ranking, focus?.kind === 'entity' ? focus.plural : false);
+  parts.ranking = rankingLabel(ranking, resolver.column(ref).display);
+};
+
+/** A ranking that says not by what: the question back names candidates. */
+const rankingWithoutKey = (c: Reading, ranking: Ranking): void => {
+  const { resolver, lexicon, focus, focusEntity } = c;
+  const what = focus?.kind === 'entity' ? resolver.relation(focusEntity!).other : 'rows';
+  const candidates = focusEntity
+    ? resolver
+        .relation(focusEntity)
+        .columns.filter((column) => column.numeric)
+        .map((column) => column.display)
+    : [];
+  const examples = [...candidates.slice(0, 3), ...(lexicon.revenue.kind === 'one' ? ['revenue'] : [])];
+  throw new Clarify(
+    `${capitalize(ranking.word)}${ranking.n !== undefined ? ` ${ranking.n}` : ''} ${what} by what?${examples.length > 0 ? ` For example by ${joinAnd(examples, 'or')}.` : ''}`,
+    focusEntity ? [{ table: tableName(lexicon, focusEntity) }] : undefined,
+  );
+};
+
+/** An aggregate word ("how many", "total", "average", "highest"): what it applies to. */
+const readAggregate = (c: Reading, aggregate: Aggregate): void => {
+  const { resolver, lexicon, used, parts, focusEntity } = c;
+  const aggregateTarget = c.at(aggregate.target);
+  const countColumn =
+    aggregate.fn === 'count' && aggregateTarget?.kind === 'column'
+      ? aggregateTarget.refs.filter((ref) => {
+          const column = columnOf(lexicon, ref);
+          return (
+            column?.numeric && /^(num|count|number|cnt)$/.test(column.words[column.words.length - 1] ?? '')
+          );
+        })
+      : [];
+  if (countColumn.length > 0 && aggregateTarget?.kind === 'column') {
+    // "the total number of citations" where citation_num holds them: its sum.
+    const ref = resolver.columnRef(countColumn, aggregateTarget.text, focusEntity);
+    used.add(aggregate.target!);
+    c.subject = ref.table;
+    parts.metric = { fn: 'sum', measure: { kind: 'column', ref } };
+  } else if (aggregate.fn === 'count') readCount(c, aggregate);
+  else readMeasureAggregate(c, aggregate);
+};
+
+/** A count: of the relation named, or of the focus, or the sum of a relation of tallies. */
+const readCount = (c: Reading, aggregate: Aggregate): void => {
+  const aggregateTarget = c.at(aggregate.target);
+  const countTarget = aggregateTarget?.kind === 'entity' ? aggregateTarget : undefined;
+  const { resolver, lexicon, analysis, parts, focusEntity } = c;
+  if (countTarget) c.subject = resolver.entity(countTarget.tables, countTarget.text);
+  else if (focusEntity) c.subject = focusEntity;
+  // "which users posted reviews … and how many reviews": one count per user.
+  if (
+    c.subject &&
+    focusEntity &&
+    focusEntity !== c.subject &&
+    analysis.list &&
+    c.focusIndex !== undefined &&
+    c.focusIndex < aggregate.index
+  ) {
+    c.groupFromFocus = { kind: 'entity', table: focusEntity };
+  }
+  // "the number of reviews" where a related relation also keeps a count of them
+  // (business.review_count): counting the rows and adding up that count are two readings.
+  if (c.subject && aggregate.word !== 'how many') {
+    const counted = resolver.relation(c.subject);
+    const tallies = [...lexicon.relations.values()].flatMap((other) =>
+      other.key === c.subject || pathBetween(lexicon, c.subject!, other.key).kind !== 'path'
+        ? []
+        : other.columns
+            .filter(
+              (column) =>
+                column.numeric &&
+                /^(count|num|number|cnt|total)$/.test(column.words[column.words.length - 1] ?? '') &&
+                singular(column.words.slice(0, -1).join(' ')) === counted.one,
+            )
+            .map((column) => ({ relation: other, column })),
+    );
+    if (tallies.length > 0) {
+      const tally = tallies[0]!;
+      throw new Clarify(
+        `Should I count the ${counted.other} rows, or add up ${tally.column.display} of ${tally.relation.other}? The two can differ.`,
+        [
+          { table: tableName(lexicon, counted.key) },
+          { table: tableName(lexicon, tally.relation.key), column: tally.column.name },
+        ],
+      );
+    }
+  }
+  // A relation of counts (checkin.count): its rows are tallies, "how many" adds them up.
+  const tally = c.subject
+    ? resolver
+        .relation(c.subject)
+        .columns.filter((column) => column.numeric && /^(count|cnt|total)$/.test(column.name.toLowerCase()))
+    : [];
+  parts.metric =
+    tally.length === 1 && c.subject
+      ? {
+          fn: 'sum',
+          measure: { kind: 'column', ref: { table: c.subject, column: tally[0]!.name } },
+          name: `number of ${resolver.relation(c.subject).other}`,
+        }
+      : { fn: 'count' };
+};
+
+/** A sum, average, minimum or maximum: of a named column or measure, or of a relation's one amount. */
+const readMeasureAggregate = (c: Reading, aggregate: Aggregate): void => {
+  const aggregateTarget = c.at(aggregate.target);
+  const { resolver, lexicon, analysis, items, used, prior, parts, focusEntity } = c;
+  const target = aggregateTarget;
+  let measure: Measure | undefined;
+  let name: string | undefined;
+  const named = items.some(
+    (item) =>
+      item.kind === 'entity' || item.kind === 'column' || item.kind === 'measure' || item.kind === 'value',
+  );
+  if (target === undefined && aggregate.word !== 'how much' && !named && !prior) {
+    // "what is the total?": nothing says of what; revenue would be a guess.
+    throw new Clarify(
+      `The ${aggregate.word} of what? Name what to add up, for example ${lexicon.revenue.kind === 'one' ? '“total revenue” or ' : ''}“total ${exampleMeasure(lexicon)}”.`,
+    );
+  }
+  if (aggregate.word === 'how much' || target?.kind === 'measure' || target === undefined) {
+    if (target?.kind === 'column') {
+      measure = { kind: 'column', ref: resolver.columnRef(target.refs, target.text, focusEntity) };
+      used.add(aggregate.target!);
+    } else {
+      ({ measure, name } = resolver.measureNamed(target?.kind === 'measure' ? target.text : 'revenue'));
+      if (target?.kind === 'measure') used.add(aggregate.target!);
+    }
+  } else if (target.kind === 'column') {
+    used.add(aggregate.target!);
+    const extremes = aggregate.fn === 'min' || aggregate.fn === 'max';
+    const measurable = target.refs.filter((ref) => {
+      const info = columnOf(lexicon, ref);
+      return info?.numeric || (extremes && info?.temporal);
+    });
+    if (measurable.length === 0) {
+      throw new Clarify(
+        `${capitalize(target.text)} ${pluralText(target.text) ? 'are not numbers' : 'is not a number'} I can ${aggregate.fn === 'avg' ? 'average' : aggregate.fn === 'sum' ? 'add up' : 'compare'}.`,
+      );
+    }
+    const ref = resolver.columnRef(measurable, target.text, focusEntity);
+    const column = resolver.column(ref);
+    if (!column.numeric && !(column.temporal && (aggregate.fn === 'min' || aggregate.fn === 'max'))) {
+      throw new Clarify(
+        `${column.display} is not a number I can ${aggregate.fn === 'avg' ? 'average' : 'add up'}.`,
+      );
+    }
+    measure = { kind: 'column', ref };
+  } else if (target.kind === 'entity') {
+    // "total orders" counts them; "total payments" adds up their one amount.
+    const table = resolver.entity(target.tables, target.text);
+    used.add(aggregate.target!);
+    if (/^totals?$/.test(aggregate.word) && resolver.worthOf(table).length === 0) {
+      c.subject = table;
+      parts.metric = { fn: 'count' };
+    } else {
+      measure = {
+        kind: 'column',
+        ref: resolver.moneyOf(table, `${aggregate.word} ${target.text}`),
+      };
+    }
+  }
+  // "the average rating of businesses" where ratings belong to reviews: per business, then
+  // averaged, or over all reviews? Two readings; ask which.
+  if (
+    measure &&
+    aggregate.fn === 'avg' &&
+    focusEntity &&
+    measureColumn(measure).table !== focusEntity &&
+    pathBetween(lexicon, measureColumn(measure).table, focusEntity).kind === 'path' &&
+    !analysis.groups.length
+  ) {
+    const column = resolver.column(measureColumn(measure));
+    const parent = resolver.relation(focusEntity);
+    const child = resolver.relation(measureColumn(measure).table);
+    throw new Clarify(
+      `Do you mean the average ${column.display} per ${parent.one} (one value for each ${parent.one}), or the average over all their ${child.other}?`,
+      [
+        { table: tableName(lexicon, focusEntity) },
+        { table: tableName(lexicon, child.key), column: column.name },
+      ],
+    );
+  }
+  if (measure) {
+    c.subject = measureColumn(measure).table;
+    parts.metric = {
+      fn: aggregate.fn as 'sum' | 'avg' | 'min' | 'max',
+      measure,
+      ...(name ? { name } : {}),
+    };
+  }
+};
+
+/**
+ * No ranking and no aggregate word: a measure alone is summed ("revenue per category", "sales in
+ * 2025"), a number named with a grouping is added up or averaged, a grouping alone counts.
+ */
+const readImpliedMetric = (c: Reading): void => {
+  const { resolver, lexicon, analysis, items, used, prior, parts } = c;
+  const measureIndex = items.findIndex((item, position) => item.kind === 'measure' && !used.has(position));
+  const leftover = analysis.groups.length > 0 ? numericLeftover(lexicon, analysis) : undefined;
+  if (measureIndex >= 0) {
+    used.add(measureIndex);
+    const { measure, name } = resolver.measureNamed((items[measureIndex] as ItemOf<'measure'>).text);
     c.subject = measureColumn(measure).table;
     parts.metric = { fn: 'sum', measure, name };
-  } else if (analysis.groups.length > 0 && numericLeftover(lexicon, analysis) !== undefined) {
-    // "shipping cost per channel": a number named with a grouping is added up (or averaged,
-    // for prices and rates, which do not add up).
-    const index = numericLeftover(lexicon, analysis)!;
-    const item = items[index] as ItemOf<'column'>;
-    used.add(index);
-    const ref = resolver.columnRef(
-      item.refs.filter((ref) => columnOf(lexicon, ref)?.numeric),
-      item.text,
-      focusEntity,
-    );
-    const column = resolver.column(ref);
-    const averaged = column.words.some((word) =>
-      /^(price|rate|percent|percentage|ratio|score|rating|age)$/.test(word),
-    );
-    if (
-      !averaged &&
-      !column.money &&
-      !column.words.some((word) =>
-        /^(quantity|qty|units?|count|amount|total|cost|weight|hours|minutes|duration)$/.test(word),
-      )
-    ) {
-      throw new Clarify(
-        `Should I add up or average ${column.display}? Say “total ${column.display}” or “average ${column.display}”.`,
-      );
-    }
-    c.subject = ref.table;
-    parts.metric = { fn: averaged ? 'avg' : 'sum', measure: { kind: 'column', ref } };
-  } else if (analysis.groups.length > 0 && !prior) {
-    parts.metric = { fn: 'count' };
-  }
+  } else if (leftover !== undefined) readGroupedNumber(c, leftover);
+  else if (analysis.groups.length > 0 && !prior) parts.metric = { fn: 'count' };
+};
 
-  // "customers with more than 5 orders": one row per customer, counting their orders.
+/** "shipping cost per channel": a number named with a grouping is added up (or averaged, for
+ *  prices and rates, which do not add up). */
+const readGroupedNumber = (c: Reading, index: number): void => {
+  const { resolver, lexicon, items, used, parts, focusEntity } = c;
+  const item = items[index] as ItemOf<'column'>;
+  used.add(index);
+  const ref = resolver.columnRef(
+    item.refs.filter((ref) => columnOf(lexicon, ref)?.numeric),
+    item.text,
+    focusEntity,
+  );
+  const column = resolver.column(ref);
+  const averaged = column.words.some((word) =>
+    /^(price|rate|percent|percentage|ratio|score|rating|age)$/.test(word),
+  );
+  if (
+    !averaged &&
+    !column.money &&
+    !column.words.some((word) =>
+      /^(quantity|qty|units?|count|amount|total|cost|weight|hours|minutes|duration)$/.test(word),
+    )
+  ) {
+    throw new Clarify(
+      `Should I add up or average ${column.display}? Say “total ${column.display}” or “average ${column.display}”.`,
+    );
+  }
+  c.subject = ref.table;
+  parts.metric = { fn: averaged ? 'avg' : 'sum', measure: { kind: 'column', ref } };
+};
+
+/**
+ * "customers with more than 5 orders": one row per customer, counting their orders; otherwise
+ * rows, when nothing else is asked.
+ */
+const readHaving = (c: Reading): void => {
+  const { resolver, analysis, prior, parts, focusEntity } = c;
   const havingComparison = analysis.comparisons.find((comparison) => comparison.countOf);
   if (havingComparison && !parts.metric) {
     if (!focusEntity)

@@ -21,6 +21,7 @@ const irregularSingular: Record<string, string> = {
   data: 'data',
   news: 'news',
   series: 'series',
+  species: 'species',
   status: 'status',
   statuses: 'status',
   address: 'address',
@@ -49,6 +50,11 @@ const irregularPlural: Record<string, string> = Object.fromEntries(
 irregularPlural.status = 'statuses';
 irregularPlural.staff = 'staff';
 irregularPlural.data = 'data';
+irregularPlural.species = 'species';
+irregularPlural.series = 'series';
+irregularPlural.news = 'news';
+
+const singularInOs = new Set(['chaos', 'cosmos', 'ethos', 'pathos', 'kudos', 'thermos', 'bathos', 'mythos']);
 
 /** The singular of an English noun, by a small rule set: the same on schema and question words. */
 export const singular = (word: string): string => {
@@ -57,7 +63,9 @@ export const singular = (word: string): string => {
   if (word.length <= 3) return word;
   if (/[^aeiou]ies$/.test(word)) return `${word.slice(0, -3)}y`;
   if (/(ss|sh|ch|x|zz)es$/.test(word)) return word.slice(0, -2);
-  if (/(us|ss|is|os)$/.test(word)) return word;
+  // "studios", "videos", "photos", "memos" are plurals; a few words end in -os as singulars.
+  if (/os$/.test(word)) return singularInOs.has(word) ? word : word.slice(0, -1);
+  if (/(us|ss|is)$/.test(word)) return word;
   if (word.endsWith('s') && !word.endsWith('ss')) return word.slice(0, -1);
   return word;
 };
