@@ -9,7 +9,7 @@
 //
 // `--ask` puts ad-hoc questions (with `--chain`, each a follow-up of the one before) to the first
 // database of the first set named, or to `--database`, and prints what the engine made of them,
-// unjudged.
+// unjudged. `--guarded` prints the SQL as the guard rewrote it (tenant fences included).
 // Held-out sets (held-out, fitness, defog-heldout) run only when named.
 import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
@@ -157,7 +157,7 @@ for (const name of requested) {
             }
           }
           outcome = matched ? 'correct' : 'wrong';
-          note = `${proposal.description} | ${proposal.sql.replace(/\s+/g, ' ')}${matched ? '' : ` | got ${JSON.stringify(got.slice(0, 3))} | gold ${JSON.stringify(gold.slice(0, 3))}`}`;
+          note = `${proposal.description} | ${(args.includes('--guarded') ? guarded.sql : proposal.sql).replace(/\s+/g, ' ')}${matched ? '' : ` | got ${JSON.stringify(got.slice(0, 3))} | gold ${JSON.stringify(gold.slice(0, 3))}`}`;
         }
       }
     } catch (error) {

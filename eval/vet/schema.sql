@@ -4,7 +4,7 @@
 -- practice_id, practices is filtered on its id, and species is shared reference data (the row
 -- policy is in eval/sets.ts). Some columns carry COMMENT ON descriptions and the operator's
 -- glossary is eval/vet/glossary.json. The rows are generated from the row number only (no
--- random()), spread over 2023-2025, so every run sees the same data.
+-- random()), with visits and invoices spread over 2023-2025, so every run sees the same data.
 CREATE TABLE practices (
   id integer PRIMARY KEY,
   name text NOT NULL,

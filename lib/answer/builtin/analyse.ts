@@ -224,6 +224,8 @@ export interface Analysis {
   values: ItemOf<'value'>[];
   literals: { text: string; column?: ColumnRef[]; named?: boolean }[];
   booleans: { refs: ColumnRef[]; negated: boolean }[];
+  /** "with no microchip", "never ordered": a column with nothing in it, or no related rows. */
+  absences: ({ refs: ColumnRef[]; text: string } | { tables: string[]; text: string })[];
   /** Conditions the glossary names. */
   presets: Filter[];
   keys: { tables: string[]; value: number }[];
@@ -339,6 +341,7 @@ export const analyse = (lexicon: Lexicon, given: readonly Mention[]): Analysis =
     values: [],
     literals: [],
     booleans: [],
+    absences: [],
     presets: [],
     keys: [],
     list: false,
@@ -388,7 +391,7 @@ const bindItem = (b: Binding, index: number): number => {
       analysis.verbs.push(item.text);
       break;
     case 'negation':
-      bindNegation(b, item, index);
+      bindNegation(b, index);
       break;
     case 'group':
       return bindGroup(b, item, index);
@@ -420,19 +423,26 @@ const bindItem = (b: Binding, index: number): number => {
   return index;
 };
 
-/** "not cancelled": the value or yes/no column after it is left out. */
-const bindNegation = (b: Binding, _item: ItemOf<'negation'>, index: number): void => {
+/**
+ * "not cancelled", "no longer active": the value or yes/no column after it is left out. "with no
+ * microchip", "without orders", "never ordered": another column or a relation after it is absent.
+ */
+const bindNegation = (b: Binding, index: number): void => {
   const { lexicon, analysis, used, at } = b;
   const next = at(index + 1);
   if (next?.kind === 'value') next.negated = true;
   else if (next?.kind === 'column' && next.refs.every((ref) => columnOf(lexicon, ref)?.kind === 'boolean')) {
     used.add(index + 1);
     analysis.booleans.push({ refs: next.refs, negated: true });
+  } else if (next?.kind === 'column') {
+    used.add(index + 1);
+    analysis.absences.push({ refs: next.refs, text: next.text });
+  } else if (next?.kind === 'entity') {
+    used.add(index + 1);
+    analysis.absences.push({ tables: next.tables, text: next.text });
   } else if (next?.kind === 'anaphora' || next === undefined) {
     // "not those": nothing to negate that we can name
-    throw new Clarify(
-      'I could not tell what to leave out. Could you name the value, for example “not cancelled”?',
-    );
+    throw new Clarify('I could not tell what to leave out. Could you name the value, for example “not cancelled”?');
   } else {
     throw new Clarify(
       'I can only leave out named values (for example “orders that are not cancelled”), not whole groups of rows.',

@@ -7,8 +7,8 @@ import { lastDayBefore } from '../time.ts';
 import type { ColumnRef, Filter, Group, Intent, Measure } from './intent.ts';
 import { pathBetween, planJoins } from './joins.ts';
 import { columnOf, type Lexicon, relationOf } from './lexicon.ts';
-import { LIST_LIMIT, type RenderedSql } from './render.ts';
 import type { Link } from './link.ts';
+import { LIST_LIMIT, type RenderedSql } from './render.ts';
 import type { Mention } from './scan.ts';
 import { capitalize, joinAnd } from './words.ts';
 
@@ -102,6 +102,13 @@ const schemaClauses = (lexicon: Lexicon, filters: readonly Filter[], subject?: s
           conditions.push(`related ${relationOf(lexicon, filter.ref.table).other}`);
         }
         break;
+      case 'absent':
+        conditions.push(
+          subject === undefined || filter.ref.table === subject
+            ? `no ${column}`
+            : `no ${relationOf(lexicon, filter.ref.table).other}`,
+        );
+        break;
     }
   }
   return [...(conditions.length > 0 ? [`with ${joinAnd(conditions)}`] : []), ...periods];
@@ -116,7 +123,7 @@ const schemaNoun = (lexicon: Lexicon, intent: Intent): string => {
   }
   const own = [
     ...(byTable.get(intent.subject) ?? []),
-    ...intent.filters.filter((filter) => filter.kind === 'present'),
+    ...intent.filters.filter((filter) => filter.kind === 'present' || filter.kind === 'absent'),
   ];
   const ownClauses = schemaClauses(lexicon, [...new Set(own)], intent.subject);
   // Conditions first, then the related rows' conditions, then the periods.
@@ -126,7 +133,7 @@ const schemaNoun = (lexicon: Lexicon, intent: Intent): string => {
     if (table === intent.subject) continue;
     const clauses = schemaClauses(
       lexicon,
-      filters.filter((filter) => filter.kind !== 'present'),
+      filters.filter((filter) => filter.kind !== 'present' && filter.kind !== 'absent'),
     );
     if (clauses.length === 0) continue;
     const via = viaOf(lexicon, intent, table).map((other) => `of ${relationOf(lexicon, other).other}`);
@@ -312,6 +319,13 @@ const naturalFilters = (
           parts.after.push(`that have ${relationOf(lexicon, filter.ref.table).other}`);
         }
         break;
+      case 'absent':
+        parts.after.push(
+          filter.ref.table === relation.key
+            ? `with no ${name}`
+            : `that have no ${relationOf(lexicon, filter.ref.table).other}`,
+        );
+        break;
     }
   }
   return parts;
@@ -325,6 +339,7 @@ export const nounOf = (lexicon: Lexicon, intent: Intent, table = intent.subject)
     (filter) =>
       filter.ref.table === table ||
       filter.kind === 'present' ||
+      filter.kind === 'absent' ||
       (filter.kind === 'period' &&
         relationOf(lexicon, filter.ref.table).primaryDate?.name === filter.ref.column),
   );

@@ -53,6 +53,12 @@ export const FilterSchema = v.variant('kind', [
   }),
   /** Rows whose value is known (a superlative never ranks NULLs). */
   v.object({ kind: v.literal('present'), ref: ColumnRefSchema }),
+  /**
+   * Rows with nothing there: an own column that is NULL ("pets with no microchip"), or, when `ref`
+   * is a related relation's key column that points at the subject, no such row ("customers who
+   * never ordered": NOT EXISTS).
+   */
+  v.object({ kind: v.literal('absent'), ref: ColumnRefSchema }),
 ]);
 
 export const TimeUnitSchema = v.picklist(['year', 'quarter', 'month', 'day']);

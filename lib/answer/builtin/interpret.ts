@@ -600,6 +600,46 @@ const readHaving = (c: Reading): void => {
   }
 };
 
+/**
+ * "pets with no microchip": an own column that is NULL. "customers who never ordered": no row of
+ * a relation whose one key points at the subject. "products with no category": the subject's own
+ * key to that relation is NULL. Anything else is asked about.
+ */
+const absentFilter = (c: Reading, subject: string, absence: Analysis['absences'][number]): Filter => {
+  const { resolver, lexicon } = c;
+  const refs = 'refs' in absence ? absence.refs : [];
+  const own = refs.filter((ref) => ref.table === subject);
+  if (own.length > 0) {
+    const ref = resolver.columnRef(own, absence.text, subject);
+    if (resolver.column(ref).nullable) return { kind: 'absent', ref };
+    throw new Clarify(everyOneHas(resolver.relation(subject).one, resolver.column(ref).display));
+  }
+  const tables = 'tables' in absence ? absence.tables : [...new Set(refs.map((ref) => ref.table))];
+  const related = tables.length === 1 ? tables[0]! : resolver.entity(tables, absence.text, subject);
+  const edges = lexicon.edges.get(subject) ?? [];
+  const pointing = edges.filter(
+    (edge) => edge.child === related && edge.parent === subject && edge.childColumns.length === 1,
+  );
+  const pointed = edges.filter(
+    (edge) => edge.child === subject && edge.parent === related && edge.childColumns.length === 1,
+  );
+  if (related !== subject && pointing.length === 1 && pointed.length === 0)
+    return { kind: 'absent', ref: { table: related, column: pointing[0]!.childColumns[0]! } };
+  if (related !== subject && pointed.length === 1 && pointing.length === 0) {
+    const ref = { table: subject, column: pointed[0]!.childColumns[0]! };
+    if (resolver.column(ref).nullable) return { kind: 'absent', ref };
+    throw new Clarify(everyOneHas(resolver.relation(subject).one, resolver.relation(related).one));
+  }
+  const example = resolver.relation(subject).columns.find((column) => column.nullable && !column.key);
+  throw new Clarify(
+    `I'm not sure which ${resolver.relation(subject).other} have no ${absence.text}.${example ? ` I can find ${resolver.relation(subject).other} with no ${example.display}, for example.` : ''}`,
+  );
+};
+
+/** "Every customer has an email, so none is without one." */
+const everyOneHas = (one: string, what: string): string =>
+  `Every ${one} has ${/^[aeiou]/.test(what) ? 'an' : 'a'} ${what}, so none is without one.`;
+
 /** The relation the rows come from: the focus, the previous subject, a value's or a column's. */
 const settleSubject = (c: Reading): string => {
   const { resolver, lexicon, analysis, items, used, prior, parts, focus, focusEntity } = c;
@@ -766,6 +806,7 @@ const readFilters = (c: Reading, subject: string): void => {
       negated: false,
     });
   }
+  for (const absence of analysis.absences) filters.push(absentFilter(c, subject, absence));
   // Boolean columns named on their own: "products in stock", "active employees".
   items.forEach((item, index) => {
     if (item.kind !== 'column' || used.has(index)) return;
@@ -935,6 +976,7 @@ const isFollowUp = (analysis: Analysis): boolean => {
     analysis.ranking !== undefined ||
     analysis.sort !== undefined ||
     analysis.booleans.length > 0 ||
+    analysis.absences.length > 0 ||
     analysis.literals.length > 0 ||
     analysis.aggregate !== undefined ||
     analysis.list

@@ -143,7 +143,7 @@ const emptyNouns = new Set(
   information info detail details list lists everything anything something thing things stuff moment term terms
   basis respect question questions answer answers output overview summary report breakdown listing rundown
   figure figures count counts amount stats statistics metric metrics number numbers
-  currently`
+  currently still ever already yet presently altogether`
     .split(/\s+/)
     .filter(Boolean),
 );

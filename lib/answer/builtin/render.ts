@@ -18,7 +18,8 @@ export const relationsOf = (intent: Intent): Set<string> => {
     if (measure.kind === 'column') tables.add(measure.ref.table);
     else tables.add(measure.left.table).add(measure.right.table);
   };
-  for (const filter of intent.filters) tables.add(filter.ref.table);
+  // An absent related row is a NOT EXISTS of its own, not a join.
+  for (const filter of intent.filters) if (filter.kind !== 'absent') tables.add(filter.ref.table);
   if (intent.metric && intent.metric.fn !== 'count') addMeasure(intent.metric.measure);
   if (intent.group) tables.add(intent.group.kind === 'entity' ? intent.group.table : intent.group.ref.table);
   if (intent.order?.by === 'column') tables.add(intent.order.ref.table);
@@ -81,13 +82,18 @@ class Query {
   }
 
   relation(table: string): string {
+    return this.relationAs(table, this.aliases.get(table)!);
+  }
+
+  /** The relation's (schema-qualified) name with `alias`. */
+  relationAs(table: string, alias: string): string {
     const relation = relationOf(this.lexicon, table);
     const name = this.quote(relation.name);
     const qualified =
       relation.schema === this.lexicon.catalog.defaultSchema
         ? name
         : `${this.quote(relation.schema)}.${name}`;
-    return `${qualified} ${this.aliases.get(table)}`;
+    return `${qualified} ${alias}`;
   }
 
   column(ref: ColumnRef): string {
@@ -128,7 +134,29 @@ const filterSql = (query: Query, filter: Filter): string => {
     case 'present':
       // A related row is required by the inner join itself; an own column may still be NULL.
       return info?.nullable ? `${column} IS NOT NULL` : '';
+    case 'absent':
+      return `${column} IS NULL`;
   }
+};
+
+/**
+ * "customers who never ordered": no row of the related relation points at the subject's row.
+ * The guard fences the subquery's relation to the tenant like any other.
+ */
+const noRelatedSql = (query: Query, subject: string, ref: ColumnRef): string => {
+  const edge = (query.lexicon.edges.get(ref.table) ?? []).find(
+    (candidate) =>
+      candidate.child === ref.table && candidate.parent === subject && candidate.childColumns[0] === ref.column,
+  );
+  if (!edge) throw new Error(`no key from ${ref.table} to ${subject}`);
+  const alias = `${relationOf(query.lexicon, ref.table).alias}_none`;
+  const on = edge.childColumns
+    .map(
+      (column, index) =>
+        `${alias}.${query.quote(column)} = ${query.column({ table: subject, column: edge.parentColumns[index]! })}`,
+    )
+    .join(' AND ');
+  return `NOT EXISTS (SELECT 1 FROM ${query.relationAs(ref.table, alias)} WHERE ${on})`;
 };
 
 /** The columns a list shows: key and label columns first, then others, at most 12. */
@@ -252,7 +280,13 @@ export const renderSql = (lexicon: Lexicon, intent: Intent, dialect: Dialect): R
     from.push(`JOIN ${query.relation(step.to)} ON ${conditions.join(' AND ')}`);
   }
 
-  const where = intent.filters.map((filter) => filterSql(query, filter)).filter((sql) => sql.length > 0);
+  const where = intent.filters
+    .map((filter) =>
+      filter.kind === 'absent' && filter.ref.table !== intent.subject
+        ? noRelatedSql(query, intent.subject, filter.ref)
+        : filterSql(query, filter),
+    )
+    .filter((sql) => sql.length > 0);
 
   let having: string | undefined;
   if (intent.having && metricSql) {

@@ -475,13 +475,15 @@ const negationPhrases = [
   'non',
   'excluding',
   'except',
+  // "pets without a microchip", "products with no category", "customers who never ordered",
+  // "vets no longer active": an absent value, an absent related row, a yes/no column negated.
+  'without any',
   'without',
-  "isn't",
-  "aren't",
-  "wasn't",
-  "weren't",
-  "don't",
-  "doesn't",
+  'no longer',
+  'no',
+  'never',
+  'missing',
+  'lacking',
 ];
 const followupPhrases = [
   'what about',
@@ -595,6 +597,24 @@ export const negatedFlag = (
   return entries.length > 0 ? { text, entries } : undefined;
 };
 
+/**
+ * "never ordered", "never booked": after a negation, a verb whose base form names a relation
+ * ("order" → orders) stands for that relation's rows.
+ */
+const verbRelation = (lexicon: Lexicon, word: string): Entry[] | undefined => {
+  if (!/(ed|ing)$/.test(word)) return undefined;
+  const lemmas = new Set(
+    (lexicalDatabase()?.readings(word) ?? [])
+      .filter((reading) => reading.wordClass === 'v')
+      .map((reading) => reading.lemma),
+  );
+  for (const lemma of lemmas) {
+    const entries = (lexicon.phrases.get(phraseKey([lemma])) ?? []).filter((entry) => entry.kind === 'relation');
+    if (entries.length > 0) return entries;
+  }
+  return undefined;
+};
+
 export const scan = (lexicon: Lexicon, tokens: readonly Token[], now: Date): Mention[] => {
   const mentions: Mention[] = [];
   let index = 0;
@@ -704,7 +724,11 @@ export const scan = (lexicon: Lexicon, tokens: readonly Token[], now: Date): Men
       continue;
     }
     const word = token.text;
-    if (directionWords[word]) {
+    const negatedVerb =
+      mentions[mentions.length - 1]?.kind === 'negation' ? verbRelation(lexicon, word) : undefined;
+    if (negatedVerb) {
+      push({ kind: 'schema', text: word, entries: negatedVerb, at: index, end: index + 1 });
+    } else if (directionWords[word]) {
       push({ kind: 'direction', dir: directionWords[word], at: index, end: index + 1 });
     } else if (anaphora.has(word)) {
       push({ kind: 'anaphora', word, at: index, end: index + 1 });
@@ -787,8 +811,15 @@ const properNames = (lexicon: Lexicon, tokens: readonly Token[], mentions: Menti
       end += 1;
     }
     const next = mentions[end];
+    // "the Riverside Hospital's pets": a possessive names whose rows, not a row by its name.
+    const last = mentions[end - 1];
+    const possessive =
+      last !== undefined &&
+      end > index &&
+      tokens[last.at]?.kind === 'word' &&
+      (tokens[last.at] as Extract<Token, { kind: 'word' }>).possessive === true;
     const tables =
-      next?.kind === 'schema'
+      next?.kind === 'schema' && !possessive
         ? next.entries.flatMap((entry) =>
             entry.kind === 'relation' && entry.rank === 3 ? [entry.table] : [],
           )

@@ -4,8 +4,11 @@
 import { spellings, splitIdentifier } from './words.ts';
 
 export type Token =
-  /** `cased`: the word as written when it starts with a capital ("Central"): maybe a name. */
-  | { kind: 'word'; text: string; cased?: string }
+  /**
+   * `cased`: the word as written when it starts with a capital ("Central"): maybe a name.
+   * `possessive`: written with 's ("Harbor's pets"): it names whose, not what.
+   */
+  | { kind: 'word'; text: string; cased?: string; possessive?: true }
   | { kind: 'number'; value: number; money: boolean; percent: boolean; raw: string }
   | { kind: 'date'; iso: string }
   | { kind: 'quoted'; text: string }
@@ -43,17 +46,65 @@ const currencyWords = new Set([
   'bucks',
 ]);
 
+/** Contractions, with and without the apostrophe: "don't" and "dont" → do not, "we've" → we have. */
+const contractions: Record<string, string[]> = {
+  "can't": ['can', 'not'],
+  cant: ['can', 'not'],
+  "won't": ['will', 'not'],
+  wont: ['will', 'not'],
+  dont: ['do', 'not'],
+  doesnt: ['does', 'not'],
+  didnt: ['did', 'not'],
+  isnt: ['is', 'not'],
+  arent: ['are', 'not'],
+  wasnt: ['was', 'not'],
+  werent: ['were', 'not'],
+  havent: ['have', 'not'],
+  hasnt: ['has', 'not'],
+  hadnt: ['had', 'not'],
+  whats: ['what', 'is'],
+  thats: ['that', 'is'],
+  whos: ['who', 'is'],
+  hows: ['how', 'is'],
+  theres: ['there', 'is'],
+};
+const contractedEndings: [RegExp, string][] = [
+  [/n't$/, 'not'],
+  [/'ve$/, 'have'],
+  [/'re$/, 'are'],
+  [/'ll$/, 'will'],
+  [/'d$/, 'would'],
+  [/'m$/, 'am'],
+];
+
 const wordTokens = (raw: string): Token[] => {
   let text = raw.replace(/’/g, "'").toLowerCase();
   // Possessives: customer's → customer, customers' is plain.
+  const possessive = /'s$/.test(text);
   text = text.replace(/'s$/, '');
+  const expanded = contractions[text];
+  if (expanded) return expanded.map((word) => ({ kind: 'word', text: word }));
   if (text.includes("'")) {
-    // Contractions (don't, what's) carry no meaning for us beyond the first word.
+    const ending = contractedEndings.find(([pattern]) => pattern.test(text));
+    if (ending) {
+      const base = text.replace(ending[0], '');
+      return [
+        { kind: 'word', text: base === 'ca' ? 'can' : base === 'wo' ? 'will' : base },
+        { kind: 'word', text: ending[1] },
+      ];
+    }
     return [{ kind: 'word', text: spellings[text] ?? text }];
   }
   const words = text.includes('_') || /[a-z][A-Z]/.test(raw) ? splitIdentifier(raw) : [text];
   if (words.length === 1 && /^\p{Lu}\p{Ll}/u.test(raw)) {
-    return [{ kind: 'word', text: spellings[text] ?? text, cased: raw.replace(/['’]s$/, '') }];
+    return [
+      {
+        kind: 'word',
+        text: spellings[text] ?? text,
+        cased: raw.replace(/['’]s$/, ''),
+        ...(possessive ? { possessive: true as const } : {}),
+      },
+    ];
   }
   return words.map((word) => ({ kind: 'word', text: spellings[word] ?? word }));
 };
