@@ -70,7 +70,7 @@ describe('questions it cannot map', () => {
     ['products in 2025', /^Products have no date I can use for “in 2025”\.$/],
     ['orders per status per store', /one thing at a time/],
     ['how many orders in 2025 and 2024', /one period at a time/],
-    ['customers not in orders', /only leave out named values/],
+    ['customers not in 2025', /only leave out named values/],
     ['customers with fewer than 2 orders', /leave out those with none/],
     ['most expensive order', /no price or amount/],
     ['orders by', /^Per what\?/],

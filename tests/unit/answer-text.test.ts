@@ -67,7 +67,7 @@ describe('singular and plural', () => {
 describe('tokenize', () => {
   it('reads words in lower case, without possessives, with spellings folded', () => {
     expect(tokenize("Customer's canceled Orders")).toEqual([
-      { kind: 'word', text: 'customer', cased: 'Customer' },
+      { kind: 'word', text: 'customer', cased: 'Customer', possessive: true },
       { kind: 'word', text: 'cancelled' },
       { kind: 'word', text: 'orders', cased: 'Orders' },
     ]);
@@ -107,7 +107,13 @@ describe('tokenize', () => {
       kind: 'quoted',
       text: 'Ada Moreno',
     });
-    expect(tokenize("don't")).toEqual([{ kind: 'word', text: "don't" }]);
+    // Contractions are expanded, with or without the apostrophe.
+    expect(tokenize("don't")).toEqual([
+      { kind: 'word', text: 'do' },
+      { kind: 'word', text: 'not' },
+    ]);
+    expect(tokenize("we've").map((token) => token.kind === 'word' && token.text)).toEqual(['we', 'have']);
+    expect(tokenize('whats').map((token) => token.kind === 'word' && token.text)).toEqual(['what', 'is']);
   });
 
   it('splits typed identifiers and hyphenated words into words', () => {

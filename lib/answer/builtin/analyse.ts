@@ -24,8 +24,17 @@ export interface ValueMatch {
 /** A schema mention, decided: what kind of thing the words name (candidates may still be several). */
 export type Item = Span &
   /** `implied`: named only as part of a column phrase ("customer country"). */
+
+  /** `ofValue`: stands for the rows a plural value names ("dogs": pets whose species is dog). */
   (
-    | { kind: 'entity'; tables: string[]; text: string; plural: boolean; implied?: boolean }
+    | {
+        kind: 'entity';
+        tables: string[];
+        text: string;
+        plural: boolean;
+        implied?: boolean;
+        ofValue?: boolean;
+      }
     | { kind: 'column'; refs: ColumnRef[]; text: string }
     | { kind: 'value'; matches: ValueMatch[]; text: string; negated: boolean }
     | { kind: 'literal'; text: string }
@@ -326,8 +335,49 @@ const decide = (lexicon: Lexicon, given: readonly Mention[]): { items: Item[]; n
       ? classify(lexicon, mention, mentions[index + 1], named)
       : [mention],
   );
-  return { items, named };
+  return { items: withRowsOfValues(lexicon, items), named };
 };
+
+/**
+ * "how many dogs", "list the reptiles": a value in the plural, the label of a relation that one other
+ * relation refers to (species 'dog', referred to by pets), stands for that relation's rows: the
+ * entity is added after the value. Not when the question names that relation itself.
+ */
+const withRowsOfValues = (lexicon: Lexicon, items: Item[]): Item[] =>
+  items.flatMap((item, index) => {
+    if (item.kind !== 'value' || item.negated || !pluralText(item.text)) return [item];
+    const tables = new Set(item.matches.map((match) => match.ref.table));
+    const [table] = tables;
+    // The value names a row of a lookup relation (its label), not a property of a row.
+    const labels = table === undefined ? [] : (lexicon.relations.get(table)?.labels ?? []);
+    if (tables.size !== 1 || !table || !item.matches.every((match) => labels.includes(match.ref.column)))
+      return [item];
+    const referrers = new Set(
+      (lexicon.edges.get(table) ?? [])
+        .filter((edge) => edge.parent === table && edge.child !== table)
+        .map((edge) => edge.child),
+    );
+    const [referrer] = referrers;
+    if (referrers.size !== 1 || !referrer) return [item];
+    const next = items[index + 1];
+    if (
+      next?.kind === 'entity' ||
+      items.some((other) => other.kind === 'entity' && other.tables.includes(referrer))
+    )
+      return [item];
+    return [
+      item,
+      {
+        kind: 'entity',
+        tables: [referrer],
+        text: item.text,
+        plural: true,
+        ofValue: true,
+        at: item.at,
+        end: item.end,
+      },
+    ];
+  });
 
 export const analyse = (lexicon: Lexicon, given: readonly Mention[]): Analysis => {
   const { items, named } = decide(lexicon, given);
@@ -442,7 +492,9 @@ const bindNegation = (b: Binding, index: number): void => {
     analysis.absences.push({ tables: next.tables, text: next.text });
   } else if (next?.kind === 'anaphora' || next === undefined) {
     // "not those": nothing to negate that we can name
-    throw new Clarify('I could not tell what to leave out. Could you name the value, for example “not cancelled”?');
+    throw new Clarify(
+      'I could not tell what to leave out. Could you name the value, for example “not cancelled”?',
+    );
   } else {
     throw new Clarify(
       'I can only leave out named values (for example “orders that are not cancelled”), not whole groups of rows.',

@@ -962,10 +962,11 @@ const isFollowUp = (analysis: Analysis): boolean => {
   if (analysis.followup || analysis.anaphora) return true;
   // A relation or column that only says what to group, compare or date by ("per store", "per
   // country") is no new subject.
+  // "and cats?" after "how many dogs": rows a value stands for are no new subject either.
   const hasFocus = analysis.items.some(
     (item, index) =>
       !analysis.used.has(index) &&
-      (item.kind === 'entity' || item.kind === 'measure' || item.kind === 'column'),
+      ((item.kind === 'entity' && !item.ofValue) || item.kind === 'measure' || item.kind === 'column'),
   );
   if (hasFocus) return false;
   return (

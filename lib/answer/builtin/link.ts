@@ -14,7 +14,7 @@
 // a synonym or a typo, so that the user sees what was understood.
 import type { Entry, Lexicon } from './lexicon.ts';
 import { lexicalDatabase, type WordClass } from './wordnet.ts';
-import { phraseKey, singular } from './words.ts';
+import { phraseKey, plural, singular } from './words.ts';
 
 export type LinkSource = 'synonym' | 'broader' | 'typo' | 'joined';
 
@@ -88,7 +88,11 @@ const typoLink = (lexicon: Lexicon, word: string): Link | undefined => {
   const forms = [...new Set([word, singular(word)])];
   let best: { phrase: string; distance: number }[] = [];
   for (const name of namesOf(lexicon)) {
-    const distance = Math.min(...forms.map((form) => editDistance(form, name, limit)));
+    // "invocies" is one letter pair from "invoices", two from "invoice".
+    const distance = Math.min(
+      ...forms.map((form) => editDistance(form, name, limit)),
+      editDistance(word, plural(name), limit),
+    );
     if (distance > limit) continue;
     if (best.length === 0 || distance < best[0]!.distance) best = [{ phrase: name, distance }];
     else if (distance === best[0]!.distance) best.push({ phrase: name, distance });
@@ -127,12 +131,56 @@ const wordNetLink = (lexicon: Lexicon, word: string): Link | undefined => {
   return undefined;
 };
 
+const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
+
+/** Every string one deletion, transposition, substitution or insertion away from `word`. */
+const editsOf = (word: string): Set<string> => {
+  const edits = new Set<string>();
+  for (let index = 0; index <= word.length; index += 1) {
+    const [head, tail] = [word.slice(0, index), word.slice(index)];
+    if (tail) edits.add(head + tail.slice(1));
+    if (tail.length > 1) edits.add(head + tail[1] + tail[0] + tail.slice(2));
+    for (const letter of LETTERS) {
+      if (tail && letter !== tail[0]) edits.add(head + letter + tail.slice(1));
+      edits.add(head + letter + tail);
+    }
+  }
+  edits.delete(word);
+  return edits;
+};
+
+/**
+ * "custmers" → customers → (a synonym of) owners: a word in no dictionary, one edit from exactly
+ * one dictionary word that links to the schema, by name or through WordNet.
+ */
+const spellingLink = (lexicon: Lexicon, word: string): Link | undefined => {
+  const database = lexicalDatabase();
+  if (!database || word.length < 5 || !/^[a-z]+$/.test(word)) return undefined;
+  const links = new Map<string, Link>();
+  for (const candidate of editsOf(word)) {
+    if (database.readings(candidate).length === 0) continue;
+    const named = linkable(lexicon.phrases.get(phraseKey([candidate])));
+    const link: Link | undefined =
+      named.length > 0
+        ? { entries: named, source: 'typo', phrase: candidate, score: SCORES.typo }
+        : wordNetLink(lexicon, candidate);
+    if (link)
+      links.set(
+        JSON.stringify(link.entries.map((entry) => [entry.kind, 'table' in entry ? entry.table : ''])),
+        link,
+      );
+  }
+  if (links.size !== 1) return undefined;
+  const [link] = links.values();
+  return { ...link!, source: 'typo', score: SCORES.typo * link!.score };
+};
+
 /** A word of the question the index does not know, linked to the schema when it can be. */
 export const linkWord = (lexicon: Lexicon, word: string): Link | undefined => {
   const database = lexicalDatabase();
   const known = database ? database.readings(word).length > 0 : true;
   if (known) return wordNetLink(lexicon, word);
-  return typoLink(lexicon, word);
+  return typoLink(lexicon, word) ?? spellingLink(lexicon, word);
 };
 
 // ---- filler --------------------------------------------------------------------------------------

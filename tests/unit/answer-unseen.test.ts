@@ -1,0 +1,222 @@
+// The builtin engine on questions typed the way users type them (issue 15): absences ("with no",
+// "never", "no longer"), plural values that stand for rows ("how many dogs"), words misspelled
+// past the schema's own names ("custmers" for a relation named owners), contractions, and
+// possessive names. The absence's NOT EXISTS runs through the SQL guard on PGlite: the tenant
+// fence reaches inside it, so another tenant's rows never decide which of ours have none.
+import { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { proposeBuiltin } from '#lib/answer/builtin/index.ts';
+import type { Proposal } from '#lib/answer/engine.ts';
+import { parseGlossary } from '#lib/answer/glossary.ts';
+import { effectivePolicy } from '#lib/sql/policy.ts';
+import { guardPostgres } from '#lib/sql/postgres.ts';
+import { catalogOf, col, ddlOf, type TableSpec } from '../fixtures/catalogs/define.ts';
+import { SHOP_NOW, SHOP_TENANT_COLUMN, shopCatalog } from '../fixtures/catalogs/shop.ts';
+
+const tenant = col('org_id', 'integer', 'integer');
+
+/** A small practice: shared species, owners, pets (microchip may be missing), vets. */
+const tables: TableSpec[] = [
+  {
+    name: 'species',
+    columns: [
+      col('id', 'integer', 'integer'),
+      col('name', 'text', 'text', { samples: ['cat', 'dog', 'rabbit'] }),
+    ],
+  },
+  {
+    name: 'owners',
+    columns: [
+      col('id', 'integer', 'integer'),
+      tenant,
+      col('first_name', 'text', 'text'),
+      col('last_name', 'text', 'text'),
+      col('phone', 'text', 'text', { nullable: true }),
+    ],
+  },
+  {
+    name: 'pets',
+    columns: [
+      col('id', 'integer', 'integer'),
+      tenant,
+      col('owner_id', 'integer', 'integer', { references: 'owners' }),
+      col('species_id', 'integer', 'integer', { references: 'species' }),
+      col('name', 'text', 'text'),
+      col('microchip', 'text', 'text', { nullable: true }),
+    ],
+  },
+  {
+    name: 'vets',
+    columns: [
+      col('id', 'integer', 'integer'),
+      tenant,
+      col('first_name', 'text', 'text'),
+      col('last_name', 'text', 'text'),
+      col('is_active', 'boolean', 'boolean'),
+    ],
+  },
+];
+const catalog = catalogOf(tables);
+const policy = effectivePolicy({
+  requiresOrganizationScoping: true,
+  tenantFilterColumn: 'org_id',
+  policy: { tenant_column: 'org_id', tables: { species: { shared: true } } },
+});
+
+const ask = (question: string, extra: { glossary?: ReturnType<typeof parseGlossary> } = {}): Proposal =>
+  proposeBuiltin({
+    question,
+    catalog,
+    dialect: 'postgres',
+    history: [],
+    now: SHOP_NOW,
+    tenantColumn: 'org_id',
+    ...extra,
+  });
+
+/** The SQL proposal, its SQL on one line. */
+const sqlOf = (proposal: Proposal) => {
+  if (proposal.kind !== 'sql')
+    throw new Error(`expected SQL, got ${proposal.kind}: ${'message' in proposal ? proposal.message : ''}`);
+  return { ...proposal, sql: proposal.sql.replace(/\s+/g, ' ') };
+};
+
+describe('absences', () => {
+  it.each([
+    ['pets with no microchip', /WHERE p\.microchip IS NULL/],
+    ['how many pets dont have a microchip', /WHERE p\.microchip IS NULL/],
+    ['owners without a phone', /WHERE o\.phone IS NULL/],
+    ['owners who have no pets', /NOT EXISTS \(SELECT 1 FROM pets p_none WHERE p_none\.owner_id = o\.id\)/],
+    ['vets no longer active', /WHERE v\.is_active = FALSE/],
+  ])('%s', (question, sql) => {
+    expect(sqlOf(ask(question)).sql).toMatch(sql);
+  });
+
+  it('reads "never" and a verb that names a relation as no such rows', () => {
+    // Act
+    const proposal = sqlOf(
+      proposeBuiltin({
+        question: 'customers who never ordered',
+        catalog: shopCatalog,
+        dialect: 'postgres',
+        history: [],
+        now: SHOP_NOW,
+        tenantColumn: SHOP_TENANT_COLUMN,
+      }),
+    );
+
+    // Assert
+    expect(proposal.sql).toMatch(
+      /NOT EXISTS \(SELECT 1 FROM orders o_none WHERE o_none\.customer_id = c\.id\)/,
+    );
+    expect(proposal.description).toBe('Listing customers with no orders');
+  });
+
+  it('asks when every row has the column', () => {
+    const proposal = ask('pets with no name');
+    expect(proposal.kind).toBe('clarification');
+    expect('message' in proposal ? proposal.message : '').toMatch(/Every pet has a name/);
+  });
+
+  describe('on PGlite, through the guard', () => {
+    let db: PGlite;
+
+    beforeAll(async () => {
+      db = new PGlite();
+      await db.exec(ddlOf(tables));
+      // Owner 1 of tenant 1 has no pet; tenant 2's pet points at owner id 1 of its own.
+      await db.exec(`
+        INSERT INTO species VALUES (1, 'cat'), (2, 'dog');
+        INSERT INTO owners VALUES (1, 1, 'Ada', 'Moreno', NULL), (2, 1, 'Ben', 'Ito', '555'), (1001, 2, 'Cy', 'Roe', NULL);
+        INSERT INTO pets VALUES (1, 1, 2, 1, 'Tom', NULL), (2, 2, 1, 2, 'Rex', 'X1');
+      `);
+    });
+
+    afterAll(async () => {
+      await db.close();
+    });
+
+    it("counts tenant 1's owners with no pets: tenant 2's pet pointing at owner id 1 changes nothing", async () => {
+      // Arrange
+      const proposal = sqlOf(ask('how many owners have no pets'));
+
+      // Act
+      const guarded = await guardPostgres({ sql: proposal.sql, catalog, policy, tenant: '1', rowCap: 100 });
+      if (!guarded.allowed) throw new Error(guarded.message);
+      const rows = (await db.query<{ owner_count: number }>(guarded.sql, guarded.params)).rows;
+
+      // Assert: the fence is inside the subquery too
+      expect(guarded.sql).toMatch(
+        /NOT \(EXISTS \(SELECT 1 FROM \( SELECT \* FROM public\.pets WHERE pets\.org_id = \$1/,
+      );
+      expect(rows).toEqual([{ owner_count: 1 }]);
+    });
+  });
+});
+
+describe('plural values that stand for rows', () => {
+  it('counts the rows of the one relation that refers to the value ("how many dogs")', () => {
+    // Act
+    const proposal = sqlOf(ask('how many dogs do we have'));
+
+    // Assert
+    expect(proposal.sql).toBe(
+      "SELECT COUNT(*) AS pet_count FROM pets p JOIN species s ON p.species_id = s.id WHERE s.name = 'dog'",
+    );
+  });
+
+  it('keeps the value a filter when the question names the rows itself ("how many dog owners")', () => {
+    expect(sqlOf(ask('how many dog owners')).sql).toMatch(
+      /COUNT\(DISTINCT o\.id\) AS owner_count FROM owners o/,
+    );
+  });
+
+  it('follows up with another value on the same rows ("and cats?")', () => {
+    // Arrange
+    const first = sqlOf(ask('how many dogs do we have'));
+
+    // Act
+    const second = proposeBuiltin({
+      question: 'and cats?',
+      catalog,
+      dialect: 'postgres',
+      history: [{ question: 'how many dogs do we have', kind: 'sql', engine: 'builtin', state: first.state }],
+      now: SHOP_NOW,
+      tenantColumn: 'org_id',
+    });
+
+    // Assert
+    expect(sqlOf(second).sql).toMatch(
+      /SELECT COUNT\(\*\) AS pet_count FROM pets p .* WHERE s\.name = 'cat'$/,
+    );
+  });
+});
+
+describe('misspellings past the schema’s own names', () => {
+  it('reads a word one edit from a dictionary word that links, through the glossary ("custmers")', () => {
+    // Arrange
+    const glossary = parseGlossary({ synonyms: { customers: 'owners' } });
+
+    // Act
+    const proposal = sqlOf(ask('how many custmers do we have', { glossary }));
+
+    // Assert
+    expect(proposal.sql).toBe('SELECT COUNT(*) AS owner_count FROM owners o');
+    expect(proposal.interpretation).toMatch(/“custmers” as owners \(a typo\?\)/);
+  });
+
+  it('reads a transposed plural of a name ("micorchips")', () => {
+    expect(sqlOf(ask('pets with no micorchips')).sql).toMatch(/p\.microchip IS NULL/);
+  });
+});
+
+describe('contractions and possessive names', () => {
+  it('expands "don\'t" and "doesn\'t" into a negation', () => {
+    expect(sqlOf(ask("which owners don't have a phone")).sql).toMatch(/o\.phone IS NULL/);
+  });
+
+  it('does not read "X\'s pets" as pets named X', () => {
+    const proposal = ask("Show me the Riverside Animal Hospital's pets");
+    expect(proposal.kind).toBe('clarification');
+  });
+});
