@@ -146,7 +146,9 @@ const filterSql = (query: Query, filter: Filter): string => {
 const noRelatedSql = (query: Query, subject: string, ref: ColumnRef): string => {
   const edge = (query.lexicon.edges.get(ref.table) ?? []).find(
     (candidate) =>
-      candidate.child === ref.table && candidate.parent === subject && candidate.childColumns[0] === ref.column,
+      candidate.child === ref.table &&
+      candidate.parent === subject &&
+      candidate.childColumns[0] === ref.column,
   );
   if (!edge) throw new Error(`no key from ${ref.table} to ${subject}`);
   const alias = `${relationOf(query.lexicon, ref.table).alias}_none`;

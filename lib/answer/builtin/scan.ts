@@ -609,7 +609,9 @@ const verbRelation = (lexicon: Lexicon, word: string): Entry[] | undefined => {
       .map((reading) => reading.lemma),
   );
   for (const lemma of lemmas) {
-    const entries = (lexicon.phrases.get(phraseKey([lemma])) ?? []).filter((entry) => entry.kind === 'relation');
+    const entries = (lexicon.phrases.get(phraseKey([lemma])) ?? []).filter(
+      (entry) => entry.kind === 'relation',
+    );
     if (entries.length > 0) return entries;
   }
   return undefined;
