@@ -442,6 +442,9 @@ const findRevenue = (
 };
 
 const revenuePhrases = ['revenue', 'sale', 'turnover', 'income', 'gross sale', 'takings', 'earnings'];
+/** How people say money taken in ("total spend per customer", "billed in 2024"): revenue, unless a
+ *  column of the schema answers to the word. */
+const spokenRevenuePhrases = ['spend', 'spending', 'spent', 'money', 'billed', 'charged', 'invoiced', 'earned'];
 
 export const buildLexicon = (catalog: Catalog, tenantColumn?: string, glossary?: Glossary): Lexicon => {
   const relations = new Map<string, RelationInfo>();
@@ -644,6 +647,9 @@ export const buildLexicon = (catalog: Catalog, tenantColumn?: string, glossary?:
     (phrases.get(phrase) ?? []).some((entry) => entry.kind === 'column');
   for (const phrase of [...revenuePhrases, ...(columnAnswersTo('amount') ? [] : ['amount'])]) {
     addEntry(phrases, phraseKey(phrase.split(' ')), { kind: 'measure', name: 'revenue' });
+  }
+  for (const phrase of spokenRevenuePhrases) {
+    if (!phrases.has(phrase)) addEntry(phrases, phrase, { kind: 'measure', name: 'revenue' });
   }
 
   let maxWords = 1;

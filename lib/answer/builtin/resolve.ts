@@ -148,11 +148,13 @@ export class Resolver {
   /**
    * The money column of `table` a phrase means ("over $100", "most expensive", "total payments"):
    * the only price, amount, total or salary, or the only price among several (unit_price over
-   * unit_cost).
+   * unit_cost), or else its only money column of any name (a cost, a fee).
    */
   moneyOf(table: string, phrase: string): ColumnRef {
     const relation = this.relation(table);
     let money = this.worthOf(table);
+    // "the most expensive treatment" where a cost or fee is the relation's only money column.
+    if (money.length === 0) money = relation.columns.filter((column) => column.money && !column.key);
     if (money.length > 1) {
       const prices = money.filter((column) => column.words.includes('price'));
       if (prices.length === 1) money = prices;
