@@ -88,6 +88,10 @@ describe('absences', () => {
     ['owners without a phone', /WHERE o\.phone IS NULL/],
     ['owners who have no pets', /NOT EXISTS \(SELECT 1 FROM pets p_none WHERE p_none\.owner_id = o\.id\)/],
     ['vets no longer active', /WHERE v\.is_active = FALSE/],
+    [
+      'owners who have never booked a pet',
+      /NOT EXISTS \(SELECT 1 FROM pets p_none WHERE p_none\.owner_id = o\.id\)/,
+    ],
   ])('%s', (question, sql) => {
     expect(sqlOf(ask(question)).sql).toMatch(sql);
   });
@@ -110,6 +114,22 @@ describe('absences', () => {
       /NOT EXISTS \(SELECT 1 FROM orders o_none WHERE o_none\.customer_id = c\.id\)/,
     );
     expect(proposal.description).toBe('Listing customers with no orders');
+  });
+
+  it('reads "no longer" before a glossary condition as that condition turned around', () => {
+    // Arrange
+    const glossary = parseGlossary({ filters: { working: 'vets.is_active' } });
+
+    // Act
+    const proposal = sqlOf(ask('list the vets who are no longer working', { glossary }));
+
+    // Assert
+    expect(proposal.sql).toMatch(/WHERE v\.is_active = FALSE/);
+  });
+
+  it('does not read another relation’s column as no related rows', () => {
+    const proposal = ask('owners without a microchip');
+    expect(proposal.kind).toBe('clarification');
   });
 
   it('asks when every row has the column', () => {
@@ -207,6 +227,84 @@ describe('misspellings past the schema’s own names', () => {
 
   it('reads a transposed plural of a name ("micorchips")', () => {
     expect(sqlOf(ask('pets with no micorchips')).sql).toMatch(/p\.microchip IS NULL/);
+  });
+});
+
+describe('money in other words', () => {
+  it('reads "spend" as revenue when no column answers to it', () => {
+    // Act
+    const proposal = sqlOf(
+      proposeBuiltin({
+        question: 'total spend of customers in Spain',
+        catalog: shopCatalog,
+        dialect: 'postgres',
+        history: [],
+        now: SHOP_NOW,
+        tenantColumn: SHOP_TENANT_COLUMN,
+      }),
+    );
+
+    // Assert
+    expect(proposal.sql).toBe(
+      "SELECT SUM(oi.quantity * oi.unit_price) AS total_revenue FROM order_items oi JOIN orders o ON oi.order_id = o.id JOIN customers c ON o.customer_id = c.id WHERE c.country = 'Spain'",
+    );
+  });
+
+  it('takes a relation’s only money column, whatever its name, as its price ("most expensive")', () => {
+    // Arrange: a fee is the only money column of visits
+    const withFees = catalogOf([
+      ...tables,
+      {
+        name: 'visits',
+        columns: [
+          col('id', 'integer', 'integer'),
+          tenant,
+          col('pet_id', 'integer', 'integer', { references: 'pets' }),
+          col('fee', 'decimal', 'numeric(10,2)'),
+        ],
+      },
+    ]);
+
+    // Act
+    const proposal = sqlOf(
+      proposeBuiltin({
+        question: 'the most expensive visit',
+        catalog: withFees,
+        dialect: 'postgres',
+        history: [],
+        now: SHOP_NOW,
+        tenantColumn: 'org_id',
+      }),
+    );
+
+    // Assert
+    expect(proposal.sql).toMatch(/ORDER BY v\.fee DESC/);
+  });
+
+  it('reads a column without the unit its name ends in ("weight" for weight_kg)', () => {
+    // Arrange
+    const weighed = catalogOf([
+      ...tables.slice(0, 2),
+      {
+        name: 'pets',
+        columns: [...tables[2]!.columns, col('weight_kg', 'decimal', 'numeric(10,2)')],
+      },
+    ]);
+
+    // Act
+    const proposal = sqlOf(
+      proposeBuiltin({
+        question: 'average weight of pets',
+        catalog: weighed,
+        dialect: 'postgres',
+        history: [],
+        now: SHOP_NOW,
+        tenantColumn: 'org_id',
+      }),
+    );
+
+    // Assert
+    expect(proposal.sql).toBe('SELECT AVG(p.weight_kg) AS average_weight_kg FROM pets p');
   });
 });
 

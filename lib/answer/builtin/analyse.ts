@@ -435,7 +435,8 @@ const bindItem = (b: Binding, index: number): number => {
       analysis.aggregate ??= { fn: item.fn, word: item.word, index };
       break;
     case 'preset':
-      analysis.presets.push(item.filter);
+      // (A negated preset was bound by its negation.)
+      if (!b.used.has(index)) analysis.presets.push(item.filter);
       break;
     case 'verb':
       analysis.verbs.push(item.text);
@@ -479,16 +480,27 @@ const bindItem = (b: Binding, index: number): number => {
  */
 const bindNegation = (b: Binding, index: number): void => {
   const { lexicon, analysis, used, at } = b;
-  const next = at(index + 1);
+  // "never booked an appointment": a verb between says nothing more.
+  let position = index + 1;
+  while (at(position)?.kind === 'verb') position += 1;
+  const next = at(position);
   if (next?.kind === 'value') next.negated = true;
   else if (next?.kind === 'column' && next.refs.every((ref) => columnOf(lexicon, ref)?.kind === 'boolean')) {
-    used.add(index + 1);
+    used.add(position);
     analysis.booleans.push({ refs: next.refs, negated: true });
+  } else if (next?.kind === 'preset' && next.filter.kind === 'in') {
+    // "no longer active" where the glossary defines "active": its condition turned around.
+    used.add(position);
+    const filter = next.filter;
+    const flag = filter.values.length === 1 && typeof filter.values[0] === 'boolean';
+    analysis.presets.push(
+      flag ? { ...filter, values: [!filter.values[0]] } : { ...filter, negated: !filter.negated },
+    );
   } else if (next?.kind === 'column') {
-    used.add(index + 1);
+    used.add(position);
     analysis.absences.push({ refs: next.refs, text: next.text });
   } else if (next?.kind === 'entity') {
-    used.add(index + 1);
+    used.add(position);
     analysis.absences.push({ tables: next.tables, text: next.text });
   } else if (next?.kind === 'anaphora' || next === undefined) {
     // "not those": nothing to negate that we can name

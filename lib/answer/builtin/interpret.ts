@@ -614,6 +614,13 @@ const absentFilter = (c: Reading, subject: string, absence: Analysis['absences']
     if (resolver.column(ref).nullable) return { kind: 'absent', ref };
     throw new Clarify(everyOneHas(resolver.relation(subject).one, resolver.column(ref).display));
   }
+  // A related relation's date ("never ordered": orders.ordered_at) stands for its rows; another of
+  // its columns does not ("owners without a microchip" is no question about pets).
+  if (refs.length > 0 && !refs.every((ref) => resolver.column(ref).temporal)) {
+    throw new Clarify(
+      `${capitalize(resolver.relation(subject).other)} have no ${absence.text} of their own. Which ${resolver.relation(subject).other} do you mean?`,
+    );
+  }
   const tables = 'tables' in absence ? absence.tables : [...new Set(refs.map((ref) => ref.table))];
   const related = tables.length === 1 ? tables[0]! : resolver.entity(tables, absence.text, subject);
   const edges = lexicon.edges.get(subject) ?? [];

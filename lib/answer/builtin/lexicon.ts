@@ -297,6 +297,11 @@ const columnInfo = (
   };
 };
 
+/** Units a column name may end in that a question does not say. */
+const unitWords = new Set(
+  'kg kgs lb lbs g gr km mi cm mm ml usd eur gbp chf jpy cad aud pct ms sec secs mins hrs cents'.split(' '),
+);
+
 /** Column phrases besides the full name: "ordered" and "order date" for ordered_at, "active" for is_active. */
 const columnAliases = (
   words: readonly string[],
@@ -318,6 +323,8 @@ const columnAliases = (
     }
   }
   if (words.length > 1 && (words[0] === 'is' || words[0] === 'has')) aliases.push(words.slice(1));
+  // weight_kg → "weight", duration_mins → "duration", price_usd → "price": the unit is not said.
+  if (words.length > 1 && unitWords.has(last)) aliases.push(words.slice(0, -1));
   // citation_num, num_citations, review_count, number_of_pages: "number of citations", "citations".
   // (Not when a relation is named like the counted thing: "the number of reviews" counts reviews.)
   const counted = countedWords(words);
@@ -444,7 +451,16 @@ const findRevenue = (
 const revenuePhrases = ['revenue', 'sale', 'turnover', 'income', 'gross sale', 'takings', 'earnings'];
 /** How people say money taken in ("total spend per customer", "billed in 2024"): revenue, unless a
  *  column of the schema answers to the word. */
-const spokenRevenuePhrases = ['spend', 'spending', 'spent', 'money', 'billed', 'charged', 'invoiced', 'earned'];
+const spokenRevenuePhrases = [
+  'spend',
+  'spending',
+  'spent',
+  'money',
+  'billed',
+  'charged',
+  'invoiced',
+  'earned',
+];
 
 export const buildLexicon = (catalog: Catalog, tenantColumn?: string, glossary?: Glossary): Lexicon => {
   const relations = new Map<string, RelationInfo>();
