@@ -230,6 +230,16 @@ describe('misspellings past the schema’s own names', () => {
   });
 });
 
+describe('words broader than a relation’s name', () => {
+  it('reads "animals" as the one relation of animals (pets)', () => {
+    expect(sqlOf(ask('how many animals are there')).sql).toBe('SELECT COUNT(*) AS pet_count FROM pets p');
+  });
+
+  it('never reads "people" as one relation of people', () => {
+    expect(ask('how many people are there').kind).toBe('clarification');
+  });
+});
+
 describe('money in other words', () => {
   it('reads "spend" as revenue when no column answers to it', () => {
     // Act

@@ -13,10 +13,10 @@
 // Links carry their source and score; the description of an answer names every word read through
 // a synonym or a typo, so that the user sees what was understood.
 import type { Entry, Lexicon } from './lexicon.ts';
-import { lexicalDatabase, type WordClass } from './wordnet.ts';
+import { type LexicalDatabase, lexicalDatabase, type WordClass } from './wordnet.ts';
 import { phraseKey, plural, singular } from './words.ts';
 
-export type LinkSource = 'synonym' | 'broader' | 'typo' | 'joined';
+export type LinkSource = 'synonym' | 'broader' | 'narrower' | 'typo' | 'joined';
 
 export interface Link {
   entries: Entry[];
@@ -26,7 +26,13 @@ export interface Link {
   score: number;
 }
 
-const SCORES: Record<LinkSource, number> = { joined: 0.95, synonym: 0.8, typo: 0.7, broader: 0.6 };
+const SCORES: Record<LinkSource, number> = {
+  joined: 0.95,
+  synonym: 0.8,
+  typo: 0.7,
+  broader: 0.6,
+  narrower: 0.5,
+};
 
 /** Entries a linked word may stand for: relations and columns (values need their own words). */
 const linkable = (entries: readonly Entry[] | undefined): Entry[] =>
@@ -175,11 +181,50 @@ const spellingLink = (lexicon: Lexicon, word: string): Link | undefined => {
   return { ...link!, source: 'typo', score: SCORES.typo * link!.score };
 };
 
+/** Words for people in general: never read as one relation of people ("people" is not owners). */
+const generalPeople = new Set(['person', 'people', 'individual', 'someone', 'somebody', 'human', 'folk']);
+
+/** Relations by the words one step broader than their one-word name (cached per lexicon). */
+const kindsOfRelations = new WeakMap<Lexicon, Map<string, Set<string>>>();
+const relationsByKind = (lexicon: Lexicon, database: LexicalDatabase): Map<string, Set<string>> => {
+  let kinds = kindsOfRelations.get(lexicon);
+  if (!kinds) {
+    kinds = new Map();
+    for (const relation of lexicon.relations.values()) {
+      if (relation.one.includes(' ')) continue;
+      for (const kind of database.related(relation.one, 'n', 1).direct) {
+        kinds.set(kind, (kinds.get(kind) ?? new Set()).add(relation.key));
+      }
+    }
+    kindsOfRelations.set(lexicon, kinds);
+  }
+  return kinds;
+};
+
+/**
+ * "animals" for pets, "doctors" for veterinarians: a word one step broader than exactly one
+ * relation's name (in its commonest sense) stands for that relation.
+ */
+const narrowerLink = (lexicon: Lexicon, word: string): Link | undefined => {
+  const database = lexicalDatabase();
+  const noun = database?.readings(word).find((reading) => reading.wordClass === 'n');
+  if (!database || !noun || generalPeople.has(noun.lemma)) return undefined;
+  const tables = relationsByKind(lexicon, database).get(noun.lemma);
+  if (tables?.size !== 1) return undefined;
+  const [table] = tables;
+  return {
+    entries: [{ kind: 'relation', table: table!, rank: 1 }],
+    source: 'narrower',
+    phrase: noun.lemma,
+    score: SCORES.narrower,
+  };
+};
+
 /** A word of the question the index does not know, linked to the schema when it can be. */
 export const linkWord = (lexicon: Lexicon, word: string): Link | undefined => {
   const database = lexicalDatabase();
   const known = database ? database.readings(word).length > 0 : true;
-  if (known) return wordNetLink(lexicon, word);
+  if (known) return wordNetLink(lexicon, word) ?? narrowerLink(lexicon, word);
   return typoLink(lexicon, word) ?? spellingLink(lexicon, word);
 };
 

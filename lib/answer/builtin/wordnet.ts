@@ -36,6 +36,8 @@ export interface Related {
   synonyms: string[];
   /** Words of the broader senses, one and two steps up ("customer" → consumer, user). */
   broader: string[];
+  /** Words of the broader senses one step up only ("veterinarian" → doctor). */
+  direct: string[];
 }
 
 export interface LexicalDatabase {
@@ -259,13 +261,17 @@ class WordNet implements LexicalDatabase {
     const reading = this.readings(word).find((candidate) => candidate.wordClass === wordClass);
     const synonyms = new Set<string>();
     const broader = new Set<string>();
+    const direct = new Set<string>();
     for (const offset of reading?.offsets.slice(0, senses) ?? []) {
       const synset = this.#synset(wordClass, offset);
       if (!synset) continue;
       for (const other of synset.words) synonyms.add(other);
       for (const up of synset.broader) {
         const parent = this.#synset(wordClass, up);
-        for (const other of parent?.words ?? []) broader.add(other);
+        for (const other of parent?.words ?? []) {
+          broader.add(other);
+          direct.add(other);
+        }
         for (const further of parent?.broader ?? []) {
           for (const other of this.#synset(wordClass, further)?.words ?? []) broader.add(other);
         }
@@ -274,7 +280,11 @@ class WordNet implements LexicalDatabase {
     const base = reading?.lemma ?? word;
     synonyms.delete(base);
     broader.delete(base);
-    return { synonyms: [...synonyms], broader: [...broader].filter((other) => !synonyms.has(other)) };
+    return {
+      synonyms: [...synonyms],
+      broader: [...broader].filter((other) => !synonyms.has(other)),
+      direct: [...direct].filter((other) => other !== base && !synonyms.has(other)),
+    };
   }
 
   close(): void {

@@ -94,6 +94,8 @@ export const synonyms: Record<string, string[]> = {
   region: ['area', 'territory'],
   supplier: ['vendor'],
   invoice: ['bill'],
+  appointment: ['booking', 'visit', 'reservation'],
+  reservation: ['booking'],
   user: ['member'],
   country: ['nation'],
   city: ['town'],
