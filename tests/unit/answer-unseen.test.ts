@@ -318,6 +318,49 @@ describe('money in other words', () => {
   });
 });
 
+describe('different values, halves of a year, who was last', () => {
+  it('counts the different values of a text column ("how many different names of dogs")', () => {
+    // Act
+    const proposal = sqlOf(ask('how many different names do our dogs have'));
+
+    // Assert
+    expect(proposal.sql).toBe(
+      "SELECT COUNT(DISTINCT p.name) AS name_count FROM pets p JOIN species s ON p.species_id = s.id WHERE s.name = 'dog'",
+    );
+    expect(proposal.description).toBe("Counting the different names of pets of species with name 'dog'");
+  });
+
+  it('reads "the first half of 2025" as January to June', () => {
+    expect(
+      sqlOf(
+        proposeBuiltin({
+          question: 'orders placed in the first half of 2025',
+          catalog: shopCatalog,
+          dialect: 'postgres',
+          history: [],
+          now: SHOP_NOW,
+          tenantColumn: SHOP_TENANT_COLUMN,
+        }),
+      ).sql,
+    ).toMatch(/o\.ordered_at >= '2025-01-01' AND o\.ordered_at < '2025-07-01'/);
+  });
+
+  it('answers "who is the most recently hired" with the row, not the date', () => {
+    expect(
+      sqlOf(
+        proposeBuiltin({
+          question: 'who is the most recently hired employee?',
+          catalog: shopCatalog,
+          dialect: 'postgres',
+          history: [],
+          now: SHOP_NOW,
+          tenantColumn: SHOP_TENANT_COLUMN,
+        }),
+      ).sql,
+    ).toMatch(/^SELECT e\.id, .* FROM employees e ORDER BY e\.hired_at DESC, e\.id LIMIT 1$/);
+  });
+});
+
 describe('contractions and possessive names', () => {
   it('expands "don\'t" and "doesn\'t" into a negation', () => {
     expect(sqlOf(ask("which owners don't have a phone")).sql).toMatch(/o\.phone IS NULL/);

@@ -222,7 +222,8 @@ export interface Comparison {
 export interface Analysis {
   items: Item[];
   used: Set<number>;
-  aggregate?: { fn: AggregateFn; word: string; index: number; target?: number };
+  /** `distinct`: "how many different breeds": the column whose values are counted. */
+  aggregate?: { fn: AggregateFn; word: string; index: number; target?: number; distinct?: number };
   groups: { unit?: 'year' | 'quarter' | 'month' | 'day'; target?: number; index: number }[];
   ranking?: Ranking;
   rankKey?: RankKey;
@@ -710,6 +711,17 @@ const bindAggregateTarget = (b: Binding): void => {
         break;
       }
       if (item.kind === 'entity' || item.kind === 'measure' || item.kind === 'column') {
+        // "how many (different) breeds of dogs": the values of a text column right after it.
+        if (
+          item.kind === 'column' &&
+          aggregate.fn === 'count' &&
+          index === aggregate.index + 1 &&
+          item.refs.every((ref) => columnOf(lexicon, ref)?.kind === 'text' && !columnOf(lexicon, ref)?.key)
+        ) {
+          aggregate.distinct = index;
+          used.add(index);
+          continue;
+        }
         if (item.kind === 'column' && aggregate.fn === 'count' && !isNumericColumn(lexicon, item)) continue;
         aggregate.target = index;
         break;

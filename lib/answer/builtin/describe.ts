@@ -10,7 +10,7 @@ import { columnOf, type Lexicon, relationOf } from './lexicon.ts';
 import type { Link } from './link.ts';
 import { LIST_LIMIT, type RenderedSql } from './render.ts';
 import type { Mention } from './scan.ts';
-import { capitalize, joinAnd } from './words.ts';
+import { capitalize, joinAnd, plural as pluralOf } from './words.ts';
 
 const havingWords: Record<string, string> = {
   '>': 'more than',
@@ -160,7 +160,9 @@ export const describeIntent = (lexicon: Lexicon, intent: Intent): string => {
     return `Listing ${noun}${order}${limit}`;
   }
   let what: string;
-  if (metric.fn === 'count') what = `Counting ${noun}`;
+  if (metric.fn === 'count' && metric.distinct)
+    what = `Counting the different ${pluralOf(columnOf(lexicon, metric.distinct)?.display ?? metric.distinct.column)} of ${noun}`;
+  else if (metric.fn === 'count') what = `Counting ${noun}`;
   else {
     const verb = {
       sum: 'Adding up',
@@ -458,6 +460,17 @@ export const shapeOf = (lexicon: Lexicon, intent: Intent, rendered: RenderedSql)
   }
   const column = rendered.metricColumn ?? 'value';
   if (!group) {
+    if (metric.fn === 'count' && metric.distinct) {
+      const values = columnOf(lexicon, metric.distinct)?.display ?? metric.distinct.column;
+      return {
+        kind: 'count',
+        noun: {
+          one: `different ${values} of ${noun.other}`,
+          other: `different ${pluralOf(values)} of ${noun.other}`,
+        },
+        column,
+      };
+    }
     if (metric.fn === 'count') return { kind: 'count', noun, column };
     const label = metricLabel(lexicon, intent);
     const plural = relationOf(lexicon, intent.subject).other;

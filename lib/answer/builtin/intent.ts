@@ -17,8 +17,8 @@ export const MeasureSchema = v.variant('kind', [
 ]);
 
 export const MetricSchema = v.variant('fn', [
-  /** Rows of the subject (distinct when a join fans out). */
-  v.object({ fn: v.literal('count') }),
+  /** Rows of the subject (distinct when a join fans out), or the different values of `distinct`. */
+  v.object({ fn: v.literal('count'), distinct: v.exactOptional(ColumnRefSchema) }),
   v.object({
     fn: v.picklist(['sum', 'avg', 'min', 'max']),
     measure: MeasureSchema,

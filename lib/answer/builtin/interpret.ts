@@ -238,8 +238,10 @@ const readRanking = (c: Reading, ranking: Ranking, rankKey: RankKey): void => {
       const label = rankingLabel(ranking, column.display);
       // "the highest hourly rate of employees", "the cheapest product price": the relation named
       // after the column (or in its phrase) says whose value; a superlative then asks for it.
+      // ("who is the most recently hired vet" asks for the row.)
       const wantsValue =
         focus?.kind === 'entity' &&
+        !c.analysis.list &&
         ranking.n === undefined &&
         ranking.word !== 'top' &&
         ranking.word !== 'bottom' &&
@@ -420,6 +422,13 @@ const readCount = (c: Reading, aggregate: Aggregate): void => {
           name: `number of ${resolver.relation(c.subject).other}`,
         }
       : { fn: 'count' };
+  // "how many different breeds of dogs": the different values of that column.
+  const distinct = c.at(aggregate.distinct);
+  if (distinct?.kind === 'column') {
+    const ref = resolver.columnRef(distinct.refs, distinct.text, c.subject);
+    c.subject ??= ref.table;
+    parts.metric = { fn: 'count', distinct: ref };
+  }
 };
 
 /** A sum, average, minimum or maximum: of a named column or measure, or of a relation's one amount. */

@@ -224,6 +224,26 @@ const spanAt = (
     return { span: yearless === undefined ? span : { ...span, yearless }, end };
   }
 
+  // "the first half of 2023", "second half of 2024", "H1 2025": six months of a named year.
+  const halfWord = /^h([12])$/.exec(word);
+  const half = halfWord
+    ? Number(halfWord[1])
+    : (word === 'first' || word === 'second') && wordAt(tokens, start + 1) === 'half'
+      ? ordinals[word]
+      : undefined;
+  if (half !== undefined) {
+    let end = halfWord ? start + 1 : start + 2;
+    if (wordAt(tokens, end) === 'of') end += 1;
+    const halfYear = yearAt(tokens, end);
+    if (halfYear !== undefined) {
+      const from = new Date(Date.UTC(halfYear, (half - 1) * 6, 1));
+      return {
+        span: { from, to: addUnits(from, 'month', 6), label: `H${half} ${halfYear}`, absolute: true },
+        end: end + 1,
+      };
+    }
+  }
+
   // "March", "March 2025", "mar 2025"; "may" only with a year after it.
   const month = monthIndex(word);
   // "may" is a month only after a preposition or before a year ("in May", "May 2025").

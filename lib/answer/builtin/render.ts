@@ -21,6 +21,7 @@ export const relationsOf = (intent: Intent): Set<string> => {
   // An absent related row is a NOT EXISTS of its own, not a join.
   for (const filter of intent.filters) if (filter.kind !== 'absent') tables.add(filter.ref.table);
   if (intent.metric && intent.metric.fn !== 'count') addMeasure(intent.metric.measure);
+  if (intent.metric?.fn === 'count' && intent.metric.distinct) tables.add(intent.metric.distinct.table);
   if (intent.group) tables.add(intent.group.kind === 'entity' ? intent.group.table : intent.group.ref.table);
   if (intent.order?.by === 'column') tables.add(intent.order.ref.table);
   tables.delete(intent.subject);
@@ -46,6 +47,7 @@ export type RenderResult =
 
 /** The name of a metric's output column: order_count, total_revenue, average_price. */
 export const metricName = (lexicon: Lexicon, intent: Intent, metric: Metric): string => {
+  if (metric.fn === 'count' && metric.distinct) return outputName(`${metric.distinct.column}_count`);
   if (metric.fn === 'count') {
     const subject = relationOf(lexicon, intent.subject);
     return outputName(`${subject.one.split(' ').pop() ?? 'row'}_count`);
@@ -215,7 +217,9 @@ export const renderSql = (lexicon: Lexicon, intent: Intent, dialect: Dialect): R
   let distinct = false;
 
   if (metric) {
-    if (metric.fn === 'count') {
+    if (metric.fn === 'count' && metric.distinct) {
+      metricSql = `COUNT(DISTINCT ${query.column(metric.distinct)})`;
+    } else if (metric.fn === 'count') {
       if (plan.fansOut) {
         if (subjectKey.length !== 1) return { kind: 'problem', reason: 'no-key', tables: [subject.key] };
         metricSql = `COUNT(DISTINCT ${query.column(subjectKey[0]!)})`;
