@@ -361,6 +361,48 @@ describe('different values, halves of a year, who was last', () => {
   });
 });
 
+describe('units and the most common value', () => {
+  it('reads "38 kg" as a number of the column measured in kg', () => {
+    // Arrange
+    const weighed = catalogOf([
+      ...tables.slice(0, 2),
+      { name: 'pets', columns: [...tables[2]!.columns, col('weight_kg', 'decimal', 'numeric(10,2)')] },
+    ]);
+
+    // Act
+    const proposal = sqlOf(
+      proposeBuiltin({
+        question: 'which pets weigh more than 38 kg',
+        catalog: weighed,
+        dialect: 'postgres',
+        history: [],
+        now: SHOP_NOW,
+        tenantColumn: 'org_id',
+      }),
+    );
+
+    // Assert
+    expect(proposal.sql).toMatch(/WHERE p\.weight_kg > 38 /);
+  });
+
+  it('ranks the values of a column by how many rows have them ("the most common status")', () => {
+    expect(
+      sqlOf(
+        proposeBuiltin({
+          question: 'what is the most common status of orders',
+          catalog: shopCatalog,
+          dialect: 'postgres',
+          history: [],
+          now: SHOP_NOW,
+          tenantColumn: SHOP_TENANT_COLUMN,
+        }),
+      ).sql,
+    ).toBe(
+      'SELECT o.status, COUNT(*) AS order_count FROM orders o GROUP BY o.status ORDER BY order_count DESC, o.status LIMIT 1',
+    );
+  });
+});
+
 describe('contractions and possessive names', () => {
   it('expands "don\'t" and "doesn\'t" into a negation', () => {
     expect(sqlOf(ask("which owners don't have a phone")).sql).toMatch(/o\.phone IS NULL/);

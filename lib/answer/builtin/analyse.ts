@@ -752,7 +752,21 @@ const bindRankKey = (b: Binding): void => {
     });
     // A column right after the ranking word is its key, even after a word with a hint of its
     // own ("the cheapest unit price", "the most recent order date").
-    if (next?.kind === 'column' && (isNumericColumn(lexicon, next) || isTemporalColumn(lexicon, next))) {
+    if (
+      ranking.hint === 'count' &&
+      next?.kind === 'column' &&
+      next.refs.every((ref) => columnOf(lexicon, ref)?.kind === 'text')
+    ) {
+      // "the most common reason": rows counted per value of that column (which stays the focus).
+      analysis.rankKey = {
+        kind: 'count',
+        tables: [...new Set(next.refs.map((ref) => ref.table))],
+        index: keyIndex,
+      };
+    } else if (
+      next?.kind === 'column' &&
+      (isNumericColumn(lexicon, next) || isTemporalColumn(lexicon, next))
+    ) {
       used.add(keyIndex);
       analysis.rankKey = { kind: 'column', refs: next.refs, text: next.text, index: keyIndex };
     } else if (ranking.hint) {

@@ -131,6 +131,17 @@ const build = (resolver: Resolver, prior: Intent | undefined): Parts => {
 
   // The focus: what the question is about ("which category has the most products" → category).
   const focusIndex = (() => {
+    // "the most common reason for a visit": the column is what is asked about; the relation named
+    // with it is the one whose rows are counted.
+    const keyed = rankKey?.kind === 'count' ? at(rankKey.index) : undefined;
+    if (ranking?.hint === 'count' && keyed?.kind === 'column') {
+      for (const index of freeEntities()) {
+        const entity = items[index] as ItemOf<'entity'>;
+        if (entity.tables.some((table) => rankKey?.kind === 'count' && rankKey.tables.includes(table)))
+          used.add(index);
+      }
+      return rankKey?.kind === 'count' ? rankKey.index : undefined;
+    }
     const free = freeEntities().filter((index) => index !== aggregate?.target || aggregate.fn === 'count');
     if (free.length > 0) return free[0];
     if (ranking && rankKey?.kind === 'count') {

@@ -9,7 +9,7 @@ import { glossaryIndex } from './glossary.ts';
 import type { ColumnRef, Filter, Measure } from './intent.ts';
 import { idLike, inferKeys } from './keys.ts';
 import { tokenize } from './tokens.ts';
-import { phraseKey, plural, singular, splitIdentifier, stopwords, synonyms } from './words.ts';
+import { phraseKey, plural, singular, splitIdentifier, stopwords, synonyms, unitWords } from './words.ts';
 
 export interface ColumnInfo {
   table: string;
@@ -296,11 +296,6 @@ const columnInfo = (
     samples: column.kind === 'text' ? (samples ?? []) : [],
   };
 };
-
-/** Units a column name may end in that a question does not say. */
-const unitWords = new Set(
-  'kg kgs lb lbs g gr km mi cm mm ml usd eur gbp chf jpy cad aud pct ms sec secs mins hrs cents'.split(' '),
-);
 
 /** Column phrases besides the full name: "ordered" and "order date" for ordered_at, "active" for is_active. */
 const columnAliases = (

@@ -8,7 +8,7 @@ import { joinedLink, type Link, linkWord, roleOf } from './link.ts';
 import { type Period, periodAt } from './periods.ts';
 import type { Token } from './tokens.ts';
 import { lexicalDatabase } from './wordnet.ts';
-import { anaphora, fillers, numberWord, phraseKey, stopwords } from './words.ts';
+import { anaphora, fillers, numberWord, phraseKey, stopwords, unitWords } from './words.ts';
 
 export type CompareOp = '>' | '>=' | '<' | '<=' | '=';
 export type AggregateFn = 'count' | 'sum' | 'avg' | 'min' | 'max';
@@ -206,6 +206,11 @@ const superlatives: [string, 'asc' | 'desc', Hint | undefined][] = [
   ['smallest number of', 'asc', undefined],
   ['fewest number of', 'asc', undefined],
   ['least number of', 'asc', undefined],
+  ['most common', 'desc', 'count'],
+  ['most frequent', 'desc', 'count'],
+  ['least common', 'asc', 'count'],
+  ['least frequent', 'asc', 'count'],
+  ['commonest', 'desc', 'count'],
   ['highest rated', 'desc', 'rating'],
   ['best rated', 'desc', 'rating'],
   ['top rated', 'desc', 'rating'],
@@ -730,6 +735,17 @@ export const scan = (lexicon: Lexicon, tokens: readonly Token[], now: Date): Men
       mentions[mentions.length - 1]?.kind === 'negation' ? verbRelation(lexicon, word) : undefined;
     if (negatedVerb) {
       push({ kind: 'schema', text: word, entries: negatedVerb, at: index, end: index + 1 });
+    } else if (unitWords.has(word) && tokens[index - 1]?.kind === 'number') {
+      // "more than 38 kg": the unit of the number before it names the columns measured in it
+      // (weight_kg), or nothing.
+      const measured = [...lexicon.relations.values()].flatMap((relation) =>
+        relation.columns
+          .filter((column) => column.numeric && column.words[column.words.length - 1] === word)
+          .map((column): Entry => ({ kind: 'column', table: relation.key, column: column.name, rank: 2 })),
+      );
+      if (measured.length > 0)
+        push({ kind: 'schema', text: word, entries: measured, at: index, end: index + 1 });
+      else index += 1;
     } else if (directionWords[word]) {
       push({ kind: 'direction', dir: directionWords[word], at: index, end: index + 1 });
     } else if (anaphora.has(word)) {

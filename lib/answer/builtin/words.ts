@@ -126,7 +126,7 @@ export const stopwords = new Set(
   done have has had having there their they them those these this that it its i me my we our us you your he she
   his her what which who whom whose where when how please can could would should will shall may might must
   any some all each every just only also as than then so such into onto about across over under up down out
-  off via vs versus one ones both either neither much many lot lots kind sort ever`
+  off via vs versus one ones both either neither much many lot lots kind sort ever among amongst`
     .split(/\s+/)
     .filter((word) => word.length > 0),
 );
@@ -146,6 +146,11 @@ export const fillers = new Set(
   new whole entire altogether overall`
     .split(/\s+/)
     .filter((word) => word.length > 0),
+);
+
+/** Units a column name may end in (weight_kg) and a number may be followed by ("38 kg"). */
+export const unitWords = new Set(
+  'kg kgs lb lbs g gr km mi cm mm ml usd eur gbp chf jpy cad aud pct ms sec secs mins hrs cents'.split(' '),
 );
 
 /** Words a question uses to point back at the previous answer. */
