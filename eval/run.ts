@@ -4,7 +4,9 @@
 // its engine set in ANSWER_ENGINE_ORGS), the PGlite databases of the sets of eval/sets.ts: the
 // demo shop, a library network used while writing the builtin engine's rules, a held-out clinic
 // schema, a held-out fitness-studio schema written for issue 15 before any tuning (with column
-// comments and a glossary), and the external Defog set (../shared/eval/defog, five databases with
+// comments and a glossary), a veterinary-practice set of questions typed the way users type them
+// (used for tuning), a held-out lettings-agency set of the same kind written by someone who had
+// not seen the engine and never read while tuning, and the external Defog set (../shared/eval/defog, five databases with
 // their descriptions files) split once by database into a tuning part and a held-out part
 // (eval/defog/split.json). It asks every question as tenant 1 through POST /api/v1/chat/message
 // (follow-ups in the same conversation) and judges each answer against gold SQL run directly on a
@@ -14,7 +16,7 @@
 // so the figures live in their own file). When ../shared/eval/defog is absent its sets are
 // reported as skipped (CI does not need it).
 //
-//   npm run eval -- [--engines builtin,openai,bedrock] [--sets demo,dev,held-out,fitness,defog-tuning,defog-heldout] [--verbose]
+//   npm run eval -- [--engines builtin,openai,bedrock] [--sets demo,dev,held-out,fitness,vet,lettings,defog-tuning,defog-heldout] [--verbose]
 //
 // --engines defaults to builtin plus every model engine whose settings are present (OPENAI_MODEL,
 // BEDROCK_MODEL, or ANSWER_ENGINE naming a model engine); a requested engine without settings is
@@ -357,7 +359,11 @@ try {
       'data cannot answer that got no query (clarified, refused or chatted). "asked" = clarified, refused or ' +
       'chatted instead of the expected kind. Held-out sets were not looked at while the builtin engine was ' +
       'tuned: the external set was split by database name before any of its questions was read ' +
-      '(eval/defog/split.json), and the fitness set was written before any tuning.',
+      '(eval/defog/split.json); the fitness set was written before any tuning; the lettings set was written ' +
+      'by someone who had not seen the engine, and its questions were never read. The fitness and external ' +
+      'held-out parts were run once before this report (at the end of the previous round of work), so two ' +
+      'of their misses were known: a possessive name read as a row name, and "studios" not singularised; ' +
+      'both were fixed as general rules. The lettings set had never been run.',
     '',
   );
   lines.push(
@@ -420,7 +426,7 @@ try {
           pass: coverage >= TARGET_COVERAGE,
         });
       }
-      if (engine === 'builtin' && (set.name === 'fitness' || set.name === 'defog-heldout')) {
+      if (engine === 'builtin' && set.heldOut && set.name !== 'held-out') {
         checks.push({
           name: `builtin ${set.name} precision ${pct(all.correct, all.correct + all.wrong)} ≥ 90 %`,
           pass: precision >= UNSEEN_PRECISION,

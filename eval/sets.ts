@@ -6,6 +6,11 @@
 //   rules) and a clinic schema (held out from those rules), as before issue 15.
 // - fitness: a chain of fitness studios, written for issue 15 before any tuning and never used
 //   for it (eval/fitness/), with column comments in its schema and an operator's glossary.
+// - vet: a chain of veterinary practices (eval/vet/), 83 questions typed the way users type them
+//   (filler, synonyms, values in words, typos) and 15 to decline, written by another author from
+//   the shapes users ask in; used for tuning.
+// - lettings: lettings agencies (eval/lettings/), a set of the same kind written by someone who
+//   had not seen the engine; held out: never read, run only to report.
 // - defog-tuning, defog-heldout: the external Defog sql-eval set (../shared/eval/defog, not part
 //   of this repository), split once by database name in eval/defog/split.json before any of its
 //   questions was read; the held-out part was not opened or run while the engine was tuned. The
