@@ -403,6 +403,30 @@ describe('units and the most common value', () => {
   });
 });
 
+describe('birth dates', () => {
+  const born = catalogOf([
+    ...tables.slice(0, 2),
+    { name: 'pets', columns: [...tables[2]!.columns, col('birth_date', 'date', 'date')] },
+  ]);
+  const askBorn = (question: string) =>
+    proposeBuiltin({
+      question,
+      catalog: born,
+      dialect: 'postgres',
+      history: [],
+      now: SHOP_NOW,
+      tenantColumn: 'org_id',
+    });
+
+  it('dates a row only when the question says born', () => {
+    expect(sqlOf(askBorn('how many pets were born in 2020')).sql).toMatch(/p\.birth_date >= '2020-01-01'/);
+  });
+
+  it('never takes a birth date for when a row happened ("pets seen in 2024")', () => {
+    expect(askBorn('how many pets did we see in 2024').kind).toBe('clarification');
+  });
+});
+
 describe('contractions and possessive names', () => {
   it('expands "don\'t" and "doesn\'t" into a negation', () => {
     expect(sqlOf(ask("which owners don't have a phone")).sql).toMatch(/o\.phone IS NULL/);

@@ -161,6 +161,9 @@ const trailingTimeWords = new Set(['at', 'on', 'date', 'time', 'timestamp', 'ts'
 const laterStep =
   /^(due|deadline|expires?|expiry|expiration|ends?|ended|ending|until|closed|completed|finished|resolved|returned|refunded|cancell?ed|shipped|delivered|paid|settled|discharged|renewal|next|last)$/;
 
+/** A birth date is when the row's subject was born, never when a row happened ("pets seen in 2024"). */
+const BIRTH_RANK = 5;
+
 /**
  * Date columns ranked by how well they date a row of their relation: one whose words share the
  * relation's word (orders.ordered_at, orders.order_date) first, then creation dates, then the
@@ -171,6 +174,7 @@ const dateRank = (column: ColumnInfo, relationWords: readonly string[]): number 
   const head = relationWords[relationWords.length - 1] ?? '';
   const stem = head.length > 4 ? head.slice(0, Math.max(4, head.length - 2)) : head;
   const words = column.words.filter((word) => !trailingTimeWords.has(word));
+  if (words.some((word) => /^(birth|born|dob|birthday)$/.test(word))) return BIRTH_RANK;
   if (words.some((word) => word.startsWith(stem))) return 0;
   if (
     words.length === 0 ||
@@ -190,7 +194,7 @@ const rankDates = (dates: ColumnInfo[], relationWords: readonly string[]): Colum
 
 const primaryDateOf = (dates: ColumnInfo[], relationWords: readonly string[]): ColumnInfo | undefined => {
   const [first, second] = dates;
-  if (!first) return undefined;
+  if (!first || dateRank(first, relationWords) === BIRTH_RANK) return undefined;
   if (!second) return first;
   const tie =
     dateRank(first, relationWords) === dateRank(second, relationWords) && first.nullable === second.nullable;
@@ -318,6 +322,8 @@ const columnAliases = (
     }
   }
   if (words.length > 1 && (words[0] === 'is' || words[0] === 'has')) aliases.push(words.slice(1));
+  // birth_date, date_of_birth, dob → "born"
+  if (words.some((word) => /^(birth|dob)$/.test(word))) aliases.push(['born']);
   // weight_kg → "weight", duration_mins → "duration", price_usd → "price": the unit is not said.
   if (words.length > 1 && unitWords.has(last)) aliases.push(words.slice(0, -1));
   // citation_num, num_citations, review_count, number_of_pages: "number of citations", "citations".
