@@ -271,7 +271,22 @@ describe('lexiconFor', () => {
     expect(lexiconFor(shopCatalog, 'org_id')).not.toBe(lexiconFor(shopCatalog));
   });
 
-  it('serves the same index to a copy of the catalog with the same indexedAt', () => {
+  it('never serves one database’s index to another indexed at the same moment with the same shape', () => {
+    // Arrange: the same tables, columns and indexedAt; only a sampled value differs
+    const other: Catalog = structuredClone(shopCatalog);
+    const customers = other.relations.find((relation) => relation.name === 'customers')!;
+    customers.samples = { ...customers.samples, city: ['Atlantis'] };
+
+    // Act
+    const lexicon = lexiconFor(other, 'org_id');
+
+    // Assert
+    expect(lexicon).not.toBe(lexiconFor(shopCatalog, 'org_id'));
+    expect(lexicon.phrases.has('atlantis')).toBe(true);
+    expect(lexiconFor(shopCatalog, 'org_id').phrases.has('atlantis')).toBe(false);
+  });
+
+  it('serves the same index to a copy of the catalog with the same content', () => {
     const copy: Catalog = structuredClone(wideCatalog);
     expect(lexiconFor(copy, 'org_id')).toBe(lexiconFor(wideCatalog, 'org_id'));
   });

@@ -1,8 +1,9 @@
 // Step 2 of the builtin pipeline: the schema index a question is matched against, built once per
-// catalog (cached by its identity and `indexedAt`). Relations and columns become phrases of
+// catalog (cached by its identity and a hash of its content). Relations and columns become phrases of
 // singular words (with synonyms at a lower rank), sample values become phrases that name a
 // column and value, and foreign keys become the join graph. The tenant column is left out of all
 // of it: a question can never select, group by or filter on it, and no join runs through it.
+import { createHash } from 'node:crypto';
 import type { Catalog, CatalogColumn, CatalogRelation, ColumnKind } from '#lib/connectors/types.ts';
 import type { Glossary } from '../glossary.ts';
 import { glossaryIndex } from './glossary.ts';
@@ -691,20 +692,20 @@ const MAX_CACHED = 64;
 const byCatalog = new WeakMap<Catalog, Map<string, Lexicon>>();
 const byFingerprint = new Map<string, Lexicon>();
 
-const fingerprint = (catalog: Catalog, tenantColumn: string | undefined, glossary: string): string => {
-  let columns = 0;
-  for (const relation of catalog.relations) columns += relation.columns.length;
-  return [
-    catalog.indexedAt,
-    catalog.dialect,
-    catalog.defaultSchema,
-    tenantColumn ?? '',
-    catalog.relations.length,
-    columns,
-    catalog.relations[0]?.name ?? '',
-    glossary,
-  ].join('\u0000');
-};
+/**
+ * What a lexicon is built from, hashed: the whole catalog (names, types, keys, samples,
+ * descriptions), the tenant column and the glossary. Two databases never share a lexicon unless
+ * they are the same in all of it: a lexicon holds sample values, and another organization's
+ * database indexed in the same millisecond with the same shape must not lend it its values.
+ */
+const fingerprint = (catalog: Catalog, tenantColumn: string | undefined, glossary: string): string =>
+  createHash('sha256')
+    .update(JSON.stringify(catalog))
+    .update('\u0000')
+    .update(tenantColumn ?? '')
+    .update('\u0000')
+    .update(glossary)
+    .digest('base64url');
 
 /** The lexicon of `catalog`, built on first use and then served from memory. */
 export const lexiconFor = (catalog: Catalog, tenantColumn?: string, glossary?: Glossary): Lexicon => {
