@@ -92,6 +92,8 @@ export interface Bundle {
   pgliteWorkerBytes: number;
   /** PGlite's pglite.wasm, pglite.data and initdb.wasm beside the worker. */
   pgliteFilesBytes: number;
+  /** WordNet's index and data files (`wordnet/`) beside the builtin engine, 0 when none. */
+  wordnetBytes: number;
 }
 
 interface LambdaResource {
@@ -206,6 +208,7 @@ const packageVariant = async (sdk: SdkVariant): Promise<Bundle[]> => {
         coldStart: coldStartBytes(file),
         pgliteWorkerBytes: sizeOf(entries.filter((name) => basename(name) === PGLITE_WORKER)),
         pgliteFilesBytes: sizeOf(entries.filter((name) => PGLITE_FILES.includes(basename(name)))),
+        wordnetBytes: sizeOf(entries.filter((name) => /(^|\/)wordnet\/(index|data)\.[a-z]+$/.test(name))),
       });
     }
     if (bundles.length === 0) throw new Error('serverless package produced no function zips');
@@ -254,6 +257,21 @@ export const sizeSection = (bundles: Bundle[]): Section => {
       : `in none of ${answeringBundles.length} answering zips`,
     target: 'in every answering zip',
     pass: answeringBundles.length > 0 && withWorker.length === answeringBundles.length,
+  });
+  const withWordNet = answeringBundles.filter((bundle) => bundle.wordnetBytes > 0);
+  const othersWithWordNet = shipped
+    .filter((bundle) => !bundle.answering && bundle.wordnetBytes > 0)
+    .map((bundle) => bundle.functionName);
+  figures.push({
+    name: '(b) WordNet files of the builtin engine, answering functions',
+    measured: withWordNet[0]
+      ? `${kb(withWordNet[0].wordnetBytes)} (index and data files) in ${withWordNet.length} of ${answeringBundles.length} answering zips${othersWithWordNet.length > 0 ? `, and in ${othersWithWordNet.join(', ')}` : ''}; loaded on the first unknown word, not at cold start`
+      : `in none of ${answeringBundles.length} answering zips`,
+    target: 'in every answering zip, in no other',
+    pass:
+      answeringBundles.length > 0 &&
+      withWordNet.length === answeringBundles.length &&
+      othersWithWordNet.length === 0,
   });
   for (const figure of figures) printFigure(figure);
   const answering = shipped.filter((bundle) => bundle.answering).map((bundle) => bundle.functionName);

@@ -73,6 +73,15 @@ describe('tokenize', () => {
     ]);
   });
 
+  it('marks a possessive, with or without an s after the apostrophe', () => {
+    expect(tokenize("Northwind Athletics' members")[1]).toEqual({
+      kind: 'word',
+      text: 'athletics',
+      cased: 'Athletics',
+      possessive: true,
+    });
+  });
+
   it('keeps a capitalized word as written, a hint of a name', () => {
     expect(tokenize('the Harbor Depot')).toEqual([
       { kind: 'word', text: 'the' },

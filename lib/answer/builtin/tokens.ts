@@ -136,6 +136,14 @@ export const tokenize = (question: string): Token[] => {
       });
     } else if (match[11] !== undefined) {
       const words = wordTokens(match[11]);
+      // "Northwind Athletics' members": an apostrophe after a plural is a possessive too.
+      const last = words[words.length - 1];
+      if (
+        last?.kind === 'word' &&
+        last.cased &&
+        /^['’]/.test(text.slice((match.index ?? 0) + match[0].length))
+      )
+        last.possessive = true;
       const previous = tokens[tokens.length - 1];
       // "100 dollars", "50 euros": the number is money and the word is spent.
       if (words.length === 1 && previous?.kind === 'number' && currencyWords.has(match[11].toLowerCase())) {
