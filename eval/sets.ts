@@ -9,6 +9,8 @@
 // - vet: a chain of veterinary practices (eval/vet/), 83 questions typed the way users type them
 //   (filler, synonyms, values in words, typos) and 15 to decline, written by another author from
 //   the shapes users ask in; used for tuning.
+// - helpdesk: a customer-support helpdesk (eval/helpdesk/), a second set of the same kind by another
+//   author; used for tuning.
 // - lettings: lettings agencies (eval/lettings/), a set of the same kind written by someone who
 //   had not seen the engine; held out: never read, run only to report.
 // - defog-tuning, defog-heldout: the external Defog sql-eval set (../shared/eval/defog, not part
@@ -54,6 +56,7 @@ export const SET_NAMES = [
   'held-out',
   'fitness',
   'vet',
+  'helpdesk',
   'lettings',
   'defog-tuning',
   'defog-heldout',
@@ -224,6 +227,26 @@ export const SETS: readonly EvalSet[] = [
       },
     ],
     items: jsonl('eval/vet.jsonl'),
+  },
+  {
+    name: 'helpdesk',
+    source: 'eval/helpdesk.jsonl',
+    heldOut: false,
+    databases: [
+      {
+        key: 'helpdesk',
+        label: 'Helpdesk',
+        seed: join(root, 'eval/helpdesk/schema.sql'),
+        policy: {
+          tenant_column: 'workspace_id',
+          tables: { workspaces: { tenant_column: 'id' }, priorities: { shared: true } },
+        },
+        requiresScoping: true,
+        tenantColumn: 'workspace_id',
+        glossary: join(root, 'eval/helpdesk/glossary.json'),
+      },
+    ],
+    items: jsonl('eval/helpdesk.jsonl'),
   },
   {
     name: 'lettings',

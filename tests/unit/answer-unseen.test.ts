@@ -156,6 +156,54 @@ describe('absences', () => {
       await db.close();
     });
 
+    it("counts tenant 1's owners who never booked a visit, through their pets, fenced at every step", async () => {
+      // Arrange: visits → pets → owners; tenant 2's pet and visit reuse tenant 1's ids
+      const withVisits = catalogOf([
+        ...tables,
+        {
+          name: 'visits',
+          columns: [
+            col('id', 'integer', 'integer'),
+            tenant,
+            col('pet_id', 'integer', 'integer', { references: 'pets' }),
+          ],
+        },
+      ]);
+      await db.exec(`
+        CREATE TABLE visits (id integer PRIMARY KEY, org_id integer NOT NULL, pet_id integer NOT NULL);
+        INSERT INTO owners VALUES (3, 1, 'Cal', 'Diaz', NULL);
+        INSERT INTO pets VALUES (3, 1, 3, 2, 'Bo', NULL);
+        INSERT INTO visits VALUES (1, 1, 1), (2, 2, 2), (3, 2, 3);
+      `);
+      const proposal = sqlOf(
+        proposeBuiltin({
+          question: 'how many owners have never booked a visit',
+          catalog: withVisits,
+          dialect: 'postgres',
+          history: [],
+          now: SHOP_NOW,
+          tenantColumn: 'org_id',
+        }),
+      );
+
+      // Act
+      const guarded = await guardPostgres({
+        sql: proposal.sql,
+        catalog: withVisits,
+        policy,
+        tenant: '1',
+        rowCap: 100,
+      });
+      if (!guarded.allowed) throw new Error(guarded.message);
+      const rows = (await db.query<{ owner_count: number }>(guarded.sql, guarded.params)).rows;
+
+      // Assert: owners 1 (no pet) and 3 (a pet never seen); tenant 2's visits change nothing
+      expect(proposal.sql).toMatch(
+        /NOT EXISTS \(SELECT 1 FROM visits v_none2 JOIN pets p_none ON v_none2\.pet_id = p_none\.id WHERE p_none\.owner_id = o\.id\)/,
+      );
+      expect(rows).toEqual([{ owner_count: 2 }]);
+    });
+
     it("counts tenant 1's owners with no pets: tenant 2's pet pointing at owner id 1 changes nothing", async () => {
       // Arrange
       const proposal = sqlOf(ask('how many owners have no pets'));

@@ -20,8 +20,9 @@ import {
   type RankKey,
 } from './analyse.ts';
 import type { ColumnRef, Filter, Group, Having, Intent, Measure, Metric, Order } from './intent.ts';
-import { pathBetween, planJoins } from './joins.ts';
+import { pathBetween, planJoins, pointingPath } from './joins.ts';
 import { columnOf, type Lexicon, mainRelations, tableName } from './lexicon.ts';
+import { relationsOf } from './render.ts';
 import { measureColumn, monthColumn, Resolver } from './resolve.ts';
 import type { Mention } from './scan.ts';
 import { capitalize, joinAnd, singular } from './words.ts';
@@ -644,15 +645,17 @@ const absentFilter = (c: Reading, subject: string, absence: Analysis['absences']
   const tables = 'tables' in absence ? absence.tables : [...new Set(refs.map((ref) => ref.table))];
   const related = tables.length === 1 ? tables[0]! : resolver.entity(tables, absence.text, subject);
   const edges = lexicon.edges.get(subject) ?? [];
-  const pointing = edges.filter(
-    (edge) => edge.child === related && edge.parent === subject && edge.childColumns.length === 1,
-  );
   const pointed = edges.filter(
     (edge) => edge.child === subject && edge.parent === related && edge.childColumns.length === 1,
   );
-  if (related !== subject && pointing.length === 1 && pointed.length === 0)
-    return { kind: 'absent', ref: { table: related, column: pointing[0]!.childColumns[0]! } };
-  if (related !== subject && pointed.length === 1 && pointing.length === 0) {
+  // "owners who never booked an appointment": appointments → pets → owners, every step a key
+  // that points back towards the subject.
+  const path = pointed.length > 0 ? undefined : pointingPath(lexicon, subject, related);
+  if (path) {
+    const last = path[path.length - 1]!;
+    return { kind: 'absent', ref: { table: related, column: last.edge.childColumns[0]! } };
+  }
+  if (related !== subject && pointed.length === 1) {
     const ref = { table: subject, column: pointed[0]!.childColumns[0]! };
     if (resolver.column(ref).nullable) return { kind: 'absent', ref };
     throw new Clarify(everyOneHas(resolver.relation(subject).one, resolver.relation(related).one));
@@ -1090,16 +1093,7 @@ const finish = (parts: Parts): Intent => {
 
 /** Checks an intent against the catalog: joins exist and are unambiguous, sums do not double count. */
 export const checkIntent = (lexicon: Lexicon, intent: Intent): Interpretation => {
-  const tables = new Set<string>();
-  for (const filter of intent.filters) tables.add(filter.ref.table);
-  if (intent.metric && intent.metric.fn !== 'count') {
-    const { measure } = intent.metric;
-    if (measure.kind === 'column') tables.add(measure.ref.table);
-    else tables.add(measure.left.table).add(measure.right.table);
-  }
-  if (intent.group) tables.add(intent.group.kind === 'entity' ? intent.group.table : intent.group.ref.table);
-  if (intent.order?.by === 'column') tables.add(intent.order.ref.table);
-  tables.delete(intent.subject);
+  const tables = relationsOf(intent);
   const planned = planJoins(lexicon, intent.subject, tables);
   const name = (table: string) => lexicon.relations.get(table)?.other ?? table;
   if (planned.kind === 'unreachable') {
@@ -1167,7 +1161,7 @@ export const checkIntent = (lexicon: Lexicon, intent: Intent): Interpretation =>
 const checkVerbs = (lexicon: Lexicon, intent: Intent, verbs: readonly string[]): void => {
   const tables = new Set(
     [
-      ...intent.filters.map((filter) => filter.ref.table),
+      ...intent.filters.flatMap((filter) => (filter.kind === 'absent' ? [] : [filter.ref.table])),
       ...(intent.group?.kind === 'entity' ? [intent.group.table] : []),
     ].filter((table) => table !== intent.subject),
   );

@@ -68,6 +68,24 @@ const shortestPaths = (lexicon: Lexicon, sources: Iterable<string>, to: string):
 export const pathBetween = (lexicon: Lexicon, from: string, to: string): PathResult =>
   shortestPaths(lexicon, [from], to);
 
+/**
+ * The one shortest path from `subject` down to rows of `related` along keys that each point back
+ * towards the subject (appointments → pets → owners), at most three steps: what "owners who never
+ * booked an appointment" looks through. Undefined when there is none or more than one.
+ */
+export const pointingPath = (lexicon: Lexicon, subject: string, related: string): JoinStep[] | undefined => {
+  if (subject === related) return undefined;
+  const found = pathBetween(lexicon, subject, related);
+  const paths = found.kind === 'path' ? [found.steps] : found.kind === 'ambiguous' ? found.paths : [];
+  const pointing = paths.filter(
+    (steps) =>
+      steps.length > 0 &&
+      steps.length <= 3 &&
+      steps.every((step) => step.toMany && step.edge.childColumns.length === 1),
+  );
+  return pointing.length === 1 ? pointing[0] : undefined;
+};
+
 export interface JoinPlan {
   base: string;
   /** In join order: each step's `from` is the base or an earlier step's `to`. */

@@ -4,7 +4,7 @@
 // on every list with the key as tie-breaker, and a LIMIT on lists and rankings.
 import type { Dialect } from '#lib/connectors/types.ts';
 import type { ColumnRef, Filter, Intent, Measure, Metric } from './intent.ts';
-import { type JoinPlan, planJoins } from './joins.ts';
+import { type JoinPlan, planJoins, pointingPath } from './joins.ts';
 import { type ColumnInfo, columnOf, type Lexicon, type RelationInfo, relationOf } from './lexicon.ts';
 import { literal, outputName, quoteIdentifier } from './sql.ts';
 import { singular } from './words.ts';
@@ -142,25 +142,36 @@ const filterSql = (query: Query, filter: Filter): string => {
 };
 
 /**
- * "customers who never ordered": no row of the related relation points at the subject's row.
- * The guard fences the subquery's relation to the tenant like any other.
+ * "customers who never ordered": no row of the related relation points at the subject's row,
+ * directly or along keys that each point back towards it ("owners who never booked an
+ * appointment": appointments → pets → owners). The guard fences every relation of the subquery
+ * to the tenant like any other.
  */
 const noRelatedSql = (query: Query, subject: string, ref: ColumnRef): string => {
-  const edge = (query.lexicon.edges.get(ref.table) ?? []).find(
-    (candidate) =>
-      candidate.child === ref.table &&
-      candidate.parent === subject &&
-      candidate.childColumns[0] === ref.column,
+  const steps = pointingPath(query.lexicon, subject, ref.table);
+  if (!steps) throw new Error(`no path from ${subject} to ${ref.table}`);
+  const path = { steps };
+  const aliases = path.steps.map(
+    (step, index) => `${relationOf(query.lexicon, step.to).alias}_none${index > 0 ? index + 1 : ''}`,
   );
-  if (!edge) throw new Error(`no key from ${ref.table} to ${subject}`);
-  const alias = `${relationOf(query.lexicon, ref.table).alias}_none`;
-  const on = edge.childColumns
-    .map(
-      (column, index) =>
-        `${alias}.${query.quote(column)} = ${query.column({ table: subject, column: edge.parentColumns[index]! })}`,
-    )
-    .join(' AND ');
-  return `NOT EXISTS (SELECT 1 FROM ${query.relationAs(ref.table, alias)} WHERE ${on})`;
+  const on = (index: number, parentSql: (column: string) => string): string => {
+    const { edge } = path.steps[index]!;
+    return edge.childColumns
+      .map(
+        (column, position) =>
+          `${aliases[index]}.${query.quote(column)} = ${parentSql(edge.parentColumns[position]!)}`,
+      )
+      .join(' AND ');
+  };
+  const last = path.steps.length - 1;
+  const from = [`${query.relationAs(path.steps[last]!.to, aliases[last]!)}`];
+  for (let index = last - 1; index >= 0; index -= 1) {
+    from.push(
+      `JOIN ${query.relationAs(path.steps[index]!.to, aliases[index]!)} ON ${on(index + 1, (column) => `${aliases[index]}.${query.quote(column)}`)}`,
+    );
+  }
+  const where = on(0, (column) => query.column({ table: subject, column }));
+  return `NOT EXISTS (SELECT 1 FROM ${from.join(' ')} WHERE ${where})`;
 };
 
 /** The columns a list shows: key and label columns first, then others, at most 12. */
