@@ -145,3 +145,19 @@ describe('tokenize', () => {
     ]);
   });
 });
+
+describe('words that are names of Object’s own properties', () => {
+  it('are ordinary words: no table of words answers to constructor, toString or __proto__', () => {
+    for (const word of ['constructor', 'toString', 'valueOf', 'hasOwnProperty', '__proto__'].map((w) =>
+      w.toLowerCase(),
+    )) {
+      expect(typeof singular(word)).toBe('string');
+      expect(typeof plural(word)).toBe('string');
+      expect(tokenize(word).every((token) => token.kind !== 'word' || typeof token.text === 'string')).toBe(
+        true,
+      );
+    }
+    expect(singular('constructors')).toBe('constructor');
+    expect(tokenize('constructor')).toEqual([{ kind: 'word', text: 'constructor' }]);
+  });
+});

@@ -10,23 +10,23 @@ import { columnOf, type Lexicon, relationOf } from './lexicon.ts';
 import type { Link } from './link.ts';
 import { LIST_LIMIT, type RenderedSql } from './render.ts';
 import type { Mention } from './scan.ts';
-import { capitalize, joinAnd, plural as pluralOf } from './words.ts';
+import { capitalize, joinAnd, plural as pluralOf, wordTable } from './words.ts';
 
-const havingWords: Record<string, string> = {
+const havingWords: Record<string, string> = wordTable({
   '>': 'more than',
   '>=': 'at least',
   '<': 'fewer than',
   '<=': 'at most',
   '=': 'exactly',
-};
+});
 
-const opWords: Record<string, string> = {
+const opWords: Record<string, string> = wordTable({
   '>': 'over',
   '>=': 'at least',
   '<': 'under',
   '<=': 'at most',
   '=': 'equal to',
-};
+});
 
 const formatNumber = (value: number): string => value.toLocaleString('en-US', { maximumFractionDigits: 2 });
 

@@ -10,7 +10,16 @@ import { glossaryIndex } from './glossary.ts';
 import type { ColumnRef, Filter, Measure } from './intent.ts';
 import { idLike, inferKeys } from './keys.ts';
 import { tokenize } from './tokens.ts';
-import { phraseKey, plural, singular, splitIdentifier, stopwords, synonyms, unitWords } from './words.ts';
+import {
+  phraseKey,
+  plural,
+  singular,
+  splitIdentifier,
+  stopwords,
+  synonyms,
+  unitWords,
+  wordTable,
+} from './words.ts';
 
 export interface ColumnInfo {
   table: string;
@@ -351,10 +360,12 @@ const columnAliases = (
 const quantityWords = new Set(['quantity', 'qty', 'unit', 'count']);
 
 /** US state codes and names, for columns that hold the codes. */
-const usStates: Record<string, string> = Object.fromEntries(
-  `AL alabama|AK alaska|AZ arizona|AR arkansas|CA california|CO colorado|CT connecticut|DE delaware|FL florida|GA georgia|HI hawaii|ID idaho|IL illinois|IN indiana|IA iowa|KS kansas|KY kentucky|LA louisiana|ME maine|MD maryland|MA massachusetts|MI michigan|MN minnesota|MS mississippi|MO missouri|MT montana|NE nebraska|NV nevada|NH new hampshire|NJ new jersey|NM new mexico|NY new york|NC north carolina|ND north dakota|OH ohio|OK oklahoma|OR oregon|PA pennsylvania|RI rhode island|SC south carolina|SD south dakota|TN tennessee|TX texas|UT utah|VT vermont|VA virginia|WA washington|WV west virginia|WI wisconsin|WY wyoming|DC district of columbia`
-    .split('|')
-    .map((entry) => [entry.slice(0, 2), entry.slice(3)]),
+const usStates: Record<string, string> = wordTable(
+  Object.fromEntries(
+    `AL alabama|AK alaska|AZ arizona|AR arkansas|CA california|CO colorado|CT connecticut|DE delaware|FL florida|GA georgia|HI hawaii|ID idaho|IL illinois|IN indiana|IA iowa|KS kansas|KY kentucky|LA louisiana|ME maine|MD maryland|MA massachusetts|MI michigan|MN minnesota|MS mississippi|MO missouri|MT montana|NE nebraska|NV nevada|NH new hampshire|NJ new jersey|NM new mexico|NY new york|NC north carolina|ND north dakota|OH ohio|OK oklahoma|OR oregon|PA pennsylvania|RI rhode island|SC south carolina|SD south dakota|TN tennessee|TX texas|UT utah|VT vermont|VA virginia|WA washington|WV west virginia|WI wisconsin|WY wyoming|DC district of columbia`
+      .split('|')
+      .map((entry) => [entry.slice(0, 2), entry.slice(3)]),
+  ),
 );
 
 /** The counted thing of a count column: citation_num → ['citation']; undefined otherwise. */

@@ -16,7 +16,7 @@ import {
   startOfDay,
 } from '../time.ts';
 import type { Token } from './tokens.ts';
-import { numberWord } from './words.ts';
+import { numberWord, wordTable } from './words.ts';
 
 export interface Period extends DateRange {
   /** As the user said it, for descriptions: "in March 2025", "last month". */
@@ -39,7 +39,7 @@ interface Span {
   yearless?: number;
 }
 
-const units: Record<string, CalendarUnit> = {
+const units: Record<string, CalendarUnit> = wordTable({
   day: 'day',
   days: 'day',
   week: 'week',
@@ -50,7 +50,7 @@ const units: Record<string, CalendarUnit> = {
   quarters: 'quarter',
   year: 'year',
   years: 'year',
-};
+});
 
 const monthIndex = (word: string): number | undefined => {
   const full = monthNames.indexOf(word as (typeof monthNames)[number]);
@@ -60,7 +60,7 @@ const monthIndex = (word: string): number | undefined => {
   return word.length === 3 && short >= 0 ? short : undefined;
 };
 
-const ordinals: Record<string, number> = {
+const ordinals: Record<string, number> = wordTable({
   first: 1,
   second: 2,
   third: 3,
@@ -69,7 +69,7 @@ const ordinals: Record<string, number> = {
   '2nd': 2,
   '3rd': 3,
   '4th': 4,
-};
+});
 
 const wordAt = (tokens: readonly Token[], index: number): string | undefined => {
   const token = tokens[index];

@@ -8,7 +8,7 @@ import { joinedLink, type Link, linkWord, roleOf } from './link.ts';
 import { type Period, periodAt } from './periods.ts';
 import type { Token } from './tokens.ts';
 import { lexicalDatabase } from './wordnet.ts';
-import { anaphora, fillers, numberWord, phraseKey, stopwords, unitWords } from './words.ts';
+import { anaphora, fillers, numberWord, phraseKey, stopwords, unitWords, wordTable } from './words.ts';
 
 export type CompareOp = '>' | '>=' | '<' | '<=' | '=';
 export type AggregateFn = 'count' | 'sum' | 'avg' | 'min' | 'max';
@@ -122,14 +122,14 @@ const comparisonWords: [string, CompareOp][] = [
 ];
 const comparisonPhrases = comparisonWords.map(([phrase]) => phrase);
 const comparisonOps = new Map(comparisonWords);
-const symbolOps: Record<string, CompareOp> = {
+const symbolOps: Record<string, CompareOp> = wordTable({
   '>': '>',
   '>=': '>=',
   '=>': '>=',
   '<': '<',
   '<=': '<=',
   '=': '=',
-};
+});
 
 const comparisonAt = (tokens: readonly Token[], index: number): MentionOf<'compare'> | undefined => {
   const token = tokens[index];
@@ -339,7 +339,7 @@ const aggregates: [string, AggregateFn][] = [
 const aggregatePhrases = aggregates.map(([phrase]) => phrase);
 const aggregateOf = new Map(aggregates);
 
-const timeUnits: Record<string, 'year' | 'quarter' | 'month' | 'day'> = {
+const timeUnits: Record<string, 'year' | 'quarter' | 'month' | 'day'> = wordTable({
   year: 'year',
   years: 'year',
   quarter: 'quarter',
@@ -349,14 +349,14 @@ const timeUnits: Record<string, 'year' | 'quarter' | 'month' | 'day'> = {
   day: 'day',
   days: 'day',
   date: 'day',
-};
-const adverbUnits: Record<string, 'year' | 'quarter' | 'month' | 'day'> = {
+});
+const adverbUnits: Record<string, 'year' | 'quarter' | 'month' | 'day'> = wordTable({
   yearly: 'year',
   annually: 'year',
   quarterly: 'quarter',
   monthly: 'month',
   daily: 'day',
-};
+});
 
 /** "placed by", "made by": `by` names who did it, not a grouping. */
 const agentVerbs =
@@ -517,14 +517,14 @@ const directionPhrasesList: [string, 'asc' | 'desc'][] = [
 ];
 const directionPhrases = directionPhrasesList.map(([phrase]) => phrase);
 const directionOf = new Map(directionPhrasesList);
-const directionWords: Record<string, 'asc' | 'desc'> = {
+const directionWords: Record<string, 'asc' | 'desc'> = wordTable({
   alphabetically: 'asc',
   alphabetical: 'asc',
   ascending: 'asc',
   asc: 'asc',
   descending: 'desc',
   desc: 'desc',
-};
+});
 
 // ---- the scanner -------------------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 // Step 1 of the builtin pipeline: a question becomes a list of tokens (words, numbers, dates,
 // quoted literals, comparison symbols). Words are lower-cased, spelling-folded and stripped of
 // possessive 's; identifiers typed as such (order_items, orderItems) become their words.
-import { spellings, splitIdentifier } from './words.ts';
+import { spellings, splitIdentifier, wordTable } from './words.ts';
 
 export type Token =
   /**
@@ -47,7 +47,7 @@ const currencyWords = new Set([
 ]);
 
 /** Contractions, with and without the apostrophe: "don't" and "dont" → do not, "we've" → we have. */
-const contractions: Record<string, string[]> = {
+const contractions: Record<string, string[]> = wordTable({
   "can't": ['can', 'not'],
   cant: ['can', 'not'],
   "won't": ['will', 'not'],
@@ -67,7 +67,7 @@ const contractions: Record<string, string[]> = {
   whos: ['who', 'is'],
   hows: ['how', 'is'],
   theres: ['there', 'is'],
-};
+});
 const contractedEndings: [RegExp, string][] = [
   [/n't$/, 'not'],
   [/'ve$/, 'have'],
@@ -109,7 +109,7 @@ const wordTokens = (raw: string): Token[] => {
   return words.map((word) => ({ kind: 'word', text: spellings[word] ?? word }));
 };
 
-const multipliers: Record<string, number> = { k: 1_000, m: 1_000_000, bn: 1_000_000_000 };
+const multipliers: Record<string, number> = wordTable({ k: 1_000, m: 1_000_000, bn: 1_000_000_000 });
 
 export const tokenize = (question: string): Token[] => {
   const tokens: Token[] = [];

@@ -14,6 +14,7 @@ import { closeSync, existsSync, openSync, readFileSync, readSync } from 'node:fs
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { settings } from '#lib/config.ts';
+import { wordTable } from './words.ts';
 
 export type WordClass = 'n' | 'v' | 'a' | 'r';
 const CLASSES: readonly WordClass[] = ['n', 'v', 'a', 'r'];
@@ -84,8 +85,9 @@ const detachments: Record<WordClass, [string, string][]> = {
 };
 
 /** Irregular verb forms (WordNet's verb.exc is not in the package): past and participle → base. */
-const irregularVerbs: Record<string, string> = Object.fromEntries(
-  `written:write wrote:write taken:take took:take given:give gave:give made:make done:do did:do seen:see
+const irregularVerbs: Record<string, string> = wordTable(
+  Object.fromEntries(
+    `written:write wrote:write taken:take took:take given:give gave:give made:make done:do did:do seen:see
   saw:see known:know knew:know shown:show grown:grow drawn:draw drew:draw driven:drive drove:drive eaten:eat
   ate:eat fallen:fall fell:fall forgotten:forget gotten:get got:get hidden:hide hid:hide spoken:speak
   spoke:speak stolen:steal begun:begin began:begin ran:run sold:sell told:tell held:hold built:build
@@ -99,9 +101,10 @@ const irregularVerbs: Record<string, string> = Object.fromEntries(
   slept:sleep swept:sweep wept:weep bent:bend sent:send sung:sing sang:sing rang:ring rung:ring drank:drink
   drunk:drink began:begin shrank:shrink swam:swim swum:swim threw:throw thrown:throw blew:blow blown:blow
   grew:grow withdrew:withdraw withdrawn:withdraw overseen:oversee oversaw:oversee undertaken:undertake`
-    .split(/\s+/)
-    .filter(Boolean)
-    .map((pair) => pair.split(':') as [string, string]),
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((pair) => pair.split(':') as [string, string]),
+  ),
 );
 
 // ---- the files ---------------------------------------------------------------------------------

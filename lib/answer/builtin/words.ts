@@ -11,7 +11,14 @@ export const splitIdentifier = (identifier: string): string[] =>
     .split(/[^a-z0-9]+/)
     .filter((word) => word.length > 0);
 
-const irregularSingular: Record<string, string> = {
+/**
+ * A table of words with no prototype: a question's word is looked up in it as typed, and
+ * "constructor" or "toString" must find nothing rather than Object's own functions.
+ */
+export const wordTable = <T>(entries: Record<string, T>): Record<string, T> =>
+  Object.assign(Object.create(null) as Record<string, T>, entries);
+
+const irregularSingular: Record<string, string> = wordTable({
   people: 'person',
   persons: 'person',
   children: 'child',
@@ -40,12 +47,14 @@ const irregularSingular: Record<string, string> = {
   wives: 'wife',
   knives: 'knife',
   halves: 'half',
-};
+});
 
-const irregularPlural: Record<string, string> = Object.fromEntries(
-  Object.entries(irregularSingular)
-    .filter(([plural, singular]) => plural !== singular && !['persons', 'statuses'].includes(plural))
-    .map(([plural, singular]) => [singular, plural]),
+const irregularPlural: Record<string, string> = wordTable(
+  Object.fromEntries(
+    Object.entries(irregularSingular)
+      .filter(([plural, singular]) => plural !== singular && !['persons', 'statuses'].includes(plural))
+      .map(([plural, singular]) => [singular, plural]),
+  ),
 );
 irregularPlural.status = 'statuses';
 irregularPlural.staff = 'staff';
@@ -85,7 +94,7 @@ export const phraseKey = (words: readonly string[]): string => words.map(singula
  * Synonyms by the singular word they stand for. Relations and columns whose (last) name word is a
  * key also answer to its synonyms, at a lower rank than their own name.
  */
-export const synonyms: Record<string, string[]> = {
+export const synonyms: Record<string, string[]> = wordTable({
   customer: ['client', 'buyer', 'shopper', 'patron'],
   order: ['purchase'],
   product: ['item', 'article', 'merchandise'],
@@ -103,10 +112,10 @@ export const synonyms: Record<string, string[]> = {
   salary: ['pay', 'wage', 'compensation'],
   quantity: ['qty', 'unit'],
   email: ['mail'],
-};
+});
 
 /** Alternative spellings folded before matching (both sides). */
-export const spellings: Record<string, string> = {
+export const spellings: Record<string, string> = wordTable({
   canceled: 'cancelled',
   cancelation: 'cancellation',
   catalogue: 'catalog',
@@ -115,7 +124,7 @@ export const spellings: Record<string, string> = {
   organisations: 'organizations',
   centre: 'center',
   'e-mail': 'email',
-};
+});
 
 /**
  * Function words: never mapped to the schema (not even as sample values, unless quoted) and never
@@ -156,7 +165,7 @@ export const unitWords = new Set(
 /** Words a question uses to point back at the previous answer. */
 export const anaphora = new Set(['those', 'them', 'these', 'they', 'ones']);
 
-const numberWords: Record<string, number> = {
+const numberWords: Record<string, number> = wordTable({
   one: 1,
   two: 2,
   three: 3,
@@ -175,7 +184,7 @@ const numberWords: Record<string, number> = {
   fifty: 50,
   hundred: 100,
   dozen: 12,
-};
+});
 
 /** "three" → 3; undefined for any other word. */
 export const numberWord = (word: string): number | undefined => numberWords[word];
