@@ -346,7 +346,9 @@ const decide = (lexicon: Lexicon, given: readonly Mention[]): { items: Item[]; n
  */
 const withRowsOfValues = (lexicon: Lexicon, items: Item[]): Item[] =>
   items.flatMap((item, index) => {
-    if (item.kind !== 'value' || item.negated || !pluralText(item.text)) return [item];
+    // ("the heaviest dog": one, ranked, is a row too.)
+    const ranked = items[index - 1]?.kind === 'superlative' || items[index - 1]?.kind === 'top';
+    if (item.kind !== 'value' || item.negated || !(pluralText(item.text) || ranked)) return [item];
     const tables = new Set(item.matches.map((match) => match.ref.table));
     const [table] = tables;
     // The value names a row of a lookup relation (its label), not a property of a row.
@@ -372,7 +374,7 @@ const withRowsOfValues = (lexicon: Lexicon, items: Item[]): Item[] =>
         kind: 'entity',
         tables: [referrer],
         text: item.text,
-        plural: true,
+        plural: pluralText(item.text),
         ofValue: true,
         at: item.at,
         end: item.end,

@@ -294,6 +294,11 @@ const readRanking = (c: Reading, ranking: Ranking, rankKey: RankKey): void => {
             `Which rows do you mean, for example “${ranking.word} ${resolver.relation(c.subject ?? [...lexicon.relations.keys()][0]!).other}”?`,
           );
         rankOf(resolver.ratingOf(focusEntity, ranking.word), ranking.word);
+      } else if (hint === 'weight' || hint === 'height' || hint === 'length') {
+        // "the heaviest dog": the focus's one weight column (weight_kg).
+        if (!focusEntity)
+          throw new Clarify(`Which rows do you mean, for example “the ${ranking.word} ones”?`);
+        rankOf(resolver.dimensionOf(focusEntity, hint, ranking.word), ranking.word);
       } else if (hint === 'units') {
         const units = resolver.unitsSold();
         c.subject = units.table;

@@ -181,6 +181,26 @@ export class Resolver {
     return { measure: this.revenue(), name: 'revenue' };
   }
 
+  /** The column a dimension word ranks rows of `table` by ("heaviest" → weight_kg): its only one. */
+  dimensionOf(table: string, dimension: 'weight' | 'height' | 'length', phrase: string): ColumnRef {
+    const relation = this.relation(table);
+    const words = { weight: /^(weight|mass)$/, height: /^(height)$/, length: /^(length|duration)$/ }[
+      dimension
+    ];
+    const found = relation.columns.filter(
+      (column) => column.numeric && column.words.some((word) => words.test(word)),
+    );
+    if (found.length === 1) return { table, column: found[0]!.name };
+    throw new Clarify(
+      found.length === 0
+        ? `${capitalize(relation.other)} have no ${dimension} I can use for ${quoted(phrase)}.`
+        : `${quoted(phrase)} could be ${joinAnd(
+            found.map((column) => column.display),
+            'or',
+          )}. Which one do you mean?`,
+    );
+  }
+
   /** The column that rates rows of `table` ("highest-rated"): its one rating, score or stars column. */
   ratingOf(table: string, phrase: string): ColumnRef {
     const relation = this.relation(table);

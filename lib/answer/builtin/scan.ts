@@ -12,7 +12,7 @@ import { anaphora, fillers, numberWord, phraseKey, stopwords, unitWords, wordTab
 
 export type CompareOp = '>' | '>=' | '<' | '<=' | '=';
 export type AggregateFn = 'count' | 'sum' | 'avg' | 'min' | 'max';
-export type Hint = 'money' | 'date' | 'units' | 'count' | 'rating';
+export type Hint = 'money' | 'date' | 'units' | 'count' | 'rating' | 'weight' | 'height' | 'length';
 
 interface At {
   /** First token index. */
@@ -206,6 +206,10 @@ const superlatives: [string, 'asc' | 'desc', Hint | undefined][] = [
   ['smallest number of', 'asc', undefined],
   ['fewest number of', 'asc', undefined],
   ['least number of', 'asc', undefined],
+  ['heaviest', 'desc', 'weight'],
+  ['lightest', 'asc', 'weight'],
+  ['tallest', 'desc', 'height'],
+  ['longest', 'desc', 'length'],
   ['most common', 'desc', 'count'],
   ['most frequent', 'desc', 'count'],
   ['least common', 'asc', 'count'],
