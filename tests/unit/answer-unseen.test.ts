@@ -475,6 +475,78 @@ describe('birth dates', () => {
   });
 });
 
+describe('a helpdesk, as its users type', () => {
+  const helpdesk = catalogOf([
+    {
+      name: 'accounts',
+      columns: [
+        col('id', 'integer', 'integer'),
+        tenant,
+        col('name', 'text', 'text'),
+        col('plan', 'text', 'text', { samples: ['enterprise', 'free', 'team'] }),
+        col('country', 'text', 'text', { samples: ['Germany', 'United Kingdom', 'United States'] }),
+        col('created_on', 'date', 'date'),
+      ],
+    },
+    {
+      name: 'contacts',
+      columns: [
+        col('id', 'integer', 'integer'),
+        tenant,
+        col('account_id', 'integer', 'integer', { references: 'accounts' }),
+        col('full_name', 'text', 'text'),
+        col('phone', 'text', 'text', { nullable: true }),
+      ],
+    },
+    {
+      name: 'agents',
+      columns: [
+        col('id', 'integer', 'integer'),
+        tenant,
+        col('full_name', 'text', 'text'),
+        col('team', 'text', 'text', { samples: ['Billing', 'Tier 1', 'Tier 2'] }),
+      ],
+    },
+    {
+      name: 'tickets',
+      columns: [
+        col('id', 'integer', 'integer'),
+        tenant,
+        col('contact_id', 'integer', 'integer', { references: 'contacts' }),
+        col('assignee_id', 'integer', 'integer', { references: 'agents', nullable: true }),
+        col('channel', 'text', 'text', { samples: ['chat', 'email', 'phone'] }),
+        col('status', 'text', 'text', { samples: ['closed', 'open', 'pending', 'solved'] }),
+        col('opened_at', 'timestamp', 'timestamp'),
+      ],
+    },
+  ]);
+  const askDesk = (question: string) =>
+    sqlOf(
+      proposeBuiltin({
+        question,
+        catalog: helpdesk,
+        dialect: 'postgres',
+        history: [],
+        now: SHOP_NOW,
+        tenantColumn: 'org_id',
+      }),
+    );
+
+  it.each([
+    ['how many unassigned tickets do we have', /WHERE t\.assignee_id IS NULL$/],
+    ['enterprise accounts in the US', /WHERE a\.plan = 'enterprise' AND a\.country = 'United States'/],
+    ['contacts with no phone', /FROM contacts c WHERE c\.phone IS NULL/],
+    ['show me the agents on the Tier 1 team', /FROM agents a WHERE a\.team = 'Tier 1' ORDER BY/],
+    [
+      'tickets created in Q2 2024',
+      /FROM tickets t WHERE t\.opened_at >= '2024-04-01' AND t\.opened_at < '2024-07-01'/,
+    ],
+    ['tickets from february 2025', /t\.opened_at >= '2025-02-01' AND t\.opened_at < '2025-03-01'/],
+  ])('%s', (question, sql) => {
+    expect(askDesk(question).sql).toMatch(sql);
+  });
+});
+
 describe('contractions and possessive names', () => {
   it('expands "don\'t" and "doesn\'t" into a negation', () => {
     expect(sqlOf(ask("which owners don't have a phone")).sql).toMatch(/o\.phone IS NULL/);

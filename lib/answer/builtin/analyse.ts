@@ -9,7 +9,7 @@ import { columnOf, type Entry, type Lexicon, mainRelations, tableName } from './
 import type { Period } from './periods.ts';
 import type { AggregateFn, CompareOp, Hint, Mention, MentionOf } from './scan.ts';
 import { isPrintableNumber, isPrintableValue } from './sql.ts';
-import { joinAnd, singular } from './words.ts';
+import { joinAnd, phraseKey, singular } from './words.ts';
 
 export interface Span {
   at: number;
@@ -487,7 +487,21 @@ const bindNegation = (b: Binding, index: number): void => {
   let position = index + 1;
   while (at(position)?.kind === 'verb') position += 1;
   const next = at(position);
-  if (next?.kind === 'value') next.negated = true;
+  // "contacts with no phone": a column of a relation the question names, though "phone" is also
+  // a value elsewhere (tickets.channel 'phone').
+  const ownColumns =
+    next?.kind === 'value'
+      ? (lexicon.phrases.get(phraseKey(next.text.split(' '))) ?? []).flatMap((entry) =>
+          entry.kind === 'column' && b.named.has(entry.table) && columnOf(lexicon, entry)?.nullable
+            ? [{ table: entry.table, column: entry.column }]
+            : [],
+        )
+      : [];
+  if (next?.kind === 'value' && ownColumns.length > 0) {
+    used.add(position);
+    next.negated = false;
+    analysis.absences.push({ refs: ownColumns, text: next.text });
+  } else if (next?.kind === 'value') next.negated = true;
   else if (next?.kind === 'column' && next.refs.every((ref) => columnOf(lexicon, ref)?.kind === 'boolean')) {
     used.add(position);
     analysis.booleans.push({ refs: next.refs, negated: true });
@@ -615,7 +629,19 @@ const bindPeriod = (b: Binding, item: ItemOf<'period'>, index: number): void => 
   const { lexicon, analysis, used, at } = b;
   const previous = at(index - 1);
   const entry: Analysis['periods'][number] = { period: item.period };
-  if (isTemporalColumn(lexicon, previous)) {
+  // "tickets created in Q2 2024": a date verb that is only another relation's column name
+  // (accounts.created_on) says when the rows named just before it happened, by their own date.
+  const before = at(index - 2);
+  const ownDated =
+    isTemporalColumn(lexicon, previous) &&
+    before?.kind === 'entity' &&
+    before.tables.length === 1 &&
+    !previous.refs.some((ref) => b.named.has(ref.table) || before.tables.includes(ref.table)) &&
+    lexicon.relations.get(before.tables[0]!)?.primaryDate !== undefined;
+  if (ownDated) {
+    used.add(index - 1);
+    entry.near = before.tables;
+  } else if (isTemporalColumn(lexicon, previous)) {
     used.add(index - 1);
     entry.column = previous.refs;
   } else if (previous?.kind === 'entity' && !used.has(index - 1)) {
@@ -627,11 +653,27 @@ const bindPeriod = (b: Binding, item: ItemOf<'period'>, index: number): void => 
 
 /** A value of a column ("Spain", "cancelled"). */
 const bindValue = (b: Binding, item: ItemOf<'value'>, index: number): void => {
-  const { analysis, used, at } = b;
+  const { lexicon, analysis, used, at } = b;
+  // (A value a negation read as a column with nothing in it was bound there.)
+  if (used.has(index)) return;
   if (!item.matches.every((match) => isPrintableValue(match.value))) {
     throw new Clarify(`I can't search for ${quoted(item.text)}: it has characters I don't put in queries.`);
   }
   analysis.values.push(item);
+  // "the Tier 1 team", "the Billing department": the word after a value names its column.
+  const after = at(index + 1);
+  if (
+    (after?.kind === 'value' || after?.kind === 'column') &&
+    item.matches.every((match) => {
+      const column = columnOf(lexicon, match.ref);
+      return (
+        column !== undefined && singular(column.words[column.words.length - 1] ?? '') === singular(after.text)
+      );
+    })
+  ) {
+    used.add(index + 1);
+    return;
+  }
   {
     // "the Mystery genre", "the Tents category": the relation after a value only names
     // whose value it is.

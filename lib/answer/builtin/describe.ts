@@ -105,7 +105,7 @@ const schemaClauses = (lexicon: Lexicon, filters: readonly Filter[], subject?: s
       case 'absent':
         conditions.push(
           subject === undefined || filter.ref.table === subject
-            ? `no ${column}`
+            ? `no ${column.replace(/ id$/, '')}`
             : `no ${relationOf(lexicon, filter.ref.table).other}`,
         );
         break;
@@ -324,7 +324,7 @@ const naturalFilters = (
       case 'absent':
         parts.after.push(
           filter.ref.table === relation.key
-            ? `with no ${name}`
+            ? `with no ${name.replace(/ id$/, '')}`
             : `that have no ${relationOf(lexicon, filter.ref.table).other}`,
         );
         break;

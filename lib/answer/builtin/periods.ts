@@ -313,8 +313,10 @@ export const periodAt = (tokens: readonly Token[], index: number, now: Date): Pe
           };
         }
       }
+      // "invoices from February 2025", "orders from last year": from a span with no end is in it.
       if (word === 'from') {
-        return { period: range(first.span.from, undefined, `since ${first.span.label}`), end: first.end };
+        const { from, to, label } = first.span;
+        return { period: range(from, to, label), end: first.end };
       }
     }
     return undefined;

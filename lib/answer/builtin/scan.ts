@@ -603,7 +603,17 @@ export const negatedFlag = (
       entry.kind === 'column' &&
       lexicon.relations.get(entry.table)?.byName.get(entry.column)?.kind === 'boolean',
   );
-  return entries.length > 0 ? { text, entries } : undefined;
+  if (entries.length > 0) return { text, entries };
+  // "unassigned tickets": a key that may be empty, named like the participle (assignee_id).
+  const stem = /^([a-z]{4,}?)(?:ed)$/.exec(text)?.[1];
+  const keys = stem
+    ? [...lexicon.relations.values()].flatMap((relation) =>
+        relation.columns
+          .filter((column) => column.key && column.nullable && (column.words[0] ?? '').startsWith(stem))
+          .map((column): Entry => ({ kind: 'column', table: relation.key, column: column.name, rank: 2 })),
+      )
+    : [];
+  return keys.length > 0 ? { text, entries: keys } : undefined;
 };
 
 /**

@@ -77,7 +77,17 @@ const contractedEndings: [RegExp, string][] = [
   [/'m$/, 'am'],
 ];
 
+/** Country abbreviations written in capitals ("customers in the US"): the names data holds. */
+const abbreviations = wordTable<string[]>({
+  US: ['United', 'States'],
+  USA: ['United', 'States'],
+  UK: ['United', 'Kingdom'],
+  UAE: ['United', 'Arab', 'Emirates'],
+});
+
 const wordTokens = (raw: string): Token[] => {
+  const spelledOut = abbreviations[raw];
+  if (spelledOut) return spelledOut.map((word) => ({ kind: 'word', text: word.toLowerCase(), cased: word }));
   let text = raw.replace(/’/g, "'").toLowerCase();
   // Possessives: customer's → customer, customers' is plain.
   const possessive = /'s$/.test(text);
