@@ -542,6 +542,22 @@ describe('a helpdesk, as its users type', () => {
       /FROM tickets t WHERE t\.opened_at >= '2024-04-01' AND t\.opened_at < '2024-07-01'/,
     ],
     ['tickets from february 2025', /t\.opened_at >= '2025-02-01' AND t\.opened_at < '2025-03-01'/],
+    [
+      'count of agnets in each team',
+      /SELECT a\.team, COUNT\(\*\) AS agent_count FROM agents a GROUP BY a\.team/,
+    ],
+    [
+      'how many diferent countries are our accounts in',
+      /SELECT COUNT\(DISTINCT a\.country\) AS country_count FROM accounts a$/,
+    ],
+    [
+      'how many open cases are there',
+      /SELECT COUNT\(\*\) AS ticket_count FROM tickets t WHERE t\.status = 'open'$/,
+    ],
+    [
+      'top 3 accounts by number of tickets',
+      /GROUP BY a\.id, a\.name ORDER BY ticket_count DESC, a\.id, a\.name LIMIT 3$/,
+    ],
   ])('%s', (question, sql) => {
     expect(askDesk(question).sql).toMatch(sql);
   });

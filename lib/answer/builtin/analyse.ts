@@ -435,7 +435,8 @@ const bindItem = (b: Binding, index: number): number => {
       analysis.followup = true;
       break;
     case 'aggregate':
-      analysis.aggregate ??= { fn: item.fn, word: item.word, index };
+      // (One a grouping read as its measure, "by total spend", was bound there.)
+      if (!b.used.has(index)) analysis.aggregate ??= { fn: item.fn, word: item.word, index };
       break;
     case 'preset':
       // (A negated preset was bound by its negation.)
@@ -533,8 +534,33 @@ const bindNegation = (b: Binding, index: number): void => {
 
 /** "per customer", "by month": a grouping by what follows, or by a unit of time. */
 const bindGroup = (b: Binding, item: ItemOf<'group'>, index: number): number => {
-  const { analysis, used, at } = b;
+  const { lexicon, analysis, used, at, items } = b;
   let next = at(index + 1);
+  // "in each team" where "team" is also a value elsewhere (plan 'team'): the column.
+  if (next?.kind === 'value' && item.unit === undefined) {
+    const refs = (lexicon.phrases.get(phraseKey(next.text.split(' '))) ?? []).flatMap((entry) =>
+      entry.kind === 'column' ? [{ table: entry.table, column: entry.column }] : [],
+    );
+    if (refs.length > 0) {
+      items[index + 1] = { kind: 'column', refs, text: next.text, at: next.at, end: next.end };
+      next = items[index + 1];
+    }
+  }
+  // "top 5 customers by total spend": the total's measure. "top 3 clients by number of tickets":
+  // ranked by a count of those rows.
+  const following = at(index + 2);
+  if (next?.kind === 'aggregate' && item.unit === undefined) {
+    if (next.fn === 'count' && following?.kind === 'entity' && analysis.ranking) {
+      used.add(index + 1).add(index + 2);
+      analysis.rankKey = { kind: 'count', tables: following.tables, index: index + 2 };
+      return index + 2;
+    }
+    if (next.fn !== 'count' && (following?.kind === 'measure' || isNumericColumn(lexicon, following))) {
+      used.add(index + 1);
+      index += 1;
+      next = following;
+    }
+  }
   // "per customer country": the column, not the relation its phrase names.
   if (next?.kind === 'entity' && next.implied && at(index + 2)?.kind === 'column') {
     used.add(index + 1);
@@ -747,8 +773,15 @@ const bindAggregateTarget = (b: Binding): void => {
     for (let index = aggregate.index + 1; index < items.length; index += 1) {
       const item = items[index]!;
       if (used.has(index)) continue;
-      // "sum of customer names": the column, not the relation its phrase names.
-      if (item.kind === 'entity' && item.implied && items[index + 1]?.kind === 'column') continue;
+      // "sum of customer names": the column, not the relation its phrase names; "average invoice
+      // amount" read as two words: the relation's own column after it.
+      const after = items[index + 1];
+      if (
+        item.kind === 'entity' &&
+        after?.kind === 'column' &&
+        (item.implied || after.refs.every((ref) => item.tables.includes(ref.table)))
+      )
+        continue;
       // "the maximum number of pages": the pages column itself, not a count.
       if (item.kind === 'aggregate' && item.fn === 'count' && aggregate.fn !== 'count') {
         if (isNumericColumn(lexicon, items[index + 1])) continue;

@@ -220,6 +220,20 @@ const narrowerLink = (lexicon: Lexicon, word: string): Link | undefined => {
   };
 };
 
+/**
+ * "diferent", "currenly": a word in no dictionary one edit from a word that says nothing about the
+ * data is that word (six letters or more, so that short words are not guessed at).
+ */
+export const misspelledFiller = (word: string): boolean => {
+  const database = lexicalDatabase();
+  if (!database || word.length < 6 || !/^[a-z]+$/.test(word) || database.readings(word).length > 0)
+    return false;
+  for (const candidate of editsOf(word)) {
+    if (candidate.length >= 6 && (emptyAdjectives.has(candidate) || emptyNouns.has(candidate))) return true;
+  }
+  return false;
+};
+
 /** A word of the question the index does not know, linked to the schema when it can be. */
 export const linkWord = (lexicon: Lexicon, word: string): Link | undefined => {
   const database = lexicalDatabase();

@@ -4,7 +4,7 @@
 // follow-ups, a one-word schema phrase; then skips function words and fillers. Whatever is left
 // is reported as not understood, so that the engine never answers a question it half read.
 import type { Entry, Lexicon } from './lexicon.ts';
-import { joinedLink, type Link, linkWord, roleOf } from './link.ts';
+import { joinedLink, type Link, linkWord, misspelledFiller, roleOf } from './link.ts';
 import { type Period, periodAt } from './periods.ts';
 import type { Token } from './tokens.ts';
 import { lexicalDatabase } from './wordnet.ts';
@@ -799,7 +799,7 @@ export const scan = (lexicon: Lexicon, tokens: readonly Token[], now: Date): Men
         });
       } else if (
         (token.cased === undefined || index === 0) &&
-        roleOf(word) === 'filler' &&
+        (roleOf(word) === 'filler' || misspelledFiller(word)) &&
         // "total spend of customers": right after a total or an average, a word names the measure.
         !(
           mentions[mentions.length - 1]?.kind === 'aggregate' &&

@@ -104,6 +104,7 @@ export const synonyms: Record<string, string[]> = wordTable({
   supplier: ['vendor'],
   invoice: ['bill'],
   appointment: ['booking', 'visit', 'reservation'],
+  ticket: ['case', 'issue', 'request'],
   reservation: ['booking'],
   user: ['member'],
   country: ['nation'],
