@@ -451,6 +451,18 @@ describe('units and the most common value', () => {
   });
 });
 
+describe('a yes/no column both ways', () => {
+  it('counts per value ("how many vets are active vs not active")', () => {
+    expect(sqlOf(ask('how many vets are active vs not active')).sql).toBe(
+      'SELECT v.is_active, COUNT(*) AS vet_count FROM vets v GROUP BY v.is_active ORDER BY vet_count DESC, v.is_active LIMIT 100',
+    );
+  });
+
+  it('asks in a list', () => {
+    expect(ask('list active and not active vets').kind).toBe('clarification');
+  });
+});
+
 describe('birth dates', () => {
   const born = catalogOf([
     ...tables.slice(0, 2),
@@ -554,6 +566,8 @@ describe('a helpdesk, as its users type', () => {
       'how many open cases are there',
       /SELECT COUNT\(\*\) AS ticket_count FROM tickets t WHERE t\.status = 'open'$/,
     ],
+    ['when was the very first ticket opened', /^SELECT MIN\(t\.opened_at\) AS min_opened_at FROM tickets t$/],
+    ['the last 3 tickets', /ORDER BY t\.opened_at DESC, t\.id LIMIT 3$/],
     [
       'top 3 accounts by number of tickets',
       /GROUP BY a\.id, a\.name ORDER BY ticket_count DESC, a\.id, a\.name LIMIT 3$/,

@@ -19,7 +19,17 @@ import {
   type Ranking,
   type RankKey,
 } from './analyse.ts';
-import type { ColumnRef, Filter, Group, Having, Intent, Measure, Metric, Order } from './intent.ts';
+import {
+  type ColumnRef,
+  type Filter,
+  type Group,
+  type Having,
+  type Intent,
+  type Measure,
+  type Metric,
+  type Order,
+  sameRef,
+} from './intent.ts';
 import { pathBetween, planJoins, pointingPath } from './joins.ts';
 import { columnOf, type Lexicon, mainRelations, tableName } from './lexicon.ts';
 import { relationsOf } from './render.ts';
@@ -627,6 +637,32 @@ const readHaving = (c: Reading): void => {
 };
 
 /**
+ * "how many pets are neutered vs not neutered": a yes/no column asked both ways is a grouping by
+ * it, not two conditions no row meets together. In a list it is asked about.
+ */
+const splitOnFlag = (c: Reading): void => {
+  const { parts, resolver } = c;
+  const flags = parts.filters.filter(
+    (filter): filter is Extract<Filter, { kind: 'in' }> =>
+      filter.kind === 'in' && filter.values.length === 1 && typeof filter.values[0] === 'boolean',
+  );
+  const both = flags.find((one) =>
+    flags.some((other) => sameRef(one.ref, other.ref) && other.values[0] !== one.values[0]),
+  );
+  if (!both) return;
+  if (parts.metric === undefined || parts.metric === 'rows' || parts.group) {
+    throw new Clarify(
+      `Should I show ${resolver.relation(c.subject ?? both.ref.table).other} with ${resolver.column(both.ref).display} or without? I can also count each.`,
+    );
+  }
+  for (let index = parts.filters.length - 1; index >= 0; index -= 1) {
+    const filter = parts.filters[index]!;
+    if (filter.kind === 'in' && sameRef(filter.ref, both.ref)) parts.filters.splice(index, 1);
+  }
+  parts.group = { kind: 'column', ref: both.ref };
+};
+
+/**
  * "pets with no microchip": an own column that is NULL. "customers who never ordered": no row of
  * a relation whose one key points at the subject. "products with no category": the subject's own
  * key to that relation is NULL. Anything else is asked about.
@@ -855,6 +891,7 @@ const readFilters = (c: Reading, subject: string): void => {
       negated: false,
     });
   });
+  splitOnFlag(c);
   for (const key of analysis.keys) {
     const table = resolver.entity(key.tables, 'that', subject);
     const relation = resolver.relation(table);

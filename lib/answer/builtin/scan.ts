@@ -206,6 +206,10 @@ const superlatives: [string, 'asc' | 'desc', Hint | undefined][] = [
   ['smallest number of', 'asc', undefined],
   ['fewest number of', 'asc', undefined],
   ['least number of', 'asc', undefined],
+  ['very first', 'asc', 'date'],
+  ['very last', 'desc', 'date'],
+  ['first', 'asc', 'date'],
+  ['last', 'desc', 'date'],
   ['heaviest', 'desc', 'weight'],
   ['lightest', 'asc', 'weight'],
   ['tallest', 'desc', 'height'],
@@ -616,6 +620,9 @@ export const negatedFlag = (
   return keys.length > 0 ? { text, entries: keys } : undefined;
 };
 
+/** Adverbs of time that never name a measure, even right after "how much" or "total". */
+const timeAdverbs = new Set(['still', 'ever', 'already', 'yet', 'currently', 'now', 'so', 'far', 'very']);
+
 /**
  * "never ordered", "never booked": after a negation, a verb whose base form names a relation
  * ("order" → orders) stands for that relation's rows.
@@ -800,8 +807,10 @@ export const scan = (lexicon: Lexicon, tokens: readonly Token[], now: Date): Men
       } else if (
         (token.cased === undefined || index === 0) &&
         (roleOf(word) === 'filler' || misspelledFiller(word)) &&
-        // "total spend of customers": right after a total or an average, a word names the measure.
+        // "total spend of customers": right after a total or an average, a word names the measure
+        // (an adverb does not: "how much is still owed").
         !(
+          !timeAdverbs.has(word) &&
           mentions[mentions.length - 1]?.kind === 'aggregate' &&
           (mentions[mentions.length - 1] as MentionOf<'aggregate'>).fn !== 'count'
         )
