@@ -569,6 +569,14 @@ describe('a helpdesk, as its users type', () => {
     ['when was the very first ticket opened', /^SELECT MIN\(t\.opened_at\) AS min_opened_at FROM tickets t$/],
     ['the last 3 tickets', /ORDER BY t\.opened_at DESC, t\.id LIMIT 3$/],
     [
+      'which month of 2024 had the fewest tickets',
+      /GROUP BY EXTRACT\(YEAR FROM t\.opened_at\), EXTRACT\(MONTH FROM t\.opened_at\) ORDER BY ticket_count ASC, .* LIMIT 1$/,
+    ],
+    [
+      'who is the contact that opened the most tickets',
+      /GROUP BY c\.id, c\.full_name ORDER BY ticket_count DESC, c\.id, c\.full_name LIMIT 1$/,
+    ],
+    [
       'top 3 accounts by number of tickets',
       /GROUP BY a\.id, a\.name ORDER BY ticket_count DESC, a\.id, a\.name LIMIT 3$/,
     ],

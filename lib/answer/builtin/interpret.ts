@@ -228,7 +228,14 @@ const readRanking = (c: Reading, ranking: Ranking, rankKey: RankKey): void => {
     parts.ranking = label;
   };
   const groupedBy = (metric: Metric, label: string): void => {
-    // One value per focus row (or focus value), ranked.
+    // One value per focus row (or focus value), ranked; or per period ("which month").
+    if (!focus && c.analysis.groups.some((group) => group.unit !== undefined)) {
+      parts.metric = metric;
+      parts.order = { by: 'metric', dir: ranking.dir };
+      parts.limit = limit;
+      parts.ranking = label;
+      return;
+    }
     if (!focus) {
       throw new Clarify(`Which ${metric.fn === 'count' ? 'groups' : 'rows'} should I rank by ${label}?`);
     }
@@ -1012,6 +1019,15 @@ const requireUse = (c: Reading, subject: string): void => {
     if (own.length > 0 && listing) return;
     const relations = new Set(filters.map((filter) => filter.ref.table));
     if (item.refs.some((ref) => relations.has(ref.table))) return;
+    // "the contact that opened the most tickets": the verb of the counted rows' own date (never
+    // empty) only says that they happened.
+    if (
+      item.refs.every((ref) => {
+        const date = resolver.relation(ref.table).primaryDate;
+        return ref.table === subject && date?.name === ref.column && !date.nullable;
+      })
+    )
+      return;
     // A grouped answer shows each group's key and name, not its other columns.
     const group = parts.group?.kind === 'entity' ? resolver.relation(parts.group.table) : undefined;
     if (

@@ -407,6 +407,10 @@ const groupAt = (
   const before = wordAt(tokens, index - 1) ?? '';
   if (word === 'by' && (agentVerbs.test(before) || participle(before))) return undefined;
   if (adverbUnits[word]) return { kind: 'group', unit: adverbUnits[word], at: index, end: index + 1 };
+  // "which month of 2024 had the fewest bookings": one row per month, ranked.
+  const unitAfter = timeUnits[wordAt(tokens, index + 1) ?? ''];
+  if ((word === 'which' || word === 'what') && unitAfter && unitAfter !== 'day')
+    return { kind: 'group', unit: unitAfter, at: index, end: index + 2 };
   const sort = firstPhraseAt(tokens, index, sortPhrases);
   if (sort) {
     // "ordered by the number of publications in descending order": the clause says how to sort.
