@@ -96,6 +96,21 @@ describe('absences', () => {
     expect(sqlOf(ask(question)).sql).toMatch(sql);
   });
 
+  it('reads "never ordered" of products as no order items (the rows whose keys point back)', () => {
+    expect(
+      sqlOf(
+        proposeBuiltin({
+          question: 'products that have never been ordered',
+          catalog: shopCatalog,
+          dialect: 'postgres',
+          history: [],
+          now: SHOP_NOW,
+          tenantColumn: SHOP_TENANT_COLUMN,
+        }),
+      ).sql,
+    ).toMatch(/NOT EXISTS \(SELECT 1 FROM order_items oi_none WHERE oi_none\.product_id = p\.id\)/);
+  });
+
   it('reads "never" and a verb that names a relation as no such rows', () => {
     // Act
     const proposal = sqlOf(
@@ -306,6 +321,27 @@ describe('money in other words', () => {
     expect(proposal.sql).toBe(
       "SELECT SUM(oi.quantity * oi.unit_price) AS total_revenue FROM order_items oi JOIN orders o ON oi.order_id = o.id JOIN customers c ON o.customer_id = c.id WHERE c.country = 'Spain'",
     );
+  });
+
+  it('never takes a qualified cost (shipping_cost) for what an order costs', () => {
+    const proposal = proposeBuiltin({
+      question: 'orders over $500',
+      catalog: catalogOf([
+        {
+          name: 'orders',
+          columns: [
+            col('id', 'integer', 'integer'),
+            tenant,
+            col('shipping_cost', 'decimal', 'numeric(10,2)'),
+          ],
+        },
+      ]),
+      dialect: 'postgres',
+      history: [],
+      now: SHOP_NOW,
+      tenantColumn: 'org_id',
+    });
+    expect(proposal.kind).toBe('clarification');
   });
 
   it('takes a relation’s only money column, whatever its name, as its price ("most expensive")', () => {

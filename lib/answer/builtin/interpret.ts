@@ -701,7 +701,7 @@ const absentFilter = (c: Reading, subject: string, absence: Analysis['absences']
   const path = pointed.length > 0 ? undefined : pointingPath(lexicon, subject, related);
   if (path) {
     const last = path[path.length - 1]!;
-    return { kind: 'absent', ref: { table: related, column: last.edge.childColumns[0]! } };
+    return { kind: 'absent', ref: { table: last.to, column: last.edge.childColumns[0]! } };
   }
   if (related !== subject && pointed.length === 1) {
     const ref = { table: subject, column: pointed[0]!.childColumns[0]! };

@@ -77,13 +77,25 @@ export const pointingPath = (lexicon: Lexicon, subject: string, related: string)
   if (subject === related) return undefined;
   const found = pathBetween(lexicon, subject, related);
   const paths = found.kind === 'path' ? [found.steps] : found.kind === 'ambiguous' ? found.paths : [];
-  const pointing = paths.filter(
-    (steps) =>
-      steps.length > 0 &&
-      steps.length <= 3 &&
-      steps.every((step) => step.toMany && step.edge.childColumns.length === 1),
-  );
-  return pointing.length === 1 ? pointing[0] : undefined;
+  // "products never ordered": products ← order items → orders; an order item is an order of the
+  // product, so the rows to look for are the ones the keys pointing back reach (order items).
+  // A path that reaches the related rows themselves wins over one cut short.
+  const whole = paths.filter((steps) => steps.every((step) => step.toMany));
+  const pointing = (whole.length > 0 ? whole : paths)
+    .map((steps) => {
+      const end = steps.findIndex((step) => !step.toMany);
+      return end < 0 ? steps : steps.slice(0, end);
+    })
+    .filter(
+      (steps) =>
+        steps.length > 0 &&
+        steps.length <= 3 &&
+        steps.every((step) => step.toMany && step.edge.childColumns.length === 1),
+    );
+  const distinct = [
+    ...new Map(pointing.map((steps) => [steps.map((step) => step.to).join('>'), steps])).values(),
+  ];
+  return distinct.length === 1 ? distinct[0] : undefined;
 };
 
 export interface JoinPlan {

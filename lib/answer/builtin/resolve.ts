@@ -153,8 +153,10 @@ export class Resolver {
   moneyOf(table: string, phrase: string): ColumnRef {
     const relation = this.relation(table);
     let money = this.worthOf(table);
-    // "the most expensive treatment" where a cost or fee is the relation's only money column.
-    if (money.length === 0) money = relation.columns.filter((column) => column.money && !column.key);
+    // "the most expensive treatment" where a cost or fee is the relation's only money column, and
+    // is its own (one word: a shipping_cost is not what an order costs).
+    if (money.length === 0)
+      money = relation.columns.filter((column) => column.money && !column.key && column.words.length === 1);
     if (money.length > 1) {
       const prices = money.filter((column) => column.words.includes('price'));
       if (prices.length === 1) money = prices;
