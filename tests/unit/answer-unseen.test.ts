@@ -487,6 +487,14 @@ describe('units and the most common value', () => {
   });
 });
 
+describe('an average of counts', () => {
+  it('is asked about, never answered with the counts alone', () => {
+    const proposal = ask('how many pets does each owner have on average');
+    expect(proposal.kind).toBe('clarification');
+    expect('message' in proposal ? proposal.message : '').toMatch(/not average counts/);
+  });
+});
+
 describe('a yes/no column both ways', () => {
   it('counts per value ("how many vets are active vs not active")', () => {
     expect(sqlOf(ask('how many vets are active vs not active')).sql).toBe(

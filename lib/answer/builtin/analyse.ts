@@ -436,7 +436,15 @@ const bindItem = (b: Binding, index: number): number => {
       break;
     case 'aggregate':
       // (One a grouping read as its measure, "by total spend", was bound there.)
-      if (!b.used.has(index)) analysis.aggregate ??= { fn: item.fn, word: item.word, index };
+      if (b.used.has(index)) break;
+      // "how many orders does each customer have on average": an average of counts, which one
+      // query of this engine does not compute; never the counts alone.
+      if (analysis.aggregate?.fn === 'count' && item.fn === 'avg') {
+        throw new Clarify(
+          'I can count, or average a column, but not average counts in one answer. Could you ask for the count per group, for example “orders per customer”?',
+        );
+      }
+      analysis.aggregate ??= { fn: item.fn, word: item.word, index };
       break;
     case 'preset':
       // (A negated preset was bound by its negation.)
