@@ -4,7 +4,7 @@
 // PostgreSQL guard as tenant 1, run, and judged against the gold SQL (eval/judge.ts). Seconds
 // instead of minutes, for working on the engine; `npm run eval` stays the end-to-end measure.
 //
-//   node eval/direct.ts [--sets demo,dev,vet,defog-tuning] [--verbose] [--only <id prefix>]
+//   node eval/direct.ts [--sets demo,dev,vet,helpdesk,defog-tuning] [--verbose] [--only <id prefix>]
 //   node eval/direct.ts --sets demo --ask "how many clients" [--ask "…"] [--chain] [--database <key>]
 //
 // `--ask` puts ad-hoc questions (with `--chain`, each a follow-up of the one before) to the first
@@ -34,7 +34,7 @@ const verbose = args.includes('--verbose') || args.includes('-v');
 const only = option('--only');
 const asked = args.flatMap((arg, index) => (arg === '--ask' && args[index + 1] ? [args[index + 1]!] : []));
 const askDatabase = option('--database');
-const requested = (option('--sets') ?? 'demo,dev,vet,defog-tuning').split(',') as SetName[];
+const requested = (option('--sets') ?? 'demo,dev,vet,helpdesk,defog-tuning').split(',') as SetName[];
 for (const name of requested) if (!SET_NAMES.includes(name)) throw new Error(`unknown set ${name}`);
 
 interface Loaded {

@@ -4,8 +4,8 @@
 // its engine set in ANSWER_ENGINE_ORGS), the PGlite databases of the sets of eval/sets.ts: the
 // demo shop, a library network used while writing the builtin engine's rules, a held-out clinic
 // schema, a held-out fitness-studio schema written for issue 15 before any tuning (with column
-// comments and a glossary), a veterinary-practice set of questions typed the way users type them
-// (used for tuning), a held-out lettings-agency set of the same kind written by someone who had
+// comments and a glossary), veterinary-practice and helpdesk sets of questions typed the way users
+// type them (used for tuning), a held-out lettings-agency set of the same kind written by someone who had
 // not seen the engine and never read while tuning, and the external Defog set (../shared/eval/defog, five databases with
 // their descriptions files) split once by database into a tuning part and a held-out part
 // (eval/defog/split.json). It asks every question as tenant 1 through POST /api/v1/chat/message
@@ -16,7 +16,7 @@
 // so the figures live in their own file). When ../shared/eval/defog is absent its sets are
 // reported as skipped (CI does not need it).
 //
-//   npm run eval -- [--engines builtin,openai,bedrock] [--sets demo,dev,held-out,fitness,vet,lettings,defog-tuning,defog-heldout] [--verbose]
+//   npm run eval -- [--engines builtin,openai,bedrock] [--sets demo,dev,held-out,fitness,vet,helpdesk,lettings,defog-tuning,defog-heldout] [--verbose]
 //
 // --engines defaults to builtin plus every model engine whose settings are present (OPENAI_MODEL,
 // BEDROCK_MODEL, or ANSWER_ENGINE naming a model engine); a requested engine without settings is
