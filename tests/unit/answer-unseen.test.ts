@@ -487,6 +487,47 @@ describe('units and the most common value', () => {
   });
 });
 
+describe('a relation named tenants', () => {
+  // A lettings agency's tenants are its own rows (they carry the tenant column), not other tenants.
+  const lettings = catalogOf([
+    { name: 'tenants', columns: [col('id', 'integer', 'integer'), tenant, col('full_name', 'text', 'text')] },
+    {
+      name: 'leases',
+      columns: [
+        col('id', 'integer', 'integer'),
+        tenant,
+        col('tenant_id', 'integer', 'integer', { references: 'tenants' }),
+        col('monthly_rent', 'decimal', 'numeric(10,2)'),
+      ],
+    },
+  ]);
+  const askLettings = (question: string) =>
+    proposeBuiltin({
+      question,
+      catalog: lettings,
+      dialect: 'postgres',
+      history: [],
+      now: SHOP_NOW,
+      tenantColumn: 'org_id',
+    });
+
+  it.each(['how many leases does each tenant have', 'list the names of all tenants', 'leases of tenants'])(
+    'answers "%s" about its own rows',
+    (question) => {
+      expect(askLettings(question).kind).not.toBe('refused');
+    },
+  );
+
+  it('still refuses other organizations and the tenant column', () => {
+    expect(askLettings('leases of other organizations').kind).toBe('refused');
+    expect(askLettings('leases where org_id = 2').kind).toBe('refused');
+  });
+
+  it('still refuses "each tenant" where tenants are not a relation of the data', () => {
+    expect(ask('how many pets does each tenant have').kind).toBe('refused');
+  });
+});
+
 describe('an average of counts', () => {
   it('is asked about, never answered with the counts alone', () => {
     const proposal = ask('how many pets does each owner have on average');

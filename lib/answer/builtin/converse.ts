@@ -34,13 +34,60 @@ const rawSql = [
   /\bunion\s+(?:all\s+)?select\b/i,
 ];
 
-const otherTenants = [
-  /\b(?:other|another|different|every|each|any|all)\s+(?:tenant|organi[sz]ation|org)s?(?:'s|s')?\b/i,
-  /\b(?:across|for|of|from|between)\s+(?:all\s+)?(?:the\s+)?(?:tenants|organi[sz]ations|orgs)\b/i,
-  /\b(?:tenant|org|organi[sz]ation)\s*(?:id)?\s*(?:=|is|#|no\.?|number)?\s*\d+\b/i,
-  /\b(?:not\s+(?:just|only)\s+(?:mine|ours|my|our))\b/i,
-  /\b(?:everyone|everybody)(?:'s|s')?\s+(?:data|orders|customers|records)\b/i,
-];
+/** The words for a tenant, each as it is written in a pattern. */
+const tenantTerms: Record<'tenant' | 'organization' | 'org', string> = {
+  tenant: 'tenant',
+  organization: 'organi[sz]ation',
+  org: 'org',
+};
+
+/** Ways of asking for other tenants' rows, naming a tenant by the words in `terms`. */
+const otherTenantPatterns = (terms: readonly string[]): RegExp[] => {
+  const named =
+    terms.length === 0
+      ? []
+      : [
+          new RegExp(
+            `\\b(?:other|another|different|every|each|any|all)\\s+(?:${terms.join('|')})s?(?:'s|s')?\\b`,
+            'i',
+          ),
+          new RegExp(
+            `\\b(?:across|for|of|from|between)\\s+(?:all\\s+)?(?:the\\s+)?(?:${terms.join('|')})s\\b`,
+            'i',
+          ),
+          new RegExp(`\\b(?:${terms.join('|')})\\s*(?:id)?\\s*(?:=|is|#|no\\.?|number)?\\s*\\d+\\b`, 'i'),
+        ];
+  return [
+    ...named,
+    /\b(?:not\s+(?:just|only)\s+(?:mine|ours|my|our))\b/i,
+    /\b(?:everyone|everybody)(?:'s|s')?\s+(?:data|orders|customers|records)\b/i,
+  ];
+};
+
+/**
+ * The patterns for a schema: a word that names a relation of the tenant's own data ("tenants" of a
+ * lettings agency, rows carrying the tenant column) is about those rows, never about other
+ * tenants ("rent paid by each tenant"). The SQL guard keeps every query to the caller's rows
+ * either way; this only says so in words.
+ */
+const patternsByLexicon = new WeakMap<Lexicon, RegExp[]>();
+const otherTenantsOf = (lexicon: Lexicon): RegExp[] => {
+  let patterns = patternsByLexicon.get(lexicon);
+  if (!patterns) {
+    const dataWords = new Set(
+      [...lexicon.relations.values()]
+        .filter((relation) =>
+          relation.relation.columns.some((column) => column.name === lexicon.tenantColumn),
+        )
+        .map((relation) => relation.one.replace(/^organisation$/, 'organization')),
+    );
+    patterns = otherTenantPatterns(
+      Object.entries(tenantTerms).flatMap(([word, term]) => (dataWords.has(word) ? [] : [term])),
+    );
+    patternsByLexicon.set(lexicon, patterns);
+  }
+  return patterns;
+};
 
 export const refusal = (question: string, lexicon: Lexicon): RefusedProposal | undefined => {
   if (injection.some((pattern) => pattern.test(question))) {
@@ -72,7 +119,7 @@ export const refusal = (question: string, lexicon: Lexicon): RefusedProposal | u
     const name = tenant.replace(/[^a-z0-9_]/gi, '');
     const named =
       (name.includes('_') || /tenant|org/i.test(name)) && new RegExp(`\\b${name}\\b`, 'i').test(question);
-    if (named || otherTenants.some((pattern) => pattern.test(question))) {
+    if (named || otherTenantsOf(lexicon).some((pattern) => pattern.test(question))) {
       return {
         kind: 'refused',
         reason: 'other_tenant',
