@@ -1,9 +1,8 @@
 // Step 2 of the builtin pipeline: the schema index a question is matched against, built once per
-// catalog (cached by its identity and a hash of its content). Relations and columns become phrases of
+// catalog (cached by its identity and its whole content). Relations and columns become phrases of
 // singular words (with synonyms at a lower rank), sample values become phrases that name a
 // column and value, and foreign keys become the join graph. The tenant column is left out of all
 // of it: a question can never select, group by or filter on it, and no join runs through it.
-import { createHash } from 'node:crypto';
 import type { Catalog, CatalogColumn, CatalogRelation, ColumnKind } from '#lib/connectors/types.ts';
 import type { Glossary } from '../glossary.ts';
 import { glossaryIndex } from './glossary.ts';
@@ -704,19 +703,14 @@ const byCatalog = new WeakMap<Catalog, Map<string, Lexicon>>();
 const byFingerprint = new Map<string, Lexicon>();
 
 /**
- * What a lexicon is built from, hashed: the whole catalog (names, types, keys, samples,
- * descriptions), the tenant column and the glossary. Two databases never share a lexicon unless
- * they are the same in all of it: a lexicon holds sample values, and another organization's
- * database indexed in the same millisecond with the same shape must not lend it its values.
+ * What a lexicon is built from, whole: the catalog (names, types, keys, samples, descriptions),
+ * the tenant column and the glossary, as the cache's key (no hash, so no two ever collide). Two
+ * databases never share a lexicon unless they are the same in all of it: a lexicon holds sample
+ * values, and another organization's database indexed in the same millisecond with the same shape
+ * must not lend it its values. At most MAX_CACHED keys are kept.
  */
 const fingerprint = (catalog: Catalog, tenantColumn: string | undefined, glossary: string): string =>
-  createHash('sha256')
-    .update(JSON.stringify(catalog))
-    .update('\u0000')
-    .update(tenantColumn ?? '')
-    .update('\u0000')
-    .update(glossary)
-    .digest('base64url');
+  `${tenantColumn ?? ''}\u0000${glossary}\u0000${JSON.stringify(catalog)}`;
 
 /** The lexicon of `catalog`, built on first use and then served from memory. */
 export const lexiconFor = (catalog: Catalog, tenantColumn?: string, glossary?: Glossary): Lexicon => {
