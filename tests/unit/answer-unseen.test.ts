@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proposeBuiltin } from '#lib/answer/builtin/index.ts';
 import type { Proposal } from '#lib/answer/engine.ts';
 import { parseGlossary } from '#lib/answer/glossary.ts';
+import { guardMysql } from '#lib/sql/mysql.ts';
 import { effectivePolicy } from '#lib/sql/policy.ts';
 import { guardPostgres } from '#lib/sql/postgres.ts';
 import { catalogOf, col, ddlOf, type TableSpec } from '../fixtures/catalogs/define.ts';
@@ -129,6 +130,51 @@ describe('absences', () => {
       /NOT EXISTS \(SELECT 1 FROM orders o_none WHERE o_none\.customer_id = c\.id\)/,
     );
     expect(proposal.description).toBe('Listing customers with no orders');
+  });
+
+  it('is fenced by the MySQL guard too, at every relation of the subquery', async () => {
+    // Arrange
+    const mysqlCatalog = catalogOf(
+      [
+        ...tables.slice(1, 3),
+        {
+          name: 'visits',
+          columns: [
+            col('id', 'integer', 'integer'),
+            tenant,
+            col('pet_id', 'integer', 'integer', { references: 'pets' }),
+          ],
+        },
+      ],
+      { dialect: 'mysql', schema: 'practice' },
+    );
+    const proposal = sqlOf(
+      proposeBuiltin({
+        question: 'how many owners have never booked a visit',
+        catalog: mysqlCatalog,
+        dialect: 'mysql',
+        history: [],
+        now: SHOP_NOW,
+        tenantColumn: 'org_id',
+      }),
+    );
+
+    // Act
+    const guarded = await guardMysql({
+      sql: proposal.sql,
+      catalog: mysqlCatalog,
+      policy,
+      tenant: '1',
+      rowCap: 100,
+    });
+
+    // Assert
+    if (!guarded.allowed) throw new Error(guarded.message);
+    for (const table of ['owners', 'visits', 'pets'])
+      expect(guarded.sql).toContain(
+        `(SELECT * FROM \`practice\`.\`${table}\` WHERE \`${table}\`.\`org_id\` = ?`,
+      );
+    expect(guarded.params).toEqual([1, 1, 1]);
   });
 
   it('reads "no longer" before a glossary condition as that condition turned around', () => {
