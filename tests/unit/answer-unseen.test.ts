@@ -569,6 +569,25 @@ describe('a relation named tenants', () => {
     expect(askLettings('leases where org_id = 2').kind).toBe('refused');
   });
 
+  it('still refuses "all tenants" where the relation is the registry of tenants, keyed by the tenant column', () => {
+    const registry = catalogOf([
+      {
+        name: 'tenants',
+        primaryKey: ['org_id'],
+        columns: [tenant, col('name', 'text', 'text'), col('plan', 'text', 'text')],
+      },
+    ]);
+    const proposal = proposeBuiltin({
+      question: 'list the plans of all tenants',
+      catalog: registry,
+      dialect: 'postgres',
+      history: [],
+      now: SHOP_NOW,
+      tenantColumn: 'org_id',
+    });
+    expect(proposal.kind).toBe('refused');
+  });
+
   it('still refuses "each tenant" where tenants are not a relation of the data', () => {
     expect(ask('how many pets does each tenant have').kind).toBe('refused');
   });

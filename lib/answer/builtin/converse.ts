@@ -76,8 +76,11 @@ const otherTenantsOf = (lexicon: Lexicon): RegExp[] => {
   if (!patterns) {
     const dataWords = new Set(
       [...lexicon.relations.values()]
-        .filter((relation) =>
-          relation.relation.columns.some((column) => column.name === lexicon.tenantColumn),
+        // (Not a registry of the tenants themselves, keyed by the tenant column.)
+        .filter(
+          (relation) =>
+            relation.relation.columns.some((column) => column.name === lexicon.tenantColumn) &&
+            !relation.relation.primaryKey.includes(lexicon.tenantColumn ?? ''),
         )
         .map((relation) => relation.one.replace(/^organisation$/, 'organization')),
     );
