@@ -6,8 +6,9 @@
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proposeBuiltin } from '#lib/answer/builtin/index.ts';
-import type { Proposal } from '#lib/answer/engine.ts';
+import type { EngineInput, Proposal } from '#lib/answer/engine.ts';
 import { parseGlossary } from '#lib/answer/glossary.ts';
+import type { Catalog } from '#lib/connectors/types.ts';
 import { guardMysql } from '#lib/sql/mysql.ts';
 import { effectivePolicy } from '#lib/sql/policy.ts';
 import { guardPostgres } from '#lib/sql/postgres.ts';
@@ -64,16 +65,21 @@ const policy = effectivePolicy({
   policy: { tenant_column: 'org_id', tables: { species: { shared: true } } },
 });
 
-const ask = (question: string, extra: { glossary?: ReturnType<typeof parseGlossary> } = {}): Proposal =>
-  proposeBuiltin({
-    question,
-    catalog,
-    dialect: 'postgres',
-    history: [],
-    now: SHOP_NOW,
-    tenantColumn: 'org_id',
-    ...extra,
-  });
+/** Asks of `on` as a first question (or after `extra.history`), in PostgreSQL unless said. */
+const askOn =
+  (on: Catalog, tenantColumn = 'org_id') =>
+  (question: string, extra: Partial<EngineInput> = {}): Proposal =>
+    proposeBuiltin({
+      question,
+      catalog: on,
+      dialect: 'postgres',
+      history: [],
+      now: SHOP_NOW,
+      tenantColumn,
+      ...extra,
+    });
+const ask = askOn(catalog);
+const askShop = askOn(shopCatalog, SHOP_TENANT_COLUMN);
 
 /** The SQL proposal, its SQL on one line. */
 const sqlOf = (proposal: Proposal) => {
@@ -98,32 +104,14 @@ describe('absences', () => {
   });
 
   it('reads "never ordered" of products as no order items (the rows whose keys point back)', () => {
-    expect(
-      sqlOf(
-        proposeBuiltin({
-          question: 'products that have never been ordered',
-          catalog: shopCatalog,
-          dialect: 'postgres',
-          history: [],
-          now: SHOP_NOW,
-          tenantColumn: SHOP_TENANT_COLUMN,
-        }),
-      ).sql,
-    ).toMatch(/NOT EXISTS \(SELECT 1 FROM order_items oi_none WHERE oi_none\.product_id = p\.id\)/);
+    expect(sqlOf(askShop('products that have never been ordered')).sql).toMatch(
+      /NOT EXISTS \(SELECT 1 FROM order_items oi_none WHERE oi_none\.product_id = p\.id\)/,
+    );
   });
 
   it('reads "never" and a verb that names a relation as no such rows', () => {
     // Act
-    const proposal = sqlOf(
-      proposeBuiltin({
-        question: 'customers who never ordered',
-        catalog: shopCatalog,
-        dialect: 'postgres',
-        history: [],
-        now: SHOP_NOW,
-        tenantColumn: SHOP_TENANT_COLUMN,
-      }),
-    );
+    const proposal = sqlOf(askShop('customers who never ordered'));
 
     // Assert
     expect(proposal.sql).toMatch(
@@ -149,14 +137,7 @@ describe('absences', () => {
       { dialect: 'mysql', schema: 'practice' },
     );
     const proposal = sqlOf(
-      proposeBuiltin({
-        question: 'how many owners have never booked a visit',
-        catalog: mysqlCatalog,
-        dialect: 'mysql',
-        history: [],
-        now: SHOP_NOW,
-        tenantColumn: 'org_id',
-      }),
+      askOn(mysqlCatalog)('how many owners have never booked a visit', { dialect: 'mysql' }),
     );
 
     // Act
@@ -236,16 +217,7 @@ describe('absences', () => {
         INSERT INTO pets VALUES (3, 1, 3, 2, 'Bo', NULL);
         INSERT INTO visits VALUES (1, 1, 1), (2, 2, 2), (3, 2, 3);
       `);
-      const proposal = sqlOf(
-        proposeBuiltin({
-          question: 'how many owners have never booked a visit',
-          catalog: withVisits,
-          dialect: 'postgres',
-          history: [],
-          now: SHOP_NOW,
-          tenantColumn: 'org_id',
-        }),
-      );
+      const proposal = sqlOf(askOn(withVisits)('how many owners have never booked a visit'));
 
       // Act
       const guarded = await guardPostgres({
@@ -305,13 +277,8 @@ describe('plural values that stand for rows', () => {
     const first = sqlOf(ask('how many dogs do we have'));
 
     // Act
-    const second = proposeBuiltin({
-      question: 'and cats?',
-      catalog,
-      dialect: 'postgres',
+    const second = ask('and cats?', {
       history: [{ question: 'how many dogs do we have', kind: 'sql', engine: 'builtin', state: first.state }],
-      now: SHOP_NOW,
-      tenantColumn: 'org_id',
     });
 
     // Assert
@@ -352,16 +319,7 @@ describe('words broader than a relation’s name', () => {
 describe('money in other words', () => {
   it('reads "spend" as revenue when no column answers to it', () => {
     // Act
-    const proposal = sqlOf(
-      proposeBuiltin({
-        question: 'total spend of customers in Spain',
-        catalog: shopCatalog,
-        dialect: 'postgres',
-        history: [],
-        now: SHOP_NOW,
-        tenantColumn: SHOP_TENANT_COLUMN,
-      }),
-    );
+    const proposal = sqlOf(askShop('total spend of customers in Spain'));
 
     // Assert
     expect(proposal.sql).toBe(
@@ -370,24 +328,13 @@ describe('money in other words', () => {
   });
 
   it('never takes a qualified cost (shipping_cost) for what an order costs', () => {
-    const proposal = proposeBuiltin({
-      question: 'orders over $500',
-      catalog: catalogOf([
-        {
-          name: 'orders',
-          columns: [
-            col('id', 'integer', 'integer'),
-            tenant,
-            col('shipping_cost', 'decimal', 'numeric(10,2)'),
-          ],
-        },
-      ]),
-      dialect: 'postgres',
-      history: [],
-      now: SHOP_NOW,
-      tenantColumn: 'org_id',
-    });
-    expect(proposal.kind).toBe('clarification');
+    const orders = catalogOf([
+      {
+        name: 'orders',
+        columns: [col('id', 'integer', 'integer'), tenant, col('shipping_cost', 'decimal', 'numeric(10,2)')],
+      },
+    ]);
+    expect(askOn(orders)('orders over $500').kind).toBe('clarification');
   });
 
   it('takes a relation’s only money column, whatever its name, as its price ("most expensive")', () => {
@@ -406,16 +353,7 @@ describe('money in other words', () => {
     ]);
 
     // Act
-    const proposal = sqlOf(
-      proposeBuiltin({
-        question: 'the most expensive visit',
-        catalog: withFees,
-        dialect: 'postgres',
-        history: [],
-        now: SHOP_NOW,
-        tenantColumn: 'org_id',
-      }),
-    );
+    const proposal = sqlOf(askOn(withFees)('the most expensive visit'));
 
     // Assert
     expect(proposal.sql).toMatch(/ORDER BY v\.fee DESC/);
@@ -432,16 +370,7 @@ describe('money in other words', () => {
     ]);
 
     // Act
-    const proposal = sqlOf(
-      proposeBuiltin({
-        question: 'average weight of pets',
-        catalog: weighed,
-        dialect: 'postgres',
-        history: [],
-        now: SHOP_NOW,
-        tenantColumn: 'org_id',
-      }),
-    );
+    const proposal = sqlOf(askOn(weighed)('average weight of pets'));
 
     // Assert
     expect(proposal.sql).toBe('SELECT AVG(p.weight_kg) AS average_weight_kg FROM pets p');
@@ -461,33 +390,15 @@ describe('different values, halves of a year, who was last', () => {
   });
 
   it('reads "the first half of 2025" as January to June', () => {
-    expect(
-      sqlOf(
-        proposeBuiltin({
-          question: 'orders placed in the first half of 2025',
-          catalog: shopCatalog,
-          dialect: 'postgres',
-          history: [],
-          now: SHOP_NOW,
-          tenantColumn: SHOP_TENANT_COLUMN,
-        }),
-      ).sql,
-    ).toMatch(/o\.ordered_at >= '2025-01-01' AND o\.ordered_at < '2025-07-01'/);
+    expect(sqlOf(askShop('orders placed in the first half of 2025')).sql).toMatch(
+      /o\.ordered_at >= '2025-01-01' AND o\.ordered_at < '2025-07-01'/,
+    );
   });
 
   it('answers "who is the most recently hired" with the row, not the date', () => {
-    expect(
-      sqlOf(
-        proposeBuiltin({
-          question: 'who is the most recently hired employee?',
-          catalog: shopCatalog,
-          dialect: 'postgres',
-          history: [],
-          now: SHOP_NOW,
-          tenantColumn: SHOP_TENANT_COLUMN,
-        }),
-      ).sql,
-    ).toMatch(/^SELECT e\.id, .* FROM employees e ORDER BY e\.hired_at DESC, e\.id LIMIT 1$/);
+    expect(sqlOf(askShop('who is the most recently hired employee?')).sql).toMatch(
+      /^SELECT e\.id, .* FROM employees e ORDER BY e\.hired_at DESC, e\.id LIMIT 1$/,
+    );
   });
 });
 
@@ -500,34 +411,14 @@ describe('units and the most common value', () => {
     ]);
 
     // Act
-    const proposal = sqlOf(
-      proposeBuiltin({
-        question: 'which pets weigh more than 38 kg',
-        catalog: weighed,
-        dialect: 'postgres',
-        history: [],
-        now: SHOP_NOW,
-        tenantColumn: 'org_id',
-      }),
-    );
+    const proposal = sqlOf(askOn(weighed)('which pets weigh more than 38 kg'));
 
     // Assert
     expect(proposal.sql).toMatch(/WHERE p\.weight_kg > 38 /);
   });
 
   it('ranks the values of a column by how many rows have them ("the most common status")', () => {
-    expect(
-      sqlOf(
-        proposeBuiltin({
-          question: 'what is the most common status of orders',
-          catalog: shopCatalog,
-          dialect: 'postgres',
-          history: [],
-          now: SHOP_NOW,
-          tenantColumn: SHOP_TENANT_COLUMN,
-        }),
-      ).sql,
-    ).toBe(
+    expect(sqlOf(askShop('what is the most common status of orders')).sql).toBe(
       'SELECT o.status, COUNT(*) AS order_count FROM orders o GROUP BY o.status ORDER BY order_count DESC, o.status LIMIT 1',
     );
   });
@@ -547,15 +438,7 @@ describe('a relation named tenants', () => {
       ],
     },
   ]);
-  const askLettings = (question: string) =>
-    proposeBuiltin({
-      question,
-      catalog: lettings,
-      dialect: 'postgres',
-      history: [],
-      now: SHOP_NOW,
-      tenantColumn: 'org_id',
-    });
+  const askLettings = askOn(lettings);
 
   it.each(['how many leases does each tenant have', 'list the names of all tenants', 'leases of tenants'])(
     'answers "%s" about its own rows',
@@ -577,14 +460,7 @@ describe('a relation named tenants', () => {
         columns: [tenant, col('name', 'text', 'text'), col('plan', 'text', 'text')],
       },
     ]);
-    const proposal = proposeBuiltin({
-      question: 'list the plans of all tenants',
-      catalog: registry,
-      dialect: 'postgres',
-      history: [],
-      now: SHOP_NOW,
-      tenantColumn: 'org_id',
-    });
+    const proposal = askOn(registry)('list the plans of all tenants');
     expect(proposal.kind).toBe('refused');
   });
 
@@ -618,15 +494,7 @@ describe('birth dates', () => {
     ...tables.slice(0, 2),
     { name: 'pets', columns: [...tables[2]!.columns, col('birth_date', 'date', 'date')] },
   ]);
-  const askBorn = (question: string) =>
-    proposeBuiltin({
-      question,
-      catalog: born,
-      dialect: 'postgres',
-      history: [],
-      now: SHOP_NOW,
-      tenantColumn: 'org_id',
-    });
+  const askBorn = askOn(born);
 
   it('dates a row only when the question says born', () => {
     expect(sqlOf(askBorn('how many pets were born in 2020')).sql).toMatch(/p\.birth_date >= '2020-01-01'/);
@@ -682,17 +550,7 @@ describe('a helpdesk, as its users type', () => {
       ],
     },
   ]);
-  const askDesk = (question: string) =>
-    sqlOf(
-      proposeBuiltin({
-        question,
-        catalog: helpdesk,
-        dialect: 'postgres',
-        history: [],
-        now: SHOP_NOW,
-        tenantColumn: 'org_id',
-      }),
-    );
+  const askDesk = (question: string) => sqlOf(askOn(helpdesk)(question));
 
   it.each([
     ['how many unassigned tickets do we have', /WHERE t\.assignee_id IS NULL$/],

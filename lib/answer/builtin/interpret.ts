@@ -467,9 +467,8 @@ const readCount = (c: Reading, aggregate: Aggregate): void => {
 
 /** A sum, average, minimum or maximum: of a named column or measure, or of a relation's one amount. */
 const readMeasureAggregate = (c: Reading, aggregate: Aggregate): void => {
-  const aggregateTarget = c.at(aggregate.target);
   const { resolver, lexicon, analysis, items, used, prior, parts, focusEntity } = c;
-  const target = aggregateTarget;
+  const target = c.at(aggregate.target);
   let measure: Measure | undefined;
   let name: string | undefined;
   const named = items.some(

@@ -92,7 +92,7 @@ const wordTokens = (raw: string): Token[] => {
   // Possessives: customer's → customer, customers' is plain.
   const possessive = /'s$/.test(text);
   text = text.replace(/'s$/, '');
-  const expanded = Object.hasOwn(contractions, text) ? contractions[text] : undefined;
+  const expanded = contractions[text];
   if (expanded) return expanded.map((word) => ({ kind: 'word', text: word }));
   if (text.includes("'")) {
     const ending = contractedEndings.find(([pattern]) => pattern.test(text));
