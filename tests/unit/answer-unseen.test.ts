@@ -12,7 +12,7 @@ import type { Catalog } from '#lib/connectors/types.ts';
 import { guardMysql } from '#lib/sql/mysql.ts';
 import { effectivePolicy } from '#lib/sql/policy.ts';
 import { guardPostgres } from '#lib/sql/postgres.ts';
-import { catalogOf, col, ddlOf, type TableSpec } from '../fixtures/catalogs/define.ts';
+import { type ColumnSpec, catalogOf, col, ddlOf, type TableSpec } from '../fixtures/catalogs/define.ts';
 import { SHOP_NOW, SHOP_TENANT_COLUMN, shopCatalog } from '../fixtures/catalogs/shop.ts';
 
 const tenant = col('org_id', 'integer', 'integer');
@@ -64,6 +64,10 @@ const policy = effectivePolicy({
   tenantFilterColumn: 'org_id',
   policy: { tenant_column: 'org_id', tables: { species: { shared: true } } },
 });
+
+/** The practice's owners and pets, pets with one more column. */
+const withPetColumn = (column: ColumnSpec): Catalog =>
+  catalogOf([...tables.slice(0, 2), { name: 'pets', columns: [...tables[2]!.columns, column] }]);
 
 /** Asks of `on` as a first question (or after `extra.history`), in PostgreSQL unless said. */
 const askOn =
@@ -361,13 +365,7 @@ describe('money in other words', () => {
 
   it('reads a column without the unit its name ends in ("weight" for weight_kg)', () => {
     // Arrange
-    const weighed = catalogOf([
-      ...tables.slice(0, 2),
-      {
-        name: 'pets',
-        columns: [...tables[2]!.columns, col('weight_kg', 'decimal', 'numeric(10,2)')],
-      },
-    ]);
+    const weighed = withPetColumn(col('weight_kg', 'decimal', 'numeric(10,2)'));
 
     // Act
     const proposal = sqlOf(askOn(weighed)('average weight of pets'));
@@ -405,10 +403,7 @@ describe('different values, halves of a year, who was last', () => {
 describe('units and the most common value', () => {
   it('reads "38 kg" as a number of the column measured in kg', () => {
     // Arrange
-    const weighed = catalogOf([
-      ...tables.slice(0, 2),
-      { name: 'pets', columns: [...tables[2]!.columns, col('weight_kg', 'decimal', 'numeric(10,2)')] },
-    ]);
+    const weighed = withPetColumn(col('weight_kg', 'decimal', 'numeric(10,2)'));
 
     // Act
     const proposal = sqlOf(askOn(weighed)('which pets weigh more than 38 kg'));
@@ -490,10 +485,7 @@ describe('a yes/no column both ways', () => {
 });
 
 describe('birth dates', () => {
-  const born = catalogOf([
-    ...tables.slice(0, 2),
-    { name: 'pets', columns: [...tables[2]!.columns, col('birth_date', 'date', 'date')] },
-  ]);
+  const born = withPetColumn(col('birth_date', 'date', 'date'));
   const askBorn = askOn(born);
 
   it('dates a row only when the question says born', () => {
