@@ -1,9 +1,9 @@
-// The worker thread that owns one in-memory PGlite database (lib/connectors/pglite.ts).
+// The child process that owns one in-memory PGlite database (lib/connectors/pglite.ts).
 // PGlite has no working statement_timeout and runs queries on the thread that calls it, so the
-// connector keeps it here and terminates the whole thread when a query overruns; a new worker
-// rebuilds the database from the seed file.
+// connector keeps it here and kills the whole process when a query overruns; a new worker
+// rebuilds the database from the seed file. Its options come as the first argument (JSON).
 //
-// Protocol: after loading the seed it posts {type: 'ready'} (or {type: 'failed', error});
+// Protocol (IPC): after loading the seed it sends {type: 'ready'} (or {type: 'failed', error});
 // then each request {id, sql, params, pin, maxCost} is answered by
 // {id, ok: true, fields, rows, cost} or {id, ok: false, error}. Requests are handled one at a
 // time (the connector never sends a second before the first is answered).
@@ -20,7 +20,6 @@ import { readFile, rename, unlink, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
 
 export interface WorkerRequest {
@@ -50,8 +49,13 @@ export interface WorkerOptions {
   snapshotCache?: string;
 }
 
-const port = parentPort;
-if (!port) throw new Error('pglite-worker.ts runs as a worker thread');
+if (!process.send) throw new Error('pglite-worker.ts runs as a child process with an IPC channel');
+const send = (message: WorkerMessage): void => {
+  process.send?.(message);
+};
+const workerData = JSON.parse(process.argv[2] ?? '{}') as WorkerOptions;
+// The connector's process has gone: so has the reason to exist.
+process.on('disconnect', () => process.exit(0));
 
 const failure = (error: unknown): WorkerFailure => {
   const e = error as { name?: unknown; message?: unknown; code?: unknown };
@@ -77,7 +81,7 @@ const SNAPSHOT_FORMAT = 1;
 
 /** The snapshot cache directory, or undefined when disabled or not private to this user. */
 const cacheDirectory = (): string | undefined => {
-  const configured = (workerData as WorkerOptions).snapshotCache;
+  const configured = workerData.snapshotCache;
   if (configured === 'off') return undefined;
   const directory = configured || join(tmpdir(), `tabletalk-pglite-${process.getuid?.() ?? 'user'}`);
   try {
@@ -146,13 +150,16 @@ const open = async (seedFile: string | undefined): Promise<PGlite> => {
   return database;
 };
 
-const { seedFile } = workerData as WorkerOptions;
+const { seedFile } = workerData;
 let db: PGlite;
 try {
   db = await open(seedFile);
-  port.postMessage({ type: 'ready' } satisfies WorkerMessage);
+  send({ type: 'ready' });
 } catch (error) {
-  port.postMessage({ type: 'failed', error: failure(error) } satisfies WorkerMessage);
+  // Exit only once the message is out of this process.
+  await new Promise<void>((resolve) =>
+    process.send?.({ type: 'failed', error: failure(error) } satisfies WorkerMessage, () => resolve()),
+  );
   process.exit(1);
 }
 
@@ -163,7 +170,7 @@ const planCost = (plan: unknown): number => {
   return typeof cost === 'number' ? cost : 0;
 };
 
-port.on('message', async (request: WorkerRequest) => {
+process.on('message', async (request: WorkerRequest) => {
   let cost: number | undefined;
   try {
     await db.exec(request.pin ? 'BEGIN READ ONLY; SET LOCAL search_path = pg_catalog' : 'BEGIN READ ONLY');
@@ -175,34 +182,34 @@ port.on('message', async (request: WorkerRequest) => {
         );
         cost = planCost(explained.rows[0]?.['QUERY PLAN']);
         if (cost > request.maxCost) {
-          port.postMessage({
+          send({
             type: 'result',
             id: request.id,
             ok: false,
             error: { name: 'CostCeiling', message: 'cost above the ceiling', code: 'QUERY_TOO_EXPENSIVE' },
             cost,
-          } satisfies WorkerMessage);
+          });
           return;
         }
       }
       const result = await db.query<unknown[]>(request.sql, request.params, { rowMode: 'array', parsers });
-      port.postMessage({
+      send({
         type: 'result',
         id: request.id,
         ok: true,
         fields: result.fields.map((field) => field.name),
         rows: result.rows,
         ...(cost !== undefined ? { cost } : {}),
-      } satisfies WorkerMessage);
+      });
     } finally {
       await db.exec('ROLLBACK');
     }
   } catch (error) {
-    port.postMessage({
+    send({
       type: 'result',
       id: request.id,
       ok: false,
       error: failure(error),
-    } satisfies WorkerMessage);
+    });
   }
 });

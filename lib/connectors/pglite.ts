@@ -1,17 +1,24 @@
 // The embedded demo engine: PostgreSQL in-process with PGlite, `memory:` plus a seed SQL file
 // (docs/design.md "Operating it": every process builds its own in-memory copy from the seed).
 //
-// Worker lifecycle: the database lives in one worker thread (pglite-worker.ts), started on first
+// Worker lifecycle: the database lives in one child process (pglite-worker.ts), started on first
 // use. Requests are queued and sent one at a time; the statement timeout runs from the moment a
-// request is handed to the worker, and when it fires the worker is terminated (PGlite has no
-// working statement_timeout) and a replacement is started at once, re-seeded, for the queued and
-// the next requests. The worker holds the event loop open only while a request is pending, so an
+// request is handed to the worker, and when it fires the worker is killed (PGlite has no working
+// statement_timeout) and a replacement is started at once, re-seeded, for the queued and the
+// next requests. The worker holds the event loop open only while a request is pending, so an
 // idle connector never keeps a CLI process alive.
 //
-// Packaging: the worker is a module file of its own, run as a thread. In a packaged function
-// (serverless package, npm run offline) it is `pglite-worker.mjs`, bundled with PGlite's .wasm
-// and .data files beside the chunk that holds this connector (infra/esbuild-plugins.cjs).
-import { Worker } from 'node:worker_threads';
+// A process, not a worker thread: cutting a query means stopping WebAssembly mid-run, and
+// terminating a thread that runs WebAssembly while a new thread starts can crash the whole
+// process with SIGSEGV (docs/design.md "The embedded engine runs in a child process"). A
+// killed process takes nothing of ours with it.
+//
+// Packaging: the worker is a module file of its own. In a packaged function (serverless package,
+// npm run offline) it is `pglite-worker.mjs`, bundled with PGlite's .wasm and .data files beside
+// the chunk that holds this connector (infra/esbuild-plugins.cjs).
+import { type ChildProcess, fork } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { settings } from '#lib/config.ts';
 import { ServiceError } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
@@ -55,11 +62,21 @@ interface Job {
 }
 
 interface Running {
-  worker: Worker;
+  worker: ChildProcess;
   ready: Promise<void>;
   /** Set once the worker has gone (exit, crash, terminate): it takes no more jobs. */
   gone: boolean;
 }
+
+/** The worker keeps the event loop open while a request is pending, and only then. */
+const hold = (worker: ChildProcess): void => {
+  worker.ref();
+  worker.channel?.ref();
+};
+const release = (worker: ChildProcess): void => {
+  worker.unref();
+  worker.channel?.unref();
+};
 
 /** A worker-side failure with its SQLSTATE, as the error mapping expects. */
 const asError = (failure: WorkerFailure): Error =>
@@ -82,6 +99,11 @@ export class PgliteConnector implements Connector {
     this.#workerUrl = options.workerUrl ?? workerUrl;
   }
 
+  /** The operating-system process of the current worker, while there is one. */
+  get workerProcessId(): number | undefined {
+    return this.#running && !this.#running.gone ? this.#running.worker.pid : undefined;
+  }
+
   /** The current worker, starting one when there is none (first use, or after a termination). */
   #worker(): Running {
     if (this.#running && !this.#running.gone) return this.#running;
@@ -92,16 +114,17 @@ export class PgliteConnector implements Connector {
     };
     // A bundle without the worker module fails here with "Cannot find module <path>": the path
     // reaches the logs only (connectionFailed), the caller sees ENGINE_UNAVAILABLE.
-    const worker = new Worker(this.#workerUrl, {
-      workerData: options,
-      // The process's Node options, but for --input-type, which a worker refuses (a process
-      // started as `node --input-type=module -e …`, as the packaging tests run a bundle).
+    const modulePath = fileURLToPath(this.#workerUrl);
+    if (!existsSync(modulePath))
+      throw Object.assign(new Error(`Cannot find module '${modulePath}'`), { code: 'ERR_MODULE_NOT_FOUND' });
+    const worker = fork(modulePath, [JSON.stringify(options)], {
+      // The process's Node options, but for --input-type (a process started as
+      // `node --input-type=module -e …`, as the packaging tests run a bundle).
       execArgv: process.execArgv.filter((option) => !option.startsWith('--input-type')),
-      stdout: true, // swallowed: stdout of the admin command is JSON only
-      stderr: true,
+      serialization: 'advanced',
+      // stdout and stderr swallowed: stdout of the admin command is JSON only.
+      stdio: ['ignore', 'ignore', 'ignore', 'ipc'],
     });
-    worker.stdout.resume();
-    worker.stderr.resume();
     const running: Running = { worker, ready: Promise.resolve(), gone: false };
     // An 'error' event without a listener would crash the process; the pending request (if
     // any) is failed by its 'exit' listener.
@@ -111,7 +134,7 @@ export class PgliteConnector implements Connector {
     running.ready = new Promise<void>((resolve, reject) => {
       const timer = setTimeout(() => {
         running.gone = true;
-        void worker.terminate();
+        worker.kill('SIGKILL');
         reject(new ConnectTimeout('the embedded database did not start in time'));
       }, this.#startTimeoutMs);
       const onMessage = (message: WorkerMessage) => {
@@ -160,15 +183,16 @@ export class PgliteConnector implements Connector {
     if (this.#busy) return;
     const job = this.#queue.shift();
     if (!job) {
-      this.#running?.worker.unref();
+      if (this.#running && !this.#running.gone) release(this.#running.worker);
       return;
     }
     this.#busy = true;
     try {
       if (this.#closed) throw new ServiceError('DB_CONNECTION_FAILED', { detail: 'CLOSED' });
-      const running = this.#worker();
-      running.worker.ref();
+      let running: Running;
       try {
+        running = this.#worker();
+        hold(running.worker);
         await running.ready;
       } catch (error) {
         throw connectionFailed(error, redact);
@@ -209,16 +233,22 @@ export class PgliteConnector implements Connector {
         () => {
           cleanup();
           running.gone = true;
-          void worker.terminate();
+          worker.kill('SIGKILL');
           // The replacement starts loading now, so the next request waits less.
-          if (!this.#closed) this.#worker().worker.unref();
+          if (!this.#closed) {
+            try {
+              release(this.#worker().worker);
+            } catch {
+              // the next request meets the same failure and reports it
+            }
+          }
           reject(queryFailed(new QueryTimeout('statement timeout'), redact));
         },
         Math.max(1, job.timeoutMs),
       );
       worker.on('message', onMessage);
       worker.once('exit', onExit);
-      worker.postMessage({ ...job.request, id } satisfies WorkerRequest);
+      worker.send({ ...job.request, id } satisfies WorkerRequest);
     });
   }
 
@@ -262,7 +292,12 @@ export class PgliteConnector implements Connector {
     this.#running = undefined;
     if (running && !running.gone) {
       running.gone = true;
-      await running.worker.terminate();
+      const { worker } = running;
+      if (worker.exitCode === null && worker.signalCode === null) {
+        const exited = new Promise((resolve) => worker.once('exit', resolve));
+        worker.kill('SIGKILL');
+        await exited;
+      }
     }
   }
 }

@@ -10,9 +10,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import mysql from 'mysql2/promise';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { closeConnectors, connectorFor, createConnector } from '#lib/connectors/index.ts';
 import { SQL_MODE } from '#lib/connectors/mysql.ts';
+import type { PgliteConnector } from '#lib/connectors/pglite.ts';
 import { secretStore } from '#lib/connectors/secrets.ts';
 import type { Catalog, Connector } from '#lib/connectors/types.ts';
 import { effectivePolicy } from '#lib/sql/policy.ts';
@@ -283,6 +284,34 @@ describe('PGlite connector', { timeout: 60_000 }, () => {
     expect(results[0]).toMatchObject({ status: 'rejected', reason: { detail: 'QUERY_TIMEOUT' } });
     expect(results[1]).toMatchObject({ status: 'fulfilled', value: { rows: [{ n: 60 }] } });
     expect(results[2]).toMatchObject({ status: 'fulfilled', value: { rows: [{ n: 42 }] } });
+  });
+
+  it('cuts overrunning queries by killing the worker process, never a thread of this one', async () => {
+    // Stopping WebAssembly mid-run by terminating a worker thread while its replacement starts
+    // can crash the whole process (SIGSEGV); a killed child process cannot take this one along.
+    const pglite = connector as PgliteConnector;
+    await connector.execute('SELECT 1', [], { timeoutMs: 30_000 });
+    for (let cut = 0; cut < 2; cut++) {
+      const before = pglite.workerProcessId;
+      expect(before).toBeGreaterThan(0);
+      expect(before).not.toBe(process.pid);
+      await expect(connector.execute('SELECT pg_sleep(5)', [], { timeoutMs: 200 })).rejects.toMatchObject({
+        detail: 'QUERY_TIMEOUT',
+      });
+      const alive = () => {
+        try {
+          process.kill(before as number, 0);
+          return true;
+        } catch {
+          return false;
+        }
+      };
+      await vi.waitFor(() => expect(alive()).toBe(false), { timeout: 5_000 });
+      expect((await connector.execute('SELECT 41 + 1 AS n', [], { timeoutMs: 30_000 })).rows).toEqual([
+        { n: 42 },
+      ]);
+      expect(pglite.workerProcessId).not.toBe(before);
+    }
   });
 
   it('reports a seed that does not load as DB_CONNECTION_FAILED / SEED_FAILED', async () => {
