@@ -13,6 +13,9 @@
 //   author; used for tuning.
 // - lettings: lettings agencies (eval/lettings/), a set of the same kind written by someone who
 //   had not seen the engine; held out: never read, run only to report.
+// - freight, university, maintenance: three more sets of that kind (a haulage platform, colleges,
+//   factory maintenance), each on a database of a domain unlike the others, written by people who
+//   had not seen the engine; held out: their first run is their held-out figure.
 // - defog-tuning, defog-heldout: the external Defog sql-eval set (../shared/eval/defog, not part
 //   of this repository), split once by database name in eval/defog/split.json before any of its
 //   questions was read; the held-out part was not opened or run while the engine was tuned. The
@@ -58,6 +61,9 @@ export const SET_NAMES = [
   'vet',
   'helpdesk',
   'lettings',
+  'freight',
+  'university',
+  'maintenance',
   'defog-tuning',
   'defog-heldout',
 ] as const;
@@ -97,6 +103,29 @@ const split = JSON.parse(readFileSync(join(root, 'eval/defog/split.json'), 'utf8
   tuning: string[];
   heldout: string[];
 };
+
+/**
+ * A held-out set of one multi-tenant database (eval/<name>/schema.sql with its column comments,
+ * eval/<name>/glossary.json, eval/<name>.jsonl): every table carries the tenant column but the
+ * registry of tenants, which is filtered on its id.
+ */
+const unseenSet = (name: SetName, label: string, tenantColumn: string, registry: string): EvalSet => ({
+  name,
+  source: `eval/${name}.jsonl`,
+  heldOut: true,
+  databases: [
+    {
+      key: name,
+      label,
+      seed: join(root, `eval/${name}/schema.sql`),
+      policy: { tenant_column: tenantColumn, tables: { [registry]: { tenant_column: 'id' } } },
+      requiresScoping: true,
+      tenantColumn,
+      glossary: join(root, `eval/${name}/glossary.json`),
+    },
+  ],
+  items: jsonl(`eval/${name}.jsonl`),
+});
 
 const defogSet = (name: SetName, databases: string[], heldOut: boolean): EvalSet => {
   const present = existsSync(join(defogDir, 'questions.json'));
@@ -267,6 +296,9 @@ export const SETS: readonly EvalSet[] = [
     ],
     items: jsonl('eval/lettings.jsonl'),
   },
+  unseenSet('freight', 'Freight logistics', 'company_id', 'companies'),
+  unseenSet('university', 'Colleges', 'institution_id', 'institutions'),
+  unseenSet('maintenance', 'Plant maintenance', 'manufacturer_id', 'manufacturers'),
   defogSet('defog-tuning', split.tuning, false),
   defogSet('defog-heldout', split.heldout, true),
 ];
