@@ -16,7 +16,7 @@
 // prefix removed). Either way the answering functions get it and no other zip grows by its 1.7 MB.
 //
 // PGlite worker: the embedded demo database (lib/connectors/pglite.ts) runs PGlite in a worker
-// thread started from a module file, `pglite-worker.mjs` beside the output file that holds the
+// process started from a module file, `pglite-worker.mjs` beside the output file that holds the
 // connector. Where a build bundles the connector, this builds lib/connectors/pglite-worker.ts
 // (PGlite inside) to that place and copies PGlite's pglite.wasm, pglite.data and initdb.wasm
 // beside it, which PGlite loads relative to its own module; the same place rules as the .wasm.
