@@ -7,6 +7,8 @@
 //   one row, one column, wider tables, partial results (results_truncated) → null
 // Before the rules: an id column beside a name is left out (the name labels the bars), and a year
 // and a month column (`period_year`, `period_month`) become one month (`2025-03`) on a time axis.
+// The axes are named from the answer's reading when it has one (the grouping's and the measure's
+// words: "Category", "Revenue"), else from the columns ("Total revenue").
 // The widget draws these three kinds itself (web/src/chart.ts); the spec stays valid for
 // integrators who render it with vega-embed.
 
@@ -117,6 +119,11 @@ const shapeOf = (
 export interface ChartInput {
   /** What the chart shows, in words (the answer's reading of the question). */
   title: string;
+  /**
+   * The axes' names from the answer's reading (lib/answer/reading.ts): the measure ("Revenue")
+   * and what the rows are per ("category"). Without them, titles come from the column names.
+   */
+  axes?: { measure?: string; dimension?: string };
   results: readonly Record<string, unknown>[];
   resultsTruncated: boolean;
 }
@@ -146,7 +153,7 @@ const chartRows = (results: readonly Record<string, unknown>[]): Record<string, 
 };
 
 /** The chart of a result, or null when none of the rules fits. */
-export const chartFor = ({ title, results: raw, resultsTruncated }: ChartInput): ChartSpec | null => {
+export const chartFor = ({ title, axes, results: raw, resultsTruncated }: ChartInput): ChartSpec | null => {
   if (resultsTruncated || raw.length < 2) return null;
   const results = chartRows(raw);
   const columns = Object.keys(results[0] ?? {});
@@ -158,8 +165,17 @@ export const chartFor = ({ title, results: raw, resultsTruncated }: ChartInput):
     ),
   );
   if (kinds.some((kind) => kind === undefined)) return null;
-  const shape = shapeOf(columns, kinds as ColumnKind[], results.length);
-  if (!shape) return null;
+  const found = shapeOf(columns, kinds as ColumnKind[], results.length);
+  if (!found) return null;
+  // A dimension and a measure (line, bar) take the reading's words; two measures keep theirs.
+  const shape =
+    found.mark === 'point' || !axes
+      ? found
+      : {
+          ...found,
+          x: axes.dimension ? { ...found.x, title: titleOf(axes.dimension) } : found.x,
+          y: axes.measure ? { ...found.y, title: axes.measure } : found.y,
+        };
   const numeric = new Set(
     [shape.x, shape.y].filter((f) => f.type === 'quantitative' || f.type === 'ordinal').map((f) => f.field),
   );
