@@ -1,7 +1,8 @@
 // End to end over HTTP through the local gateway: what a control-plane change answers and when
 // the answering flow sees it (docs/control-plane.md "Changing a database", "Glossary", "API
 // keys"). A PATCH answers the record it stored (its new updated_at); a glossary PUT is used by
-// the next question in the process that saved it (no 60 s wait on one container); a pk_ key for
+// the next question in the process that saved it (no 60 s wait on one container), and a row
+// policy change by the next question (the database is read per question); a pk_ key for
 // a database that filters rows by tenant is refused when created, pointing to embed sessions;
 // an indexing job counts tables and views, not sequences, in tables_total.
 import { randomBytes, randomUUID } from 'node:crypto';
@@ -11,6 +12,7 @@ import { createApiKey } from '#lib/store/api-keys.ts';
 import { addDatabase, newDatabaseId } from '#lib/store/databases.ts';
 import { createOrganization } from '#lib/store/organizations.ts';
 import { writeSchemaIndex } from '#lib/store/schema-index.ts';
+import { demoPolicy } from '../../local/demo/seed.ts';
 import { ordersCatalog } from '../fixtures/catalogs/orders.ts';
 import { closeConnectors, registerDatabase } from '../helpers/answering.ts';
 import { startTestGateway } from '../helpers/gateway.ts';
@@ -105,6 +107,28 @@ describe('a glossary change', () => {
     // Taken away again: the next question asks back once more.
     expect((await call('PUT', `${ORG}/databases/${shopId}/glossary`, {})).status).toBe(200);
     expect((await ask(question)).body.data.query_type).not.toBe('sql');
+  });
+});
+
+describe('a row policy change', () => {
+  it('is used by the next question: a table no longer shared is refused at once', async () => {
+    const ask = () =>
+      call(
+        'POST',
+        '/api/v1/chat/message',
+        { message: 'How many categories are there?', database_id: shopId },
+        { ...manage, 'X-Tenant-Id': '1' },
+      );
+    const shared = await ask();
+    expect(shared.status, shared.text).toBe(200);
+    expect(shared.body.data.query_type).toBe('sql');
+    // categories has no org_id: without its `shared` override the policy refuses it.
+    const { categories: _categories, ...tables } = demoPolicy.tables;
+    const patched = await call('PATCH', `${ORG}/databases/${shopId}`, { policy: { ...demoPolicy, tables } });
+    expect(patched.status, patched.text).toBe(200);
+    const refused = await ask();
+    expect(refused.body.data?.query_type ?? refused.body.error_code, refused.text).not.toBe('sql');
+    expect(refused.text).not.toMatch(/"results":\[\{/);
   });
 });
 
