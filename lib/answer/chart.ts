@@ -123,12 +123,24 @@ export interface ChartInput {
    * The axes' names from the answer's reading (lib/answer/reading.ts): the measure ("Revenue")
    * and what the rows are per ("category"). Without them, titles come from the column names.
    */
-  axes?: { measure?: string; dimension?: string };
+  axes?: {
+    measure?: string;
+    dimension?: string;
+    /**
+     * Whether the reading is the answering engine's own (then its words always name the axes);
+     * otherwise (the builtin's reading of a question another engine answered) a word names an
+     * axis only where the column agrees: a name column or one holding the dimension's word, a
+     * measure column holding the measure's last word.
+     */
+    own?: boolean;
+  };
   results: readonly Record<string, unknown>[];
   resultsTruncated: boolean;
 }
 
 const idName = /(?:^|_)id$/i;
+/** Columns that name a row: their own name says nothing about what the rows are. */
+const namingColumn = /^(?:name|title|label)$/i;
 const monthName = /(?:^|_)month$/i;
 const isInteger = (value: unknown, min: number, max: number): boolean =>
   isNumeric(value) && Number.isInteger(Number(value)) && Number(value) >= min && Number(value) <= max;
@@ -168,13 +180,22 @@ export const chartFor = ({ title, axes, results: raw, resultsTruncated }: ChartI
   const found = shapeOf(columns, kinds as ColumnKind[], results.length);
   if (!found) return null;
   // A dimension and a measure (line, bar) take the reading's words; two measures keep theirs.
+  const agrees = (column: string, phrase: string | undefined, naming: boolean): boolean => {
+    if (!phrase) return false;
+    if (axes?.own) return true;
+    const words = titleOf(column).toLowerCase().split(' ');
+    const stem = (phrase.toLowerCase().split(' ').at(-1) ?? '').replace(/s$/, '');
+    return (naming && namingColumn.test(column)) || words.some((word) => word.replace(/s$/, '') === stem);
+  };
   const shape =
     found.mark === 'point' || !axes
       ? found
       : {
           ...found,
-          x: axes.dimension ? { ...found.x, title: titleOf(axes.dimension) } : found.x,
-          y: axes.measure ? { ...found.y, title: axes.measure } : found.y,
+          x: agrees(found.x.field, axes.dimension, true)
+            ? { ...found.x, title: titleOf(axes.dimension ?? '') }
+            : found.x,
+          y: agrees(found.y.field, axes.measure, false) ? { ...found.y, title: axes.measure ?? '' } : found.y,
         };
   const numeric = new Set(
     [shape.x, shape.y].filter((f) => f.type === 'quantitative' || f.type === 'ordinal').map((f) => f.field),

@@ -655,12 +655,14 @@ export const answerQuestion = async (
         produced.kind === 'sql'
           ? chartFor({
               title: interpretation ?? question,
-              // Axes named from the answer's own reading only (another engine's query may differ).
-              ...(reading?.source === 'answer'
+              // Axes named from the reading: always the answering engine's own; the builtin's
+              // reading of another engine's question only where the columns agree (chart.ts).
+              ...(reading
                 ? {
                     axes: {
                       measure: reading.measureTitle,
                       ...(reading.dimension ? { dimension: reading.dimension } : {}),
+                      own: reading.source === 'answer',
                     },
                   }
                 : {}),

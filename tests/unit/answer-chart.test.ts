@@ -163,7 +163,7 @@ describe('chartFor', () => {
         title: 'Revenue per category',
         results,
         resultsTruncated: false,
-        axes: { measure: 'Revenue', dimension: 'category' },
+        axes: { measure: 'Revenue', dimension: 'category', own: true },
       }),
     );
     expect(bars.encoding.x).toMatchObject({ field: 'name', title: 'Category' });
@@ -171,6 +171,29 @@ describe('chartFor', () => {
     expect(bars.description).toBe('Revenue per category, 2 bars');
     // Without a reading the columns name them.
     expect(chart(results)?.encoding.x.title).toBe('Name');
+    // Another engine's answer: the builtin's reading names an axis where its column agrees only.
+    const guessed = (
+      axes: { measure: string; dimension: string },
+      rows: Record<string, unknown>[] = results,
+    ) =>
+      chartFor({ title: 'x', results: rows, resultsTruncated: false, axes: { ...axes, own: false } })
+        ?.encoding;
+    expect(guessed({ measure: 'Revenue', dimension: 'category' })).toMatchObject({
+      x: { title: 'Category' },
+      y: { title: 'Revenue' },
+    });
+    expect(guessed({ measure: 'Orders', dimension: 'country' })).toMatchObject({
+      x: { title: 'Country' },
+      y: { title: 'Total revenue' },
+    });
+    const byCity = [
+      { city: 'Berlin', order_count: 3 },
+      { city: 'Paris', order_count: 2 },
+    ];
+    expect(guessed({ measure: 'Orders', dimension: 'country' }, byCity)).toMatchObject({
+      x: { title: 'City' },
+      y: { title: 'Orders' },
+    });
     // Two measures keep their own names.
     const points = chartFor({
       title: 'x',
