@@ -11,12 +11,12 @@ import type { Catalog } from '#lib/connectors/types.ts';
 import { isServiceError } from '#lib/errors.ts';
 import { uuidPattern } from '#lib/ids.ts';
 import { effectiveLimits, type LimitOverrides, PlanName } from '#lib/limits/plans.ts';
-import { createKey, revokeKey } from '#lib/manage/api-keys.ts';
+import { createKey, publicApiKey, revokeKey } from '#lib/manage/api-keys.ts';
 import { createDatabase } from '#lib/manage/database-changes.ts';
 import { indexDatabase } from '#lib/manage/databases.ts';
 import { ApiKeyCreateBody } from '#lib/manage/inputs.ts';
 import { effectivePolicy } from '#lib/sql/policy.ts';
-import { listApiKeys } from '#lib/store/api-keys.ts';
+import { type ApiKeyRecord, listApiKeys } from '#lib/store/api-keys.ts';
 import { BrandingUpdate, saveBranding } from '#lib/store/branding.ts';
 import {
   type DatabaseRecord,
@@ -34,6 +34,7 @@ import {
   createOrganization,
   findOrganization,
   NewOrganization,
+  type Organization,
   setOrganizationLimits,
   setOrganizationPlan,
 } from '#lib/store/organizations.ts';
@@ -130,6 +131,33 @@ const organizationMustExist = async (id: number) => {
   return organization;
 };
 
+// ---- output ----------------------------------------------------------------------------------
+// What the commands print uses the API's field names (snake_case: created_at, prefix,
+// organization_id…), so that a record reads the same from the admin command and the API.
+
+/** `requestsPerMinute` → `requests_per_minute`. */
+const snakeCase = (name: string): string => name.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+
+/** Limits (or overrides) with the API's names. */
+const limitsOutput = (limits: object): Record<string, number> =>
+  Object.fromEntries(Object.entries(limits).map(([name, value]) => [snakeCase(name), value as number]));
+
+const organizationOutput = (organization: Organization) => ({
+  id: organization.id,
+  name: organization.name,
+  plan: organization.plan,
+  status: organization.status,
+  created_at: organization.createdAt,
+  ...(organization.limits ? { limits: limitsOutput(organization.limits) } : {}),
+});
+
+/** A key as GET /organization/api-keys shows it, with its organization and, once revoked, when. */
+const keyOutput = (key: ApiKeyRecord) => ({
+  ...publicApiKey(key),
+  organization_id: key.organizationId,
+  revoked_at: key.revokedAt ?? null,
+});
+
 // ---- org -----------------------------------------------------------------------------------
 
 const orgCreate: Run = async (values, connect) => {
@@ -139,7 +167,7 @@ const orgCreate: Run = async (values, connect) => {
     '--name',
   );
   await connect();
-  return createOrganization(input);
+  return organizationOutput(await createOrganization(input));
 };
 
 const orgSetPlan: Run = async (values, connect) => {
@@ -147,7 +175,7 @@ const orgSetPlan: Run = async (values, connect) => {
   const plan = planOption(values.plan);
   await connect();
   await organizationMustExist(id);
-  return setOrganizationPlan(id, plan);
+  return organizationOutput(await setOrganizationPlan(id, plan));
 };
 
 /** `org set-limits` options and the override each one sets. */
@@ -194,7 +222,10 @@ const orgSetLimits: Run = async (values, connect) => {
     else overrides[field] = value;
   }
   const updated = await setOrganizationLimits(id, overrides);
-  return { ...updated, effectiveLimits: effectiveLimits(updated.plan, updated.limits) };
+  return {
+    ...organizationOutput(updated),
+    effective_limits: limitsOutput(effectiveLimits(updated.plan, updated.limits)),
+  };
 };
 
 // ---- key -----------------------------------------------------------------------------------
@@ -234,32 +265,21 @@ const keyCreate: Run = async (values, connect) => {
       throw new AdminError(`database ${databaseId} not found in organization ${organizationId}`);
     throw error;
   });
-  return {
-    id: created.id,
-    key: created.key,
-    kind: created.kind,
-    organizationId,
-    ...(created.database_id ? { databaseId: created.database_id } : {}),
-    ...(created.origins.length ? { allowedOrigins: created.origins } : {}),
-    ...(created.name !== null ? { name: created.name } : {}),
-    ...(created.manage ? { manage: true } : {}),
-    hint: created.prefix,
-    createdAt: created.created_at,
-  };
+  // The API's answer (POST /organization/api-keys), with the organization it belongs to.
+  return { ...created, organization_id: organizationId };
 };
 
 const keyRevoke: Run = async (values, connect) => {
   const id = uuidOption('id', values.id);
   await connect();
-  const { hash: _hash, ...revoked } = await revokeKey(id);
-  return revoked;
+  return keyOutput(await revokeKey(id));
 };
 
 const keyList: Run = async (values, connect) => {
   const organizationId = organizationIdOption(values.org);
   await connect();
   await organizationMustExist(organizationId);
-  return { keys: await listApiKeys(organizationId) };
+  return { keys: (await listApiKeys(organizationId)).map(keyOutput) };
 };
 
 // ---- branding ------------------------------------------------------------------------------

@@ -2,13 +2,16 @@
 // exactly as the README says, with an environment that holds nothing but PATH and HOME (no AWS
 // variables), waits for it, and then, with what it printed: branding with the printed sk_ key, the
 // printed question (a `sql` answer), "revenue per category", the demo page `/` and `/widget.js`,
-// and the printed `admin sql check` line. With --offline it also starts `npm run offline` beside
+// the printed `admin sql check` line, and docs/control-plane.md's walk-through (steps 3 to 7, as
+// the page writes them) after the printed `export API=… AUTH=… DATABASE_ID=…` line alone. With --offline it also starts `npm run offline` beside
 // it and asks serverless-offline the same of every buffered route: branding, the conversation
 // list, an append, history, and a question to the demo database. Any failure prints the stacks'
 // output and exits 1; both stacks are stopped either way.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { root } from './stack.ts';
 
@@ -176,6 +179,62 @@ const bufferedRoutes = async (api: string, demo: Demo, where: string): Promise<v
   await ask(api, demo, demo.question, where);
 };
 
+/** Runs a shell script with only PATH and HOME in its environment; its stdout and exit code. */
+const shell = async (script: string): Promise<{ code: number | null; out: string; err: string }> => {
+  const child = spawn('sh', ['-c', script], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '' },
+  });
+  let out = '';
+  let err = '';
+  child.stdout.on('data', (chunk: Buffer) => {
+    out += chunk.toString('utf8');
+  });
+  child.stderr.on('data', (chunk: Buffer) => {
+    err += chunk.toString('utf8');
+  });
+  const [code] = (await once(child, 'exit')) as [number | null];
+  return { code, out, err };
+};
+
+/**
+ * docs/control-plane.md's walk-through, its steps 3 to 7 as the page writes them, after the
+ * `export API=… AUTH=… DATABASE_ID=…` line npm start printed and nothing else: each curl answers
+ * success, except step 6's pk_ key, which the demo database (filtered by tenant) refuses.
+ */
+const controlPlaneWalkThrough = async (output: string): Promise<void> => {
+  const exported = printed(output, /\n\s*(export API=[^\n]+)/, 'the control-plane export line');
+  const page = readFileSync(join(root, 'docs/control-plane.md'), 'utf8');
+  const section = page.slice(page.indexOf('## Walk-through'));
+  const block = /```sh\n(API=[\s\S]*?)```/.exec(section)?.[1];
+  check(block, 'docs/control-plane.md has no walk-through block');
+  const steps = new Map<number, string>();
+  const markers = [...(block ?? '').matchAll(/^# (\d)\. /gm)];
+  markers.forEach((marker, index) => {
+    steps.set(Number(marker[1]), (block ?? '').slice(marker.index, markers[index + 1]?.index));
+  });
+  for (const number of [3, 4, 5, 6, 7]) {
+    const text = steps.get(number);
+    check(text, `docs/control-plane.md's walk-through has no step ${number}`);
+    const calls = (text?.match(/^curl /gm) ?? []).length;
+    const { code, out, err } = await shell(`${exported}\n${text}`);
+    const answered = `step ${number} exited ${code}: ${out.slice(0, 400)} ${err.slice(0, 200)}`;
+    check(code === 0 && calls > 0, answered);
+    if (number === 6) {
+      check(/"success":false/.test(out) && out.includes('EMBED_SESSION_REQUIRED'), answered);
+      step(
+        'control plane: walk-through step 6 (a pk_ key for the tenant-filtered demo) → refused, EMBED_SESSION_REQUIRED',
+      );
+      continue;
+    }
+    const successes = (out.match(/"success":true/g) ?? []).length;
+    check(successes === calls && !/"success":false/.test(out), answered);
+    if (number === 3) check(out.includes(`"id":"${/DATABASE_ID=(\S+)/.exec(exported)?.[1]}"`), answered);
+    step(`control plane: walk-through step ${number} from the printed line → ${calls} × success`);
+  }
+};
+
 let stack: Started | undefined;
 let offline: Started | undefined;
 let failed = false;
@@ -243,6 +302,8 @@ try {
     `the printed admin line exited ${adminCode}: ${adminOut.slice(0, 300)} ${adminErr.slice(0, 300)}`,
   );
   step(`npm start: the printed admin sql check line → allowed, ${checked.rows?.length} row(s)`);
+
+  await controlPlaneWalkThrough(output);
 
   if (flags.offline) {
     const offlinePort = await freePort();

@@ -106,10 +106,11 @@ tabletalk is running at ${gateway.url}/api/v1
 The chat widget's demo page: ${gateway.url}/  (script: ${gateway.url}/widget.js)
   It holds no key: its embed session comes from the demo backend, POST ${gateway.url}/demo/session.
 
-  Demo organization  ${demo.organizationId} (professional plan)
+  Organization id    ${demo.organizationId}  (Demo Company, professional plan; admin commands take --org ${demo.organizationId})
   Demo database      ${demo.databaseId}
                      (PGlite from local/demo/shop.sql; tenants X-Tenant-Id 1, 2 and 3)
-  Organization key   ${demo.skKey}
+  Organization key   ${demo.skKey}  (questions, embed sessions, reads)
+  Manage key         ${demo.manageKey}  (also changes the organization: the control plane)
   Database key       ${demo.pkKey}  (refused by this database, which filters rows by tenant)
 
 Try it:
@@ -122,6 +123,11 @@ Try it:
     -d '{"database_id": "${demo.databaseId}", "tenant_id": "1", "scope_id": "visitor-7"}'
   npm run --silent admin -- sql check --database ${demo.databaseId} --tenant 1 \\
     --sql "SELECT status, count(*) FROM orders GROUP BY status" --execute
+
+The control plane (docs/control-plane.md "Walk-through"): paste this line, then the walk-through's
+steps 3 to 7 as written (steps 1 and 2, connecting and indexing, are done for the demo database):
+  export API=${gateway.url} AUTH="X-API-Key: ${demo.manageKey}" DATABASE_ID=${demo.databaseId}
+  curl -s "$API/api/v1/organization/databases/$DATABASE_ID" -H "$AUTH"
 
 Routes:
 ${routes.map((r) => `  ${r.method.padEnd(6)} ${r.path}${r.streaming ? '  (streaming)' : ''}`).join('\n')}

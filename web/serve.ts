@@ -1,5 +1,5 @@
 // The widget's files for the local gateway (local/gateway.ts `pages`): `/` is the demo page
-// (web/demo.html with the database and tenant filled in) and `/widget.js` the script, built in
+// (web/demo.html with the database and tenant filled in, its icon `/favicon.svg`) and `/widget.js` the script, built in
 // memory by esbuild on each request, so `npm start` always serves the current source and a fresh
 // clone needs no build step. On a database that filters rows by tenant the page holds no key: it
 // gets an embed session from `POST /demo/session` (local/gateway.ts `actions`), the demo's
@@ -64,9 +64,16 @@ export const demoPage = (options: DemoPageOptions): string =>
 export const badgeLogo = (fill: string, text: string): string =>
   `<svg xmlns="http://www.w3.org/2000/svg" width="96" height="28" viewBox="0 0 96 28"><rect width="96" height="28" rx="6" fill="${fill}"/><text x="48" y="19" font-family="sans-serif" font-size="14" font-weight="700" text-anchor="middle" fill="#fff">${escapeHtml(text)}</text></svg>`;
 
+/** The demo page's icon: a speech bubble over a table, in the demo's colours. */
+export const FAVICON =
+  '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32"><rect width="32" height="32" rx="7" fill="#0f766e"/><path d="M7 8h18a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H14l-5 4v-4H7a2 2 0 0 1-2-2V10a2 2 0 0 1 2-2z" fill="#fff"/><path d="M9 13h14M9 17h14M16 10v10" stroke="#0f766e" stroke-width="1.5"/></svg>';
+
 export const widgetPages = (options: DemoPageOptions): Record<string, StaticPage> => ({
   '/': { contentType: 'text/html; charset=utf-8', body: () => demoPage(options) },
   '/widget.js': { contentType: 'text/javascript; charset=utf-8', body: () => buildWidget() },
+  '/favicon.svg': { contentType: 'image/svg+xml', body: () => FAVICON },
+  // Browsers that ask for /favicon.ico before reading the page's <link rel="icon"> get the same.
+  '/favicon.ico': { contentType: 'image/svg+xml', body: () => FAVICON },
   '/logo.svg': { contentType: 'image/svg+xml', body: () => badgeLogo('#0f766e', 'tabletalk') },
   '/logo-dark.svg': { contentType: 'image/svg+xml', body: () => badgeLogo('#f59e0b', 'tabletalk') },
 });

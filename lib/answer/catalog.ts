@@ -92,7 +92,8 @@ export const answerCatalogOf = (
 
 /**
  * The database's glossary for answering (lib/store/glossary.ts), kept per container for a minute:
- * a saved change reaches every answer within 60 s. Undefined when it has none.
+ * a saved change reaches the container that saved it at once (`forgetAnswerGlossary`) and every
+ * other within 60 s. Undefined when it has none.
  */
 const glossaries = new TtlCache<string, Promise<Glossary | undefined>>(60_000, 256);
 export const answerGlossaryOf = (
@@ -112,6 +113,14 @@ export const answerGlossaryOf = (
   );
   glossaries.set(databaseId, loading);
   return loading;
+};
+
+/**
+ * Forgets a database's glossary in this container: a change saved here (PUT …/glossary, a
+ * deleted database) is read by the next answer here; other containers see it within 60 s.
+ */
+export const forgetAnswerGlossary = (databaseId: string): void => {
+  glossaries.delete(databaseId);
 };
 
 /** Tests: forget cached catalogs. */

@@ -7,6 +7,8 @@
 //   one row, one column, wider tables, partial results (results_truncated) → null
 // Before the rules: an id column beside a name is left out (the name labels the bars), and a year
 // and a month column (`period_year`, `period_month`) become one month (`2025-03`) on a time axis.
+// The axes are named from the answer's reading when it has one (the grouping's and the measure's
+// words: "Category", "Revenue"), else from the columns ("Total revenue").
 // The widget draws these three kinds itself (web/src/chart.ts); the spec stays valid for
 // integrators who render it with vega-embed.
 
@@ -117,11 +119,28 @@ const shapeOf = (
 export interface ChartInput {
   /** What the chart shows, in words (the answer's reading of the question). */
   title: string;
+  /**
+   * The axes' names from the answer's reading (lib/answer/reading.ts): the measure ("Revenue")
+   * and what the rows are per ("category"). Without them, titles come from the column names.
+   */
+  axes?: {
+    measure?: string;
+    dimension?: string;
+    /**
+     * Whether the reading is the answering engine's own (then its words always name the axes);
+     * otherwise (the builtin's reading of a question another engine answered) a word names an
+     * axis only where the column agrees: a name column or one holding the dimension's word, a
+     * measure column holding the measure's last word.
+     */
+    own?: boolean;
+  };
   results: readonly Record<string, unknown>[];
   resultsTruncated: boolean;
 }
 
 const idName = /(?:^|_)id$/i;
+/** Columns that name a row: their own name says nothing about what the rows are. */
+const namingColumn = /^(?:name|title|label)$/i;
 const monthName = /(?:^|_)month$/i;
 const isInteger = (value: unknown, min: number, max: number): boolean =>
   isNumeric(value) && Number.isInteger(Number(value)) && Number(value) >= min && Number(value) <= max;
@@ -146,7 +165,7 @@ const chartRows = (results: readonly Record<string, unknown>[]): Record<string, 
 };
 
 /** The chart of a result, or null when none of the rules fits. */
-export const chartFor = ({ title, results: raw, resultsTruncated }: ChartInput): ChartSpec | null => {
+export const chartFor = ({ title, axes, results: raw, resultsTruncated }: ChartInput): ChartSpec | null => {
   if (resultsTruncated || raw.length < 2) return null;
   const results = chartRows(raw);
   const columns = Object.keys(results[0] ?? {});
@@ -158,8 +177,26 @@ export const chartFor = ({ title, results: raw, resultsTruncated }: ChartInput):
     ),
   );
   if (kinds.some((kind) => kind === undefined)) return null;
-  const shape = shapeOf(columns, kinds as ColumnKind[], results.length);
-  if (!shape) return null;
+  const found = shapeOf(columns, kinds as ColumnKind[], results.length);
+  if (!found) return null;
+  // A dimension and a measure (line, bar) take the reading's words; two measures keep theirs.
+  const agrees = (column: string, phrase: string | undefined, naming: boolean): boolean => {
+    if (!phrase) return false;
+    if (axes?.own) return true;
+    const words = titleOf(column).toLowerCase().split(' ');
+    const stem = (phrase.toLowerCase().split(' ').at(-1) ?? '').replace(/s$/, '');
+    return (naming && namingColumn.test(column)) || words.some((word) => word.replace(/s$/, '') === stem);
+  };
+  const shape =
+    found.mark === 'point' || !axes
+      ? found
+      : {
+          ...found,
+          x: agrees(found.x.field, axes.dimension, true)
+            ? { ...found.x, title: titleOf(axes.dimension ?? '') }
+            : found.x,
+          y: agrees(found.y.field, axes.measure, false) ? { ...found.y, title: axes.measure ?? '' } : found.y,
+        };
   const numeric = new Set(
     [shape.x, shape.y].filter((f) => f.type === 'quantitative' || f.type === 'ordinal').map((f) => f.field),
   );

@@ -58,6 +58,7 @@ import type {
   TokenUsage,
 } from './engine.ts';
 import type { Glossary } from './glossary.ts';
+import { readingOf } from './reading.ts';
 import { type AnsweredBy, rememberSql, reusableSql, type SqlSourceInput } from './sql-cache.ts';
 import { suggestionsFor } from './suggestions.ts';
 import { Timings } from './timing.ts';
@@ -606,9 +607,23 @@ export const answerQuestion = async (
 
   await counted;
   const interpretation = query ? (query.interpretation ?? query.description ?? null) : null;
+  // What the answer read (its measure, grouping, period): names the chart's axes and is what the
+  // suggested follow-ups continue.
+  const reading =
+    produced.kind === 'sql'
+      ? await readingOf({
+          question,
+          state: query?.state,
+          catalog: catalog.visible,
+          tenantColumn: catalog.policy.tenantColumn,
+          now: input.now,
+          builtin: builtinEngine,
+        }).catch(() => undefined)
+      : undefined;
   const suggestions = await suggestionsFor({
     question,
     sql: query?.sql ?? null,
+    reading,
     catalog: catalog.visible,
     tenantColumn: catalog.policy.tenantColumn,
     now: input.now,
@@ -640,6 +655,17 @@ export const answerQuestion = async (
         produced.kind === 'sql'
           ? chartFor({
               title: interpretation ?? question,
+              // Axes named from the reading: always the answering engine's own; the builtin's
+              // reading of another engine's question only where the columns agree (chart.ts).
+              ...(reading
+                ? {
+                    axes: {
+                      measure: reading.measureTitle,
+                      ...(reading.dimension ? { dimension: reading.dimension } : {}),
+                      own: reading.source === 'answer',
+                    },
+                  }
+                : {}),
               results: produced.results,
               resultsTruncated: produced.truncated,
             })

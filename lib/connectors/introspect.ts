@@ -137,13 +137,14 @@ export const collectSamples = async (
   query: SampleQuery,
 ): Promise<void> => {
   let budget = MAX_SAMPLED_COLUMNS;
-  const total = catalog.relations.length;
+  // Progress counts tables and views (a job's tables_total); sequences are listed, never sampled.
+  const sampled = catalog.relations.filter((relation) => relation.kind !== 'sequence');
+  const total = sampled.length;
   let done = 0;
   await options.onProgress?.(done, total);
-  for (const relation of catalog.relations) {
+  for (const relation of sampled) {
     if (done > 0) await options.onProgress?.(done, total);
     done += 1;
-    if (relation.kind === 'sequence') continue;
     const rule = samplingRule(catalog, options, relation);
     if (!rule.sample) continue;
     for (const column of relation.columns) {

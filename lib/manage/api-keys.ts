@@ -2,9 +2,10 @@
 // A key's value is shown once, in the answer that creates it; only its SHA-256 hash is stored.
 // Deleting a key revokes it: this container forgets it at once (lib/auth/principal.ts
 // forgetApiKey), so its next request here is 401; another warm container may still accept it
-// for up to KEY_CACHE_TTL_SECONDS (60 s at most).
+// for up to KEY_CACHE_TTL_SECONDS (60 s at most). A pk_ key for a database that filters rows by
+// tenant is refused (400, details code EMBED_SESSION_REQUIRED): that database takes embed sessions.
 import { forgetApiKey } from '#lib/auth/principal.ts';
-import { ServiceError } from '#lib/errors.ts';
+import { invalidField, ServiceError } from '#lib/errors.ts';
 import {
   type ApiKeyRecord,
   createApiKey,
@@ -34,8 +35,18 @@ export const createKey = async (
   organizationId: number,
   body: ApiKeyCreateBody,
 ): Promise<PublicApiKey & { key: string }> => {
-  if (body.database_id !== undefined && !(await findDatabase(organizationId, body.database_id)))
-    throw new ServiceError('DATABASE_NOT_FOUND', { message: `Database ${body.database_id} not found` });
+  if (body.database_id !== undefined) {
+    const database = await findDatabase(organizationId, body.database_id);
+    if (!database)
+      throw new ServiceError('DATABASE_NOT_FOUND', { message: `Database ${body.database_id} not found` });
+    // Such a key could never ask there (lib/auth/embed-sessions.ts refuseDatabaseKey): refused here.
+    if (database.requiresOrganizationScoping)
+      throw invalidField(
+        'body.database_id',
+        `Database ${body.database_id} filters rows by tenant, so a database (pk_) key could never query it: its widgets use embed sessions (create an sk_ key for your backend, which calls POST /api/v1/embed/sessions for the signed-in user; docs/widget.md "Embed sessions")`,
+        'EMBED_SESSION_REQUIRED',
+      );
+  }
   const created = await createApiKey({
     organizationId,
     kind: body.kind,

@@ -10,6 +10,7 @@
 // leaves the database as it was. Delete: the database's pk_ keys are revoked, then the database
 // and everything in its partition (index, patterns, glossary) go; later questions on it are 404.
 import * as v from 'valibot';
+import { forgetAnswerGlossary } from '#lib/answer/catalog.ts';
 import { forgetApiKey } from '#lib/auth/principal.ts';
 import { countIndexing } from '#lib/connectors/indexing.ts';
 import { secretStore } from '#lib/connectors/secrets.ts';
@@ -241,6 +242,7 @@ export const deleteDatabase = async (organizationId: number, id: string): Promis
     forgetApiKey(revoked.hash);
   }
   await deleteDatabaseRecord(record);
+  forgetAnswerGlossary(id);
   await secretStore()
     .remove(record.connectionRef)
     .catch(() => undefined);

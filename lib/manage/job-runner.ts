@@ -103,7 +103,8 @@ export const runIndexJob = async (payload: IndexJobPayload): Promise<JobResult |
     const pointer = await publishIndex(database, catalog);
     if (glossary) await putGlossary(database.id, glossary);
     index = { pointer, catalog };
-    const total = catalog.relations.length;
+    // Tables and views (of every kind but sequences), as the progress counted them.
+    const total = catalog.relations.filter((relation) => relation.kind !== 'sequence').length;
     await finishJob(job, { status: 'succeeded', tablesDone: total, tablesTotal: total });
   } catch (error) {
     await finishJob(job, { status: 'failed', error: failureOf(error) }).catch((storeError) =>

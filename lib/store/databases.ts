@@ -220,7 +220,8 @@ export const updateDatabase = async (
   const remove: string[] = [];
   const names: Record<string, string> = { '#updatedAt': 'updatedAt' };
   const values: Record<string, unknown> = { ':updatedAt': now.toISOString() };
-  const next: Record<string, unknown> = { ...current };
+  // What is stored, as stored: the new updated_at included.
+  const next: Record<string, unknown> = { ...current, updatedAt: now.toISOString() };
   for (const [field, value] of Object.entries(changes) as [keyof DatabaseChanges, unknown][]) {
     if (value === undefined) continue;
     names[`#${field}`] = field;

@@ -1,6 +1,7 @@
 // Seeds the local stack's demo organization (professional plan): the demo shop database
 // (PGlite from local/demo/shop.sql, connected, tested and indexed as `admin database add` does),
-// an sk_ key, a pk_ key bound to that database, and branding. The keys are kept in
+// an sk_ key, an sk_ key created with manage (for the control plane), a pk_ key bound to that
+// database, and branding. The keys are kept in
 // .local/demo.json so a restart prints the same ones; `npm start -- --fresh` makes new ones.
 // A restart re-indexes the demo database only when shop.sql is newer than its index, and
 // replaces the demo organization when its database was registered with another row policy.
@@ -23,6 +24,8 @@ export interface DemoSetup {
   organizationId: number;
   databaseId: string;
   skKey: string;
+  /** An sk_ key created with manage: it may change the organization (docs/control-plane.md). */
+  manageKey: string;
   pkKey: string;
 }
 
@@ -98,6 +101,23 @@ export const addDemoShop = async (
   });
 };
 
+const saveDemo = (demo: DemoSetup): void =>
+  writeFileSync(demoFile, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
+
+/** A setup kept from before the demo had a manage key gets one (and keeps its other keys). */
+const withManageKey = async (saved: DemoSetup): Promise<DemoSetup> => {
+  if (saved.manageKey) return saved;
+  const manage = await createApiKey({
+    organizationId: saved.organizationId,
+    kind: 'sk',
+    name: 'Local control plane',
+    manage: true,
+  });
+  const demo = { ...saved, manageKey: manage.key };
+  saveDemo(demo);
+  return demo;
+};
+
 /** Returns the demo setup, creating it when the table does not hold it yet. Lib modules are
  *  imported here, after the caller has applied the local environment. */
 export const ensureDemo = async (): Promise<{ demo: DemoSetup; created: boolean; indexed: boolean }> => {
@@ -108,27 +128,35 @@ export const ensureDemo = async (): Promise<{ demo: DemoSetup; created: boolean;
       (await findDatabase(saved.organizationId, saved.databaseId));
     if (database && isDeepStrictEqual(database.policy, demoPolicy) && database.seedFile === demoSeedFile) {
       const indexedAt = database.schemaIndex ? Date.parse(database.schemaIndex.indexedAt) : 0;
-      if (indexedAt >= statSync(demoSeedFile).mtimeMs) return { demo: saved, created: false, indexed: false };
+      const demo = await withManageKey(saved);
+      if (indexedAt >= statSync(demoSeedFile).mtimeMs) return { demo, created: false, indexed: false };
       try {
         await indexDatabase(database);
       } finally {
         await closeConnectors();
       }
-      return { demo: saved, created: false, indexed: true };
+      return { demo, created: false, indexed: true };
     }
   }
 
   const organization = await createOrganization({ name: 'Demo Company', plan: 'professional' });
   const database = await addDemoShop(organization.id, { asAdmin: true });
   const sk = await createApiKey({ organizationId: organization.id, kind: 'sk' });
+  const manage = await createApiKey({
+    organizationId: organization.id,
+    kind: 'sk',
+    name: 'Local control plane',
+    manage: true,
+  });
   const pk = await createApiKey({ organizationId: organization.id, kind: 'pk', databaseId: database.id });
   await saveBranding(organization.id, demoBranding);
   const demo: DemoSetup = {
     organizationId: organization.id,
     databaseId: database.id,
     skKey: sk.key,
+    manageKey: manage.key,
     pkKey: pk.key,
   };
-  writeFileSync(demoFile, `${JSON.stringify(demo, null, 2)}\n`, { mode: 0o600 });
+  saveDemo(demo);
   return { demo, created: true, indexed: true };
 };

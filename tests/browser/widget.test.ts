@@ -110,7 +110,8 @@ const widget = (page: Page) => {
 const openDemo = async (page: Page) => {
   await page.goto(`${gateway.url}/`);
   const w = widget(page);
-  await expect.poll(() => w.root.getAttribute('data-ready')).toBe('true');
+  // The first page of a run waits for its embed session and branding on a cold gateway.
+  await expect.poll(() => w.root.getAttribute('data-ready'), { timeout: 20_000 }).toBe('true');
   return w;
 };
 

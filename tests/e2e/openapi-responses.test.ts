@@ -501,8 +501,13 @@ describe('control plane routes', () => {
     const keys = `${org}/api-keys`;
     await call({ method: 'GET', route: keys, url: keys, headers: manage }, { status: 200, counted: true });
     const created = await call(
-      { method: 'POST', route: keys, url: keys, headers: manage, body: { kind: 'pk', database_id: shop.id } },
+      { method: 'POST', route: keys, url: keys, headers: manage, body: { kind: 'sk', name: 'Backend' } },
       { status: 201, counted: true },
+    );
+    // The shop filters rows by tenant: a pk_ key for it is refused (its widgets use embed sessions).
+    await call(
+      { method: 'POST', route: keys, url: keys, headers: manage, body: { kind: 'pk', database_id: shop.id } },
+      { status: 400, counted: true },
     );
     await call(
       { method: 'POST', route: keys, url: keys, headers: manage, body: { kind: 'pk' } },

@@ -47,18 +47,29 @@ describe('admin org set-limits', () => {
     expect(JSON.parse(first.stdout)).toMatchObject({
       id,
       plan: 'enterprise',
-      limits: { requestsPerMinute: 5_000, indexingOperations: 50 },
-      effectiveLimits: {
-        requestsPerMinute: 5_000,
-        requestsPerHour: plans.enterprise.requestsPerHour,
-        indexingOperations: 50,
-        messagesPerMinute: 30,
+      limits: { requests_per_minute: 5_000, indexing_operations: 50 },
+      effective_limits: {
+        requests_per_minute: 5_000,
+        requests_per_hour: plans.enterprise.requestsPerHour,
+        indexing_operations: 50,
+        messages_per_minute: 30,
       },
     });
     expect(second.code).toBe(0);
     const stored = await findOrganization(id);
     expect(stored?.limits).toEqual({ indexingOperations: 50, concurrentRequests: 400 });
-    expect(JSON.parse(second.stdout).effectiveLimits).toEqual(effectiveLimits('enterprise', stored?.limits));
+    const effective = effectiveLimits('enterprise', stored?.limits);
+    expect(JSON.parse(second.stdout).effective_limits).toEqual({
+      requests_per_minute: effective.requestsPerMinute,
+      requests_per_hour: effective.requestsPerHour,
+      concurrent_requests: 400,
+      monthly_requests: effective.monthlyRequests,
+      indexing_operations: 50,
+      messages_per_minute: effective.messagesPerMinute,
+      messages_per_hour: effective.messagesPerHour,
+      embed_scope_messages_per_minute: effective.embedScopeMessagesPerMinute,
+      database_key_messages_per_minute: effective.databaseKeyMessagesPerMinute,
+    });
   });
 
   it('refuses other plans (exit 1), bad values and an empty change (exit 2), changing nothing', async () => {

@@ -64,7 +64,7 @@ interface Org {
   name: string;
   plan: string;
   status: string;
-  createdAt: string;
+  created_at: string;
 }
 
 let dir: string;
@@ -134,7 +134,14 @@ describe('admin org', () => {
     expect(second.id).toBeGreaterThan(first.id);
     expect(first).toMatchObject({ name: 'Acme', plan: 'professional', status: 'active' });
     expect(second.plan).toBe('free');
-    expect(await findOrganization(first.id)).toEqual(first);
+    const stored = await findOrganization(first.id);
+    expect(first).toEqual({
+      id: stored?.id,
+      name: stored?.name,
+      plan: stored?.plan,
+      status: stored?.status,
+      created_at: stored?.createdAt,
+    });
 
     const changed = await ok<Org>('org', 'set-plan', '--org', String(second.id), '--plan', 'starter');
     expect(changed).toEqual({ ...second, plan: 'starter' });
@@ -159,9 +166,14 @@ describe('admin key', () => {
   it('creates an sk key that authenticates, lists it without secrets, and revokes it', async () => {
     const org = await ok<Org>('org', 'create', '--name', 'Keys Inc', '--plan', 'starter');
     const created = await ok('key', 'create', '--org', String(org.id), '--kind', 'sk');
-    expect(created).toMatchObject({ kind: 'sk', organizationId: org.id });
+    expect(created).toMatchObject({
+      kind: 'sk',
+      organization_id: org.id,
+      database_id: null,
+      prefix: expect.stringMatching(/^sk_…/),
+      created_at: expect.any(String),
+    });
     expect(created.key).toMatch(/^sk_/);
-    expect(created).not.toHaveProperty('databaseId');
 
     const principal = await resolvePrincipal({ apiKey: created.key as string });
     expect(principal).toMatchObject({
@@ -177,16 +189,22 @@ describe('admin key', () => {
     expect(run.stdout).not.toContain(hashApiKey(created.key as string));
     const { keys } = JSON.parse(run.stdout) as { keys: Record<string, unknown>[] };
     expect(keys).toHaveLength(1);
-    expect(keys[0]).toMatchObject({ id: created.id, kind: 'sk', organizationId: org.id });
+    expect(keys[0]).toMatchObject({
+      id: created.id,
+      kind: 'sk',
+      organization_id: org.id,
+      prefix: created.prefix,
+      revoked_at: null,
+    });
     expect(keys[0]).not.toHaveProperty('key');
     expect(keys[0]).not.toHaveProperty('hash');
-    expect(keys[0]).not.toHaveProperty('revokedAt');
 
     const revoked = await ok('key', 'revoke', '--id', created.id as string);
-    expect(revoked).toMatchObject({ id: created.id, revokedAt: expect.any(String) });
+    expect(revoked).toMatchObject({ id: created.id, revoked_at: expect.any(String) });
+    expect(revoked).not.toHaveProperty('hash');
     const relisted = await ok<{ keys: Record<string, unknown>[] }>('key', 'list', '--org', String(org.id));
-    expect(relisted.keys[0]?.revokedAt).toBe(revoked.revokedAt);
-    expect((await findApiKeyByHash(hashApiKey(created.key as string)))?.revokedAt).toBe(revoked.revokedAt);
+    expect(relisted.keys[0]?.revoked_at).toBe(revoked.revoked_at);
+    expect((await findApiKeyByHash(hashApiKey(created.key as string)))?.revokedAt).toBe(revoked.revoked_at);
     clearPrincipalCaches(); // the 60 s key cache of a warm container
     await expect(resolvePrincipal({ apiKey: created.key as string })).rejects.toMatchObject({
       kind: 'INVALID_CREDENTIALS',
@@ -277,9 +295,9 @@ describe('admin key', () => {
     );
     expect(created).toMatchObject({
       kind: 'pk',
-      organizationId: org.id,
-      databaseId: database.id,
-      allowedOrigins: ['https://a.example', 'https://b.example'],
+      organization_id: org.id,
+      database_id: database.id,
+      origins: ['https://a.example', 'https://b.example'],
     });
     expect(created.key).toMatch(/^pk_/);
     expect(await resolvePrincipal({ apiKey: created.key as string })).toMatchObject({

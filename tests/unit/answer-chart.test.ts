@@ -152,6 +152,60 @@ describe('chartFor', () => {
     expect(titleOf('order_count')).toBe('Order count');
     expect(titleOf('totalRevenue')).toBe('Total revenue');
   });
+
+  it('names the axes from the reading: the grouping’s and the measure’s words, not the columns', () => {
+    const results = [
+      { id: 1, name: 'Camp Kitchen', total_revenue: '157592.59' },
+      { id: 2, name: 'Tents', total_revenue: '98000.10' },
+    ];
+    const bars = expectValid(
+      chartFor({
+        title: 'Revenue per category',
+        results,
+        resultsTruncated: false,
+        axes: { measure: 'Revenue', dimension: 'category', own: true },
+      }),
+    );
+    expect(bars.encoding.x).toMatchObject({ field: 'name', title: 'Category' });
+    expect(bars.encoding.y).toMatchObject({ field: 'total_revenue', title: 'Revenue' });
+    expect(bars.description).toBe('Revenue per category, 2 bars');
+    // Without a reading the columns name them.
+    expect(chart(results)?.encoding.x.title).toBe('Name');
+    // Another engine's answer: the builtin's reading names an axis where its column agrees only.
+    const guessed = (
+      axes: { measure: string; dimension: string },
+      rows: Record<string, unknown>[] = results,
+    ) =>
+      chartFor({ title: 'x', results: rows, resultsTruncated: false, axes: { ...axes, own: false } })
+        ?.encoding;
+    expect(guessed({ measure: 'Revenue', dimension: 'category' })).toMatchObject({
+      x: { title: 'Category' },
+      y: { title: 'Revenue' },
+    });
+    expect(guessed({ measure: 'Orders', dimension: 'country' })).toMatchObject({
+      x: { title: 'Country' },
+      y: { title: 'Total revenue' },
+    });
+    const byCity = [
+      { city: 'Berlin', order_count: 3 },
+      { city: 'Paris', order_count: 2 },
+    ];
+    expect(guessed({ measure: 'Orders', dimension: 'country' }, byCity)).toMatchObject({
+      x: { title: 'City' },
+      y: { title: 'Orders' },
+    });
+    // Two measures keep their own names.
+    const points = chartFor({
+      title: 'x',
+      results: [
+        { price: 1, sold: 2 },
+        { price: 3, sold: 4 },
+      ],
+      resultsTruncated: false,
+      axes: { measure: 'Revenue', dimension: 'category' },
+    });
+    expect(points?.encoding).toMatchObject({ x: { title: 'Price' }, y: { title: 'Sold' } });
+  });
 });
 
 describe('the Vega-Lite schema check', () => {

@@ -15,15 +15,23 @@ button { font: inherit; cursor: pointer; }
   color: var(--tt-on-primary); box-shadow: 0 6px 20px rgb(0 0 0 / 25%); display: grid; place-items: center; }
 .launcher svg { width: 26px; height: 26px; }
 .panel { width: min(400px, calc(100vw - 40px)); height: min(600px, calc(100vh - 110px)); display: flex;
+  container: panel / inline-size;
   flex-direction: column; background: var(--tt-surface); color: var(--tt-text); border-radius: 14px;
   overflow: hidden; box-shadow: 0 12px 40px rgb(0 0 0 / 30%); }
 .header { display: flex; align-items: center; gap: 10px; padding: 10px 12px; background: var(--tt-header);
   color: var(--tt-on-header); }
-.logo { height: 28px; max-width: 96px; object-fit: contain; }
-.title { flex: 1; min-width: 0; margin: 0; font-size: 16px; font-weight: 600; white-space: nowrap;
+.logo { height: 28px; max-width: 96px; min-width: 0; flex: 0 1 auto; object-fit: contain; }
+.title { flex: 1 1 auto; min-width: 4.5em; margin: 0; font-size: 16px; font-weight: 600; white-space: nowrap;
   overflow: hidden; text-overflow: ellipsis; }
-.header button { background: transparent; color: inherit; border: 1px solid currentColor; border-radius: 8px;
-  padding: 4px 8px; font-size: 12px; white-space: nowrap; }
+.header button { flex: none; background: transparent; color: inherit; border: 1px solid currentColor; border-radius: 8px;
+  padding: 4px 8px; font-size: 12px; white-space: nowrap; display: inline-flex; align-items: center; gap: 4px; }
+.header .new svg { width: 14px; height: 14px; }
+/* A narrow panel (a phone) keeps the title readable: a smaller logo, the New button as its icon. */
+@container panel (max-width: 360px) {
+  .logo { max-width: 64px; height: 24px; }
+  .header .new .label { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+  .header .new { padding: 4px 6px; }
+}
 .header .close { border: 0; font-size: 22px; line-height: 1; padding: 2px 8px; }
 .log { flex: 1; overflow-y: auto; padding: 14px; display: flex; flex-direction: column; gap: 10px; }
 .msg { max-width: 92%; padding: 9px 12px; border-radius: 12px; white-space: pre-wrap; overflow-wrap: anywhere; }
@@ -50,11 +58,16 @@ th { position: sticky; top: 0; background: var(--tt-secondary); color: var(--tt-
   text-transform: capitalize; }
 .num { text-align: right; font-variant-numeric: tabular-nums; }
 .count { margin-top: 4px; font-size: 12px; color: var(--tt-muted-raised); }
-.chart-figure { margin: 8px 0 0; }
+.chart-figure { margin: 8px 0 0; position: relative; }
+.chart .mark { outline: none; }
+.chart .mark:focus-visible, .chart .mark:hover { stroke: var(--tt-accent); stroke-width: 2; }
+.chart-tip { position: absolute; z-index: 1; max-width: 90%; padding: 4px 8px; border-radius: 6px; font-size: 12px;
+  background: var(--tt-surface); color: var(--tt-text); border: 1px solid var(--tt-muted-raised);
+  box-shadow: 0 2px 8px rgb(0 0 0 / 20%); pointer-events: none; white-space: normal; }
 .chart { width: 100%; height: auto; display: block; font-size: 9px; fill: var(--tt-muted-raised); }
 .chart .grid { stroke: var(--tt-muted-raised); stroke-opacity: .2; }
 .chart .base { stroke: var(--tt-muted-raised); }
-.chart .title { fill: var(--tt-text-raised); font-size: 10px; }
+.chart .title { fill: var(--tt-text-raised); font-size: 10px; font-weight: 600; }
 .chart .line { fill: none; stroke: var(--tt-primary); stroke-width: 2; }
 .chart .bar, .chart .point { fill: var(--tt-primary); }
 .rating { margin-top: 4px; display: flex; gap: 4px; }

@@ -1,31 +1,14 @@
-// Result rows as a readable table: one column per key, numbers right-aligned with tabular
-// figures, a scrollable (and keyboard-scrollable) box for long or wide tables, at most 100 rows
-// with the count said in words. Values are set as text, never parsed as HTML.
+// Result rows as a readable table: one column per key (key columns left out when a name beside
+// them says which row it is), numbers right-aligned with tabular figures and written as the
+// answer's text writes them (numeric strings too, as PostgreSQL sends numerics), a scrollable (and
+// keyboard-scrollable) box for long or wide tables, at most 100 rows with the count said in
+// words. Values are set as text, never parsed as HTML.
 import type { Row } from './api.ts';
+import { cellText, isNumeric, shownColumns } from './format.ts';
 
 export const MAX_ROWS = 100;
 
-const NUMERIC = /^-?\d+(?:\.\d+)?(?:e[-+]?\d+)?$/i;
-
-export const isNumeric = (value: unknown): boolean =>
-  (typeof value === 'number' && Number.isFinite(value)) ||
-  typeof value === 'bigint' ||
-  (typeof value === 'string' && NUMERIC.test(value.trim()));
-
-export const cellText = (value: unknown): string => {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'number') return value.toLocaleString(undefined, { maximumFractionDigits: 4 });
-  if (typeof value === 'boolean') return value ? 'yes' : 'no';
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
-};
-
-/** The columns of `rows`: every key, in first-seen order. */
-export const columnsOf = (rows: readonly Row[]): string[] => {
-  const columns: string[] = [];
-  for (const row of rows) for (const key of Object.keys(row)) if (!columns.includes(key)) columns.push(key);
-  return columns;
-};
+export { cellText, columnsOf, isNumeric, numberText, shownColumns } from './format.ts';
 
 const heading = (column: string): string => column.replace(/_/g, ' ');
 
@@ -38,11 +21,11 @@ export const countText = (shown: number, total: number, truncated: boolean): str
 };
 
 /** One row of one column is a single value, which the answer's text already says: no table for it. */
-export const needsTable = (rows: readonly Row[]): boolean => rows.length > 1 || columnsOf(rows).length > 1;
+export const needsTable = (rows: readonly Row[]): boolean => rows.length > 1 || shownColumns(rows).length > 1;
 
 export const renderTable = (rows: readonly Row[], truncated = false): HTMLElement => {
   const shown = rows.slice(0, MAX_ROWS);
-  const columns = columnsOf(shown);
+  const columns = shownColumns(shown);
   const numericColumn = columns.map((column) =>
     shown.every((row) => row[column] === null || row[column] === undefined || isNumeric(row[column])),
   );
@@ -70,7 +53,7 @@ export const renderTable = (rows: readonly Row[], truncated = false): HTMLElemen
     const tr = body.insertRow();
     columns.forEach((column, index) => {
       const td = tr.insertCell();
-      td.textContent = cellText(row[column]);
+      td.textContent = cellText(row[column], column);
       if (numericColumn[index]) td.className = 'num';
     });
   }

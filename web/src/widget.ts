@@ -74,6 +74,9 @@ const POSITIONS = ['bottom-right', 'bottom-left', 'top-right', 'top-left'];
 const CHAT_ICON =
   '<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2" aria-hidden="true"><path d="M21 15a2 2 0 0 1-2 2H7l-4 4V5a2 2 0 0 1 2-2h14a2 2 0 0 1 2 2z"/></svg>';
 
+const NEW_ICON =
+  '<svg viewBox="0 0 24 24" fill="none" stroke="currentColor" stroke-width="2.5" aria-hidden="true"><path d="M12 5v14M5 12h14"/></svg>';
+
 /** The origin the script was loaded from: the default API address. */
 const scriptOrigin = (() => {
   const src = (document.currentScript as HTMLScriptElement | null)?.src;
@@ -142,7 +145,10 @@ export const create = (target: string | HTMLElement, options: WidgetOptions): Wi
     logo.hidden = true;
   });
   const title = element('h2', { class: 'title', id: `${id}-title` }, options.title ?? 'Ask us');
-  const newButton = element('button', { class: 'new', type: 'button' }, 'New conversation');
+  // Its words hide on a narrow panel (styles.ts), leaving the icon and the same accessible name.
+  const newButton = element('button', { class: 'new', type: 'button', title: 'New conversation' });
+  newButton.innerHTML = NEW_ICON;
+  newButton.append(element('span', { class: 'label' }, 'New conversation'));
   const closeButton = element('button', { class: 'close', type: 'button', 'aria-label': 'Close chat' }, '×');
   header.append(logo, title, newButton, closeButton);
   const log = element('div', {
