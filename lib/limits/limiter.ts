@@ -32,14 +32,21 @@ import { secondsUntil, unitOf, type WindowName, windowEnd, windowId } from './wi
  */
 export type LimitClass = 'standard' | 'answering' | 'visitor';
 
-/** A visitor with a message window of its own inside the organization's (docs/limits.md). */
+/** A visitor with message windows of its own inside the organization's (docs/limits.md). */
 export interface Visitor {
   /** Its counters item (lib/store/limit-counters.ts scopeCountersKey). */
   key: string;
-  /** Which window: an embed session scope's or a pk_ key's (their refusals say which). */
-  window: 'scopeMessageMinute' | 'keyMessageMinute';
+  /** An embed session's scope or a pk_ key: which windows (their refusals say which). */
+  kind: 'scope' | 'key';
   messagesPerMinute: number;
+  messagesPerHour: number;
+  messagesPerDay: number;
 }
+
+const visitorWindows = {
+  scope: ['scopeMessageMinute', 'scopeMessageHour', 'scopeMessageDay'],
+  key: ['keyMessageMinute', 'keyMessageHour', 'keyMessageDay'],
+} as const satisfies Record<Visitor['kind'], readonly [WindowName, WindowName, WindowName]>;
 
 export interface RateLimitHeaders {
   'X-RateLimit-Limit': string;
@@ -92,19 +99,24 @@ const organizationRules = (limitClass: LimitClass, limits: Limits): { name: Wind
     : []),
 ];
 
+const visitorRules = (visitor: Visitor): { name: WindowName; limit: number }[] => {
+  const [minute, hour, day] = visitorWindows[visitor.kind];
+  return [
+    { name: minute, limit: visitor.messagesPerMinute },
+    { name: hour, limit: visitor.messagesPerHour },
+    { name: day, limit: visitor.messagesPerDay },
+  ];
+};
+
 const rulesOf = (
   limitClass: LimitClass,
   limits: Limits,
   visitor?: Visitor,
-): { name: WindowName; limit: number }[] =>
-  limitClass === 'visitor'
-    ? [
-        {
-          name: visitor?.window ?? 'scopeMessageMinute',
-          limit: visitor?.messagesPerMinute ?? limits.embedScopeMessagesPerMinute,
-        },
-      ]
-    : organizationRules(limitClass, limits);
+): { name: WindowName; limit: number }[] => {
+  if (limitClass !== 'visitor') return organizationRules(limitClass, limits);
+  if (!visitor) throw new Error('the visitor class needs a visitor');
+  return visitorRules(visitor);
+};
 
 /**
  * The route's windows at `now`. `state` undefined: the item has not been seen, and every window
@@ -154,7 +166,11 @@ const windowWords: Record<WindowName, { per: string; detail: string }> = {
   messageMinute: { per: 'minute', detail: 'MESSAGES_PER_MINUTE' },
   messageHour: { per: 'hour', detail: 'MESSAGES_PER_HOUR' },
   scopeMessageMinute: { per: 'minute for this embed session', detail: 'EMBED_SESSION_MESSAGES_PER_MINUTE' },
+  scopeMessageHour: { per: 'hour for this embed session', detail: 'EMBED_SESSION_MESSAGES_PER_HOUR' },
+  scopeMessageDay: { per: 'day (UTC) for this embed session', detail: 'EMBED_SESSION_MESSAGES_PER_DAY' },
   keyMessageMinute: { per: 'minute for this database key', detail: 'DATABASE_KEY_MESSAGES_PER_MINUTE' },
+  keyMessageHour: { per: 'hour for this database key', detail: 'DATABASE_KEY_MESSAGES_PER_HOUR' },
+  keyMessageDay: { per: 'day (UTC) for this database key', detail: 'DATABASE_KEY_MESSAGES_PER_DAY' },
 };
 
 const inSeconds = (seconds: number): string => `${seconds} second${seconds === 1 ? '' : 's'}`;
@@ -204,8 +220,8 @@ export const MAX_PRUNED_LEASES = 40;
 const MAX_ATTEMPTS = 6;
 /** The counters item goes (TTL) after this long without a request: every window in it has passed. */
 const COUNTERS_TTL_SECONDS = 40 * 24 * 3600;
-/** A scope's item holds one minute window: it may go soon after (DynamoDB's TTL deletes lazily). */
-const SCOPE_COUNTERS_TTL_SECONDS = 3600;
+/** A visitor's item holds windows of up to a day: it may go a day after its last request. */
+const SCOPE_COUNTERS_TTL_SECONDS = 2 * 24 * 3600;
 
 /** The item as this container last saw it, per organization or scope (a hint; conditions decide). */
 const seen = new TtlCache<string, CounterState>(3_600_000, 10_000);

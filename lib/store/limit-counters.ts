@@ -6,8 +6,8 @@
 //                                           lease_<id> attribute per lease holding its expiry (ms)
 //   PK LIMITS#<org>  SK INDEXING#<yyyy-mm>  indexing operations of one billing period
 //   PK LIMITS#<org>  SK SCOPE#<key>         one per visitor: an embed session scope (lib/auth/principal.ts
-//                                           limitKeyOf) or a pk_ key: its own message window, counted the
-//                                           same way as the organization's
+//                                           limitKeyOf) or a pk_ key: its own message windows (minute,
+//                                           hour, UTC day), counted the same way as the organization's
 // Both carry the table's TTL attribute `expiresAt`. Every admission is ONE conditional UpdateItem
 // of the COUNTERS item: a window whose id is current is continued (`id = :id AND count < :limit`,
 // ADD 1), a window that has passed is started over (`id < :id`, SET count = 1). The condition
@@ -43,7 +43,11 @@ const windowAttributes: Record<WindowName, { id: string; count: string }> = {
   messageMinute: { id: 'messageMinuteId', count: 'messageMinuteCount' },
   messageHour: { id: 'messageHourId', count: 'messageHourCount' },
   scopeMessageMinute: { id: 'scopeMessageMinuteId', count: 'scopeMessageMinuteCount' },
+  scopeMessageHour: { id: 'scopeMessageHourId', count: 'scopeMessageHourCount' },
+  scopeMessageDay: { id: 'scopeMessageDayId', count: 'scopeMessageDayCount' },
   keyMessageMinute: { id: 'keyMessageMinuteId', count: 'keyMessageMinuteCount' },
+  keyMessageHour: { id: 'keyMessageHourId', count: 'keyMessageHourCount' },
+  keyMessageDay: { id: 'keyMessageDayId', count: 'keyMessageDayCount' },
 };
 const LEASE_COUNT = 'leaseCount';
 const LEASE_PREFIX = 'lease_';

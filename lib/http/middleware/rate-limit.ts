@@ -58,14 +58,18 @@ const visitorOf = (principal: Principal, limits: Limits): Visitor | undefined =>
   if (principal.session)
     return {
       key: principal.session.limitKey,
-      window: 'scopeMessageMinute',
+      kind: 'scope',
       messagesPerMinute: limits.embedScopeMessagesPerMinute,
+      messagesPerHour: limits.embedScopeMessagesPerHour,
+      messagesPerDay: limits.embedScopeMessagesPerDay,
     };
   if (principal.credential === 'pk' && principal.keyId)
     return {
       key: `pk-${principal.keyId}`,
-      window: 'keyMessageMinute',
+      kind: 'key',
       messagesPerMinute: limits.databaseKeyMessagesPerMinute,
+      messagesPerHour: limits.databaseKeyMessagesPerHour,
+      messagesPerDay: limits.databaseKeyMessagesPerDay,
     };
   return undefined;
 };
