@@ -15,7 +15,7 @@ import {
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { fromSettings } from '#lib/config.ts';
+import { settings } from '#lib/config.ts';
 import { ServiceError } from '#lib/errors.ts';
 import { uuidv7 } from '#lib/ids.ts';
 import { TtlCache } from '#lib/ttl-cache.ts';
@@ -330,14 +330,16 @@ export const findDatabase = async (
  * message"). This container's own writes (update, delete, a new schema index) forget the record
  * at once; a database that is not found is not kept (one added elsewhere answers at once).
  */
-const answeringRecords = fromSettings(
-  ({ keyCacheTtlSeconds }) => new TtlCache<string, DatabaseRecord>(keyCacheTtlSeconds * 1000, 1_000),
-);
+const MAX_CACHE_MS = 60_000;
+const answeringRecords = new TtlCache<string, { record: DatabaseRecord; at: number }>(MAX_CACHE_MS, 1_000);
 const recordKey = (organizationId: number, id: string): string => `${organizationId}#${id}`;
+
+/** Tests: forget every cached database record. */
+export const clearCachedDatabases = (): void => answeringRecords.clear();
 
 /** Forgets this container's copy of a database record (its writers call it). */
 export const forgetDatabaseRecord = (organizationId: number, id: string): void =>
-  answeringRecords().delete(recordKey(organizationId, id));
+  answeringRecords.delete(recordKey(organizationId, id));
 
 /** findDatabase through the per-container cache above: the answering path's read. */
 export const findDatabaseCached = async (
@@ -345,10 +347,10 @@ export const findDatabaseCached = async (
   id: string,
 ): Promise<DatabaseRecord | undefined> => {
   const key = recordKey(organizationId, id);
-  const cached = answeringRecords().get(key);
-  if (cached) return cached;
+  const cached = answeringRecords.get(key);
+  if (cached && Date.now() - cached.at < settings().keyCacheTtlSeconds * 1000) return cached.record;
   const record = await findDatabase(organizationId, id);
-  if (record) answeringRecords().set(key, record);
+  if (record) answeringRecords.set(key, { record, at: Date.now() });
   return record;
 };
 

@@ -1,7 +1,7 @@
 // The table as the unit tests of the answering routes see it, through aws-sdk-client-mock: an
 // active professional organization with an sk_ key and a pk_ key, its databases (each with a
-// one-chunk schema index of the orders fixture), a personality, GetItem from the items, and
-// transactions that succeed.
+// one-chunk schema index of the orders fixture), a personality, GetItem from the items, a
+// conversation's messages from the items, and transactions that succeed.
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import {
@@ -99,6 +99,14 @@ export const fakeAnsweringTable = (
     const values = input.ExpressionAttributeValues;
     const answered = options.query?.(values);
     if (answered) return answered;
+    // A conversation's messages, newest first, those of the asking scope (the filter on GSI2PK).
+    if (values[':pk']?.startsWith('CONV#') && values[':after'] === 'MSG#') {
+      const scanned = [...items.values()]
+        .filter((item) => item.PK === values[':pk'] && String(item.SK).startsWith('MSG#'))
+        .sort((a, b) => String(b.SK).localeCompare(String(a.SK)));
+      const kept = scanned.filter((item) => item.GSI2PK === values[':scope']);
+      return { Items: kept, Count: kept.length, ScannedCount: scanned.length };
+    }
     // The schema index: one gzipped chunk.
     return values[':prefix']?.startsWith('INDEX#')
       ? { Items: [{ data: gzipSync(JSON.stringify(options.catalog)) }] }
