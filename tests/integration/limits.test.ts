@@ -271,9 +271,13 @@ describe('through the chain: headers and failure policy', () => {
     const warn = vi.spyOn(logger, 'warn');
     documents().middlewareStack.add(
       (next) => async (args) => {
-        // The key as the document client has it, or already marshalled ({S: ...}).
-        const pk = (args.input as { Key?: { PK?: string | { S?: string } } }).Key?.PK;
-        if ((typeof pk === 'string' ? pk : pk?.S)?.startsWith('LIMITS#')) {
+        // The keys as the document client has them, or already marshalled ({S: ...}): of the
+        // command, or of each item of a transaction (a visitor's admission is one).
+        type Key = { PK?: string | { S?: string } };
+        const input = args.input as { Key?: Key; TransactItems?: { Update?: { Key?: Key } }[] };
+        const keys = [input.Key, ...(input.TransactItems ?? []).map((item) => item.Update?.Key)];
+        const partitions = keys.map((key) => (typeof key?.PK === 'string' ? key.PK : key?.PK?.S));
+        if (partitions.some((pk) => pk?.startsWith('LIMITS#'))) {
           throw Object.assign(new Error('DynamoDB is unavailable'), { name: 'ServiceUnavailable' });
         }
         return next(args);
