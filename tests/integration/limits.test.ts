@@ -7,11 +7,18 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { api } from '#lib/http/api.ts';
 import { ok } from '#lib/http/response.ts';
 import { consumeIndexingQuota } from '#lib/limits/indexing.ts';
-import { type Admission, admit, clearSeenCounters, type LimitClass, release } from '#lib/limits/limiter.ts';
+import {
+  type Admission,
+  admit,
+  clearSeenCounters,
+  type LimitClass,
+  release,
+  type Visitor,
+} from '#lib/limits/limiter.ts';
 import { effectiveLimits, type Limits } from '#lib/limits/plans.ts';
 import { logger } from '#lib/log.ts';
 import { documents, tableName } from '#lib/store/client.ts';
-import { countersKey } from '#lib/store/limit-counters.ts';
+import { countersKey, scopeCountersKey } from '#lib/store/limit-counters.ts';
 import { createOrganization, setOrganizationLimits } from '#lib/store/organizations.ts';
 import { handler as answeringHandler } from '../e2e/fixtures/answering.ts';
 import { type HttpHandler, invoke } from '../helpers/events.ts';
@@ -172,6 +179,75 @@ describe.each([
       headers: { 'X-RateLimit-Reset': String(Date.UTC(2027, 1, 1) / 1000) },
     });
     expect(summary(await request(Date.UTC(2027, 1, 1, 0, 0, 5), 3)).admitted).toBe(3);
+  });
+});
+
+const visitorCounters = async (organizationId: number, key: string) =>
+  (
+    await documents().send(
+      new GetCommand({
+        TableName: tableName(),
+        Key: scopeCountersKey(organizationId, key),
+        ConsistentRead: true,
+      }),
+    )
+  ).Item ?? {};
+
+describe('a visitor’s admission: its windows and the organization’s in one transaction', () => {
+  const visitor = (key: string, messagesPerMinute: number): Visitor => ({
+    key,
+    kind: 'scope',
+    messagesPerMinute,
+    messagesPerHour: 1_000,
+    messagesPerDay: 1_000,
+  });
+  const admitVisitor = (organizationId: number, limits: Limits, who: Visitor, now: number) =>
+    admit({ organizationId, limits, limitClass: 'answering', visitor: who, leaseMs: 30_000, now: () => now });
+
+  it('counts both items or neither: a refusal by either spends nothing of the other', async () => {
+    // Arrange: the organization's message minute holds 5; other traffic has used 4 of it.
+    const organizationId = await newOrganizationId();
+    const limits = { ...roomy, messagesPerMinute: 5 };
+    for (let i = 0; i < 4; i++)
+      expect((await admitAt(organizationId, limits, 'answering')(T)).admitted).toBe(true);
+    const alice = visitor('alice', 3);
+
+    // Act: alice's first message takes the organization's last; her second meets its full minute.
+    const first = await admitVisitor(organizationId, limits, alice, T);
+    const second = await admitVisitor(organizationId, limits, alice, T);
+    // The next minute: alice's own 3, then her own limit.
+    const next: Admission[] = [];
+    for (let i = 0; i < 4; i++) next.push(await admitVisitor(organizationId, limits, alice, T + 60_000));
+
+    // Assert
+    expect(first.admitted).toBe(true);
+    expect(second.admitted ? undefined : second.error.detail).toBe('MESSAGES_PER_MINUTE');
+    expect(next.map((a) => a.admitted)).toEqual([true, true, true, false]);
+    const refused = next[3];
+    expect(refused?.admitted ? undefined : refused?.error.detail).toBe('EMBED_SESSION_MESSAGES_PER_MINUTE');
+    expect(await visitorCounters(organizationId, 'alice')).toMatchObject({
+      scopeMessageMinuteCount: 3,
+      scopeMessageHourCount: 4,
+      scopeMessageDayCount: 4,
+    });
+    expect(await counters(organizationId)).toMatchObject({ messageMinuteCount: 3, messageHourCount: 8 });
+  });
+
+  it('stays exact under 40 parallel requests of one visitor, each from a container that has never seen the items', async () => {
+    // Arrange
+    const organizationId = await newOrganizationId();
+    const bob = visitor('bob', 9);
+
+    // Act
+    const admissions = await inParallel(40, async () => {
+      clearSeenCounters();
+      return admitVisitor(organizationId, roomy, bob, T);
+    });
+
+    // Assert: exactly the visitor's minute, counted in both items.
+    expect(summary(admissions).admitted).toBe(9);
+    expect(await visitorCounters(organizationId, 'bob')).toMatchObject({ scopeMessageMinuteCount: 9 });
+    expect(await counters(organizationId)).toMatchObject({ messageMinuteCount: 9, leaseCount: 9 });
   });
 });
 
