@@ -13,14 +13,20 @@ import { isLimitsPartition } from '#lib/store/limit-counters.ts';
 export interface CallCount {
   calls: number;
   limiterCalls: number;
+  /**
+   * GetItem calls among them: the lookups warm containers keep for up to a minute (API keys,
+   * organizations, database records), so on a warm path they are those caches' refreshes.
+   */
+  itemReads: number;
 }
 
 /** Starts counting; the returned object's fields grow as commands are sent. */
 export const countDynamoDbCalls = (): CallCount => {
-  const count: CallCount = { calls: 0, limiterCalls: 0 };
+  const count: CallCount = { calls: 0, limiterCalls: 0, itemReads: 0 };
   documents().middlewareStack.add(
-    (next) => async (args) => {
+    (next, context) => async (args) => {
       count.calls += 1;
+      if (context.commandName === 'GetItemCommand') count.itemReads += 1;
       type Key = { PK?: string | { S?: string } };
       const input = args.input as {
         Key?: Key;
