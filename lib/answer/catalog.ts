@@ -6,7 +6,7 @@
 // the database id, the version and the policy; a re-index or a policy change is a new key.
 import type { Catalog } from '#lib/connectors/types.ts';
 import { type EffectivePolicy, effectivePolicy, relationAccess } from '#lib/sql/policy.ts';
-import { clearCachedDatabases, type DatabaseRecord } from '#lib/store/databases.ts';
+import type { DatabaseRecord } from '#lib/store/databases.ts';
 import { readGlossary } from '#lib/store/glossary.ts';
 import { readSchemaIndex } from '#lib/store/schema-index.ts';
 import { TtlCache } from '#lib/ttl-cache.ts';
@@ -114,9 +114,8 @@ export const answerGlossaryOf = (
   return loading;
 };
 
-/** Tests: forget cached catalogs, glossaries and database records. */
+/** Tests: forget cached catalogs. */
 export const clearAnswerCatalogs = (): void => {
   cache.clear();
   glossaries.clear();
-  clearCachedDatabases();
 };

@@ -12,6 +12,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { AwsClientStub } from 'aws-sdk-client-mock';
 import type { Catalog } from '#lib/connectors/types.ts';
+import { clearCachedDatabases } from '#lib/store/databases.ts';
 
 export const FAKE_ORG = 3;
 export const FAKE_SK = 'sk_professionalKey000000000000000000000000000000';
@@ -58,6 +59,8 @@ export const fakeAnsweringTable = (
 ): FakeTable => {
   const items = new Map<string, Item>();
   const put = (item: Item) => items.set(`${item.PK}|${item.SK}`, item);
+  // A fresh table: no database record the answering path kept from another test's.
+  clearCachedDatabases();
   const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
   put({
     PK: `ORG#${FAKE_ORG}`,
