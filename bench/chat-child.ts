@@ -3,7 +3,7 @@
 // counts every request, message limits and lease included, and refuses none) with an sk_ key,
 // the demo shop (PGlite from local/demo/shop.sql) registered and indexed as `npm start` does it,
 // and the local gateway serving every route of the resolved config on a free port. Over IPC it
-// reports `ready`, answers `count` with the DynamoDB calls (all, and the limiter's alone) and
+// reports `ready`, answers `count` with the DynamoDB calls (all, the limiter's, and the GetItems) and
 // finished requests so far, and shuts down on `stop` or when the parent goes away. It never
 // touches .local/demo.json or the developer's DynamoDB data.
 
@@ -17,7 +17,7 @@ import { countDynamoDbCalls } from './call-counter.ts';
 
 export type ChatChildMessage =
   | { type: 'ready'; url: string; apiKey: string; databaseId: string }
-  | { type: 'count'; calls: number; limiterCalls: number; requests: number };
+  | { type: 'count'; calls: number; limiterCalls: number; itemReads: number; requests: number };
 export type ChatParentMessage = { type: 'count' } | { type: 'stop' };
 
 const TABLE = 'tabletalk-bench-chat';

@@ -37,6 +37,7 @@ export const handler = api({
       databaseId: body.database_id,
       personalityId: body.personality_id,
       remainingMs: () => context.getRemainingTimeInMillis(),
+      lease: context.rateLimit?.lease,
     });
     return answerResponse(outcome);
   }

@@ -48,6 +48,7 @@ export const handler = api({
     databaseId: query.database_id,
     personalityId: query.personality_id,
     remainingMs: () => context.getRemainingTimeInMillis(),
+    lease: context.rateLimit?.lease,
     fields: 'query',
   });
   const body = sseStream(

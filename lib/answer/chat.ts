@@ -27,6 +27,7 @@ import type { Principal } from '#lib/auth/principal.ts';
 import { rowScopeOf } from '#lib/auth/session-scope.ts';
 import { resolveTenant } from '#lib/auth/tenant.ts';
 import { invalidField, ServiceError } from '#lib/errors.ts';
+import type { Lease } from '#lib/limits/limiter.ts';
 import { logger } from '#lib/log.ts';
 import {
   type ConversationRecord,
@@ -35,7 +36,7 @@ import {
   isOwnedBy,
   tenantMatches,
 } from '#lib/store/conversations.ts';
-import { type DatabaseRecord, findDatabase } from '#lib/store/databases.ts';
+import { type DatabaseRecord, findDatabaseCached } from '#lib/store/databases.ts';
 import { conversationMessagePage, type MessageRecord } from '#lib/store/messages.ts';
 import { listPatterns } from '#lib/store/patterns.ts';
 import { findPersonality } from '#lib/store/personalities.ts';
@@ -65,6 +66,8 @@ export interface ChatRequest {
   remainingMs?: () => number;
   /** Where the request carried database_id and personality_id, for the fields errors name. */
   fields?: 'body' | 'query';
+  /** The request's concurrency lease (the chain's limiter): given back with the stored answer. */
+  lease?: Lease | undefined;
   now?: Date;
 }
 
@@ -86,34 +89,64 @@ const checkKeyDatabase = (principal: Principal, databaseId: string | undefined):
     throw forbiddenDatabase(principal);
 };
 
+/** What a conversation keeps from its first chat message (docs/design.md "Chat answers"). */
+type Kept = Pick<ConversationRecord, 'databaseId' | 'personalityId' | 'tenantKey'>;
+
 interface KnownConversation {
-  /** The conversation if it is the caller's. */
-  conversation: ConversationRecord | undefined;
+  /** What the conversation keeps, if it is the caller's. */
+  conversation: Kept | undefined;
   /** The id is another scope's or organization's, or being deleted: it cannot be created either. */
   taken: boolean;
   /** Its latest messages, oldest first. */
   history: MessageRecord[];
 }
 
+/**
+ * What the conversation keeps, from its latest messages: each chat message carries the values its
+ * append checked against the conversation and set on it (lib/store/messages.ts `kept`). Those
+ * never change once set, so every message that carries one carries the conversation's.
+ */
+const keptByMessages = (messages: readonly MessageRecord[]): Kept | undefined => {
+  const kept: Kept = {};
+  for (const message of messages) {
+    kept.databaseId ??= message.kept?.databaseId;
+    kept.personalityId ??= message.kept?.personalityId;
+    kept.tenantKey ??= message.kept?.tenantKey;
+  }
+  return kept.databaseId === undefined ? undefined : kept;
+};
+
+/**
+ * The conversation and its latest messages in ONE Query of its partition (docs/design.md "Round
+ * trips of a chat message"): every message carries its scope, so the query's filter checks the
+ * conversation is the caller's, and what the conversation keeps comes with the chat messages.
+ * The conversation item is read as well only when none of the latest messages is a chat
+ * message (history appends, or messages stored before they carried it).
+ */
 const loadConversation = async (
   organizationId: number,
   scopeId: string | undefined,
   id: string,
 ): Promise<KnownConversation> => {
-  const [stored, page] = await Promise.all([
-    findConversation(organizationId, id),
-    conversationMessagePage(organizationId, scopeId, id, { limit: HISTORY_MESSAGES, order: 'desc' }),
-  ]);
+  const page = await conversationMessagePage(organizationId, scopeId, id, {
+    limit: HISTORY_MESSAGES,
+    order: 'desc',
+  });
+  // Another scope's messages: another scope's conversation.
+  if (page.owned === false) return { conversation: undefined, taken: true, history: [] };
+  // No message at all: the id is free, or its conversation is being deleted (messages go first),
+  // which the question's append refuses as not found (its condition).
+  if (page.owned === undefined) return { conversation: undefined, taken: false, history: [] };
+  const history = [...page.items].reverse();
+  const kept = keptByMessages(page.items);
+  if (kept) return { conversation: kept, taken: false, history };
+  const stored = await findConversation(organizationId, id);
   const conversation = stored && isOwnedBy(stored, organizationId, scopeId) ? stored : undefined;
-  return {
-    conversation,
-    taken: stored !== undefined && !conversation,
-    history: conversation ? [...page.items].reverse() : [],
-  };
+  return { conversation, taken: stored !== undefined && !conversation, history: conversation ? history : [] };
 };
 
 const loadDatabase = async (organizationId: number, id: string): Promise<DatabaseRecord> => {
-  const database = await findDatabase(organizationId, id);
+  const database = await findDatabaseCached(organizationId, id);
   if (!database) throw new ServiceError('DATABASE_NOT_FOUND', { message: `Database ${id} not found` });
   return database;
 };
@@ -171,7 +204,7 @@ export const prepareChatAnswer = async (input: ChatRequest): Promise<AnswerReque
       request.conversationId === undefined
         ? { conversation: undefined, taken: false, history: [] }
         : loadConversation(organizationId, scopeId, request.conversationId),
-      request.databaseId === undefined ? undefined : findDatabase(organizationId, request.databaseId),
+      request.databaseId === undefined ? undefined : findDatabaseCached(organizationId, request.databaseId),
       request.personalityId === undefined
         ? undefined
         : findPersonality(organizationId, request.personalityId),
@@ -258,6 +291,7 @@ export const prepareChatAnswer = async (input: ChatRequest): Promise<AnswerReque
     timings,
     ...(request.now ? { now: request.now } : {}),
     ...(request.remainingMs ? { deadline: Date.now() + request.remainingMs() } : {}),
+    ...(request.lease ? { lease: request.lease } : {}),
   };
 };
 

@@ -34,14 +34,16 @@ import type { Connector, Dialect, ExecuteLimits } from '#lib/connectors/types.ts
 import type { Caller } from '#lib/conversations/history.ts';
 import { titleOf } from '#lib/conversations/title.ts';
 import { errorCatalogue, ServiceError, toServiceError } from '#lib/errors.ts';
+import { type Lease, leaseReturn } from '#lib/limits/limiter.ts';
 import { logger } from '#lib/log.ts';
 import { recordAnswer } from '#lib/observability/metrics.ts';
 import type { Guard } from '#lib/sql/types.ts';
+import type { AlongsideWrite } from '#lib/store/client.ts';
 import { conversationTenantKey } from '#lib/store/conversations.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
 import { appendMessage, type MessageRecord } from '#lib/store/messages.ts';
 import type { Personality } from '#lib/store/personalities.ts';
-import { countAnswer } from '#lib/store/usage.ts';
+import { answerCountUpdate } from '#lib/store/usage.ts';
 import { builtinEngine } from './builtin/index.ts';
 import type { AnswerCatalog } from './catalog.ts';
 import { type ChartSpec, chartFor } from './chart.ts';
@@ -136,6 +138,11 @@ export interface AnswerRequest {
    * is the stored message); awaited, so that a caller can pace the pieces to its reader.
    */
   onPiece?: PieceSink;
+  /**
+   * The request's concurrency lease (lib/limits/limiter.ts): given back in the transaction that
+   * stores the answer, with the answer's count (docs/design.md "Round trips of a chat message").
+   */
+  lease?: Lease | undefined;
 }
 
 /** What the flow runs on, replaceable in tests. */
@@ -492,18 +499,29 @@ export const answerQuestion = async (
     // the condition of every later append (another tenant's append is CONVERSATION_NOT_FOUND).
     tenantKey: conversationTenantKey(request.tenant.tenant),
   };
-  const append = (role: 'user' | 'assistant', content: string, metadata?: AssistantMetadata) =>
+  const append = (
+    role: 'user' | 'assistant',
+    content: string,
+    metadata?: AssistantMetadata,
+    alongside: AlongsideWrite[] = [],
+  ) =>
     timings.measure('store', () =>
-      appendMessage({
-        conversationId,
-        organizationId: caller.organizationId,
-        scopeId: caller.scopeId,
-        role,
-        content,
-        ...(metadata ? { metadata: { ...metadata } } : {}),
-        conversation: role === 'user' ? { ...conversation, title: titleOf(question) } : conversation,
-      }),
+      appendMessage(
+        {
+          conversationId,
+          organizationId: caller.organizationId,
+          scopeId: caller.scopeId,
+          role,
+          content,
+          ...(metadata ? { metadata: { ...metadata } } : {}),
+          conversation: role === 'user' ? { ...conversation, title: titleOf(question) } : conversation,
+        },
+        { alongside },
+      ),
     );
+  // docs/design.md "Round trips of a chat message": the answer's transaction also gives the
+  // request's lease back (and, for a stored answer, counts it), so neither costs a round trip.
+  const leaseBack = request.lease ? [leaseReturn(request.lease)] : [];
 
   // 1. The question is stored while the engine reads it; nothing runs before both are done.
   // A model engine's first question may be answered by an approved pattern or the shared SQL
@@ -557,16 +575,21 @@ export const answerQuestion = async (
     // Pieces already sent stay the answer's content, as the reader saw it.
     const cut = out.handed.length > 0;
     try {
-      await append('assistant', cut ? out.handed.join('') : failureText(error), {
-        query_type: proposal?.kind ?? 'error',
-        execution_time_ms: Math.round(timings.elapsed()),
-        ...(proposal?.kind === 'sql' ? { sql: proposal.sql, state: proposal.state } : {}),
-        row_count: 0,
-        sources: [],
-        ...common,
-        error: { code: entry.errorCode, ...(error.detail ? { detail: error.detail } : {}) },
-        ...(cut ? { incomplete: true } : {}),
-      });
+      await append(
+        'assistant',
+        cut ? out.handed.join('') : failureText(error),
+        {
+          query_type: proposal?.kind ?? 'error',
+          execution_time_ms: Math.round(timings.elapsed()),
+          ...(proposal?.kind === 'sql' ? { sql: proposal.sql, state: proposal.state } : {}),
+          row_count: 0,
+          sources: [],
+          ...common,
+          error: { code: entry.errorCode, ...(error.detail ? { detail: error.detail } : {}) },
+          ...(cut ? { incomplete: true } : {}),
+        },
+        leaseBack,
+      );
     } catch (storeError) {
       logger.error('the failure of an answer could not be stored', { error: storeError as Error });
     }
@@ -586,26 +609,30 @@ export const answerQuestion = async (
   // 5. The answer is stored, then returned.
   const executionMs = Math.round(timings.elapsed());
   const { query } = produced;
-  // This month's answers by who answered (GET /organization/usage), counted while it is stored.
-  const counted = countAnswer(caller.organizationId, proposed.value.answeredBy).catch((error: unknown) =>
-    logger.warn('an answer could not be counted', { error: error as Error }),
+  // This month's answers by who answered (GET /organization/usage), counted as it is stored.
+  const counted: AlongsideWrite = {
+    update: answerCountUpdate(caller.organizationId, proposed.value.answeredBy),
+  };
+  const assistant = await append(
+    'assistant',
+    text,
+    {
+      query_type: produced.kind,
+      execution_time_ms: executionMs,
+      ...(query ? { sql: query.sql } : {}),
+      row_count: produced.results.length,
+      ...(produced.truncated ? { results_truncated: true } : {}),
+      sources: produced.fromDatabase ? ['database'] : [],
+      ...common,
+      ...(query?.state !== undefined && produced.kind === 'sql' ? { state: query.state } : {}),
+      ...(query?.description ? { description: query.description } : {}),
+      ...(produced.refusal ? { refusal: produced.refusal } : {}),
+      ...(produced.repaired ? { repaired: true } : {}),
+      ...(incomplete ? { incomplete: true } : {}),
+    },
+    [counted, ...leaseBack],
   );
-  const assistant = await append('assistant', text, {
-    query_type: produced.kind,
-    execution_time_ms: executionMs,
-    ...(query ? { sql: query.sql } : {}),
-    row_count: produced.results.length,
-    ...(produced.truncated ? { results_truncated: true } : {}),
-    sources: produced.fromDatabase ? ['database'] : [],
-    ...common,
-    ...(query?.state !== undefined && produced.kind === 'sql' ? { state: query.state } : {}),
-    ...(query?.description ? { description: query.description } : {}),
-    ...(produced.refusal ? { refusal: produced.refusal } : {}),
-    ...(produced.repaired ? { repaired: true } : {}),
-    ...(incomplete ? { incomplete: true } : {}),
-  });
 
-  await counted;
   const interpretation = query ? (query.interpretation ?? query.description ?? null) : null;
   // What the answer read (its measure, grouping, period): names the chart's axes and is what the
   // suggested follow-ups continue.

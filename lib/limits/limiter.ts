@@ -11,35 +11,45 @@
 // not (leases are given back), so a concurrency refusal is only made on the item as just read.
 import { randomBytes } from 'node:crypto';
 import { ServiceError } from '#lib/errors.ts';
+import type { AlongsideWrite } from '#lib/store/client.ts';
 import {
   type CounterState,
   EMPTY_COUNTERS,
   type LeaseStep,
+  leaseReleaseUpdate,
   pruneLeases,
   releaseLease,
   updateCounters,
+  updateCountersWithVisitor,
   type WindowStep,
 } from '#lib/store/limit-counters.ts';
+import { backoffDelay, sleep } from '#lib/store/retry.ts';
 import { TtlCache } from '#lib/ttl-cache.ts';
 import type { Limits } from './plans.ts';
 import { secondsUntil, unitOf, type WindowName, windowEnd, windowId } from './windows.ts';
 
 /**
  * `standard`: the plan's windows and the monthly quota. `answering`: also the message limits and
- * a lease. `visitor`: one visitor's own message window only (AdmitInput.visitor: an embed
- * session scope or a pk_ key), asked before the organization's `answering` admission of the same
- * request.
+ * a lease, and, for a visitor (AdmitInput.visitor: an embed session scope or a pk_ key), the
+ * visitor's own windows, all in one round trip.
  */
-export type LimitClass = 'standard' | 'answering' | 'visitor';
+export type LimitClass = 'standard' | 'answering';
 
-/** A visitor with a message window of its own inside the organization's (docs/limits.md). */
+/** A visitor with message windows of its own inside the organization's (docs/limits.md). */
 export interface Visitor {
   /** Its counters item (lib/store/limit-counters.ts scopeCountersKey). */
   key: string;
-  /** Which window: an embed session scope's or a pk_ key's (their refusals say which). */
-  window: 'scopeMessageMinute' | 'keyMessageMinute';
+  /** An embed session's scope or a pk_ key: which windows (their refusals say which). */
+  kind: 'scope' | 'key';
   messagesPerMinute: number;
+  messagesPerHour: number;
+  messagesPerDay: number;
 }
+
+const visitorWindows = {
+  scope: ['scopeMessageMinute', 'scopeMessageHour', 'scopeMessageDay'],
+  key: ['keyMessageMinute', 'keyMessageHour', 'keyMessageDay'],
+} as const satisfies Record<Visitor['kind'], readonly [WindowName, WindowName, WindowName]>;
 
 export interface RateLimitHeaders {
   'X-RateLimit-Limit': string;
@@ -60,8 +70,8 @@ export interface AdmitInput {
   organizationId: number;
   limits: Limits;
   limitClass: LimitClass;
-  /** `visitor`: whose window is counted. */
-  visitor?: Visitor;
+  /** `answering`: the visitor whose own windows are counted too (docs/limits.md "Visitors"). */
+  visitor?: Visitor | undefined;
   /** How long the request may still run: its lease lapses after that (answering only). */
   leaseMs?: number;
   /** The clock (ms since the epoch); tests move it. */
@@ -92,19 +102,18 @@ const organizationRules = (limitClass: LimitClass, limits: Limits): { name: Wind
     : []),
 ];
 
-const rulesOf = (
-  limitClass: LimitClass,
-  limits: Limits,
-  visitor?: Visitor,
-): { name: WindowName; limit: number }[] =>
-  limitClass === 'visitor'
-    ? [
-        {
-          name: visitor?.window ?? 'scopeMessageMinute',
-          limit: visitor?.messagesPerMinute ?? limits.embedScopeMessagesPerMinute,
-        },
-      ]
-    : organizationRules(limitClass, limits);
+const visitorRules = (visitor: Visitor): { name: WindowName; limit: number }[] => {
+  const [minute, hour, day] = visitorWindows[visitor.kind];
+  return [
+    { name: minute, limit: visitor.messagesPerMinute },
+    { name: hour, limit: visitor.messagesPerHour },
+    { name: day, limit: visitor.messagesPerDay },
+  ];
+};
+
+type Rule = { name: WindowName; limit: number };
+
+const rulesOf = (limitClass: LimitClass, limits: Limits): Rule[] => organizationRules(limitClass, limits);
 
 /**
  * The route's windows at `now`. `state` undefined: the item has not been seen, and every window
@@ -117,9 +126,17 @@ export const currentWindows = (
   limits: Limits,
   state: CounterState | undefined,
   now: number,
-  visitor?: Visitor,
-): CurrentWindow[] =>
-  rulesOf(limitClass, limits, visitor).map(({ name, limit }) => {
+): CurrentWindow[] => windowsOf(rulesOf(limitClass, limits), state, now);
+
+/** A visitor's windows at `now` (see currentWindows). */
+export const currentVisitorWindows = (
+  visitor: Visitor,
+  state: CounterState | undefined,
+  now: number,
+): CurrentWindow[] => windowsOf(visitorRules(visitor), state, now);
+
+const windowsOf = (rules: Rule[], state: CounterState | undefined, now: number): CurrentWindow[] =>
+  rules.map(({ name, limit }) => {
     const unit = unitOf[name];
     const seen = state?.windows[name];
     const id = Math.max(windowId(unit, now), seen?.id ?? Number.NEGATIVE_INFINITY);
@@ -154,7 +171,11 @@ const windowWords: Record<WindowName, { per: string; detail: string }> = {
   messageMinute: { per: 'minute', detail: 'MESSAGES_PER_MINUTE' },
   messageHour: { per: 'hour', detail: 'MESSAGES_PER_HOUR' },
   scopeMessageMinute: { per: 'minute for this embed session', detail: 'EMBED_SESSION_MESSAGES_PER_MINUTE' },
+  scopeMessageHour: { per: 'hour for this embed session', detail: 'EMBED_SESSION_MESSAGES_PER_HOUR' },
+  scopeMessageDay: { per: 'day (UTC) for this embed session', detail: 'EMBED_SESSION_MESSAGES_PER_DAY' },
   keyMessageMinute: { per: 'minute for this database key', detail: 'DATABASE_KEY_MESSAGES_PER_MINUTE' },
+  keyMessageHour: { per: 'hour for this database key', detail: 'DATABASE_KEY_MESSAGES_PER_HOUR' },
+  keyMessageDay: { per: 'day (UTC) for this database key', detail: 'DATABASE_KEY_MESSAGES_PER_DAY' },
 };
 
 const inSeconds = (seconds: number): string => `${seconds} second${seconds === 1 ? '' : 's'}`;
@@ -202,10 +223,12 @@ const DEFAULT_LEASE_MS = 30_000 + LEASE_MARGIN_MS;
 export const MAX_PRUNED_LEASES = 40;
 /** Attempts per admission; each failed one carries the item forward, so two or three suffice. */
 const MAX_ATTEMPTS = 6;
+/** Waits when the counters item is in a transaction (an answer giving its lease back). */
+const COUNTER_CONFLICT_BACKOFF = { attempts: MAX_ATTEMPTS, baseMs: 10, maxMs: 200 };
 /** The counters item goes (TTL) after this long without a request: every window in it has passed. */
 const COUNTERS_TTL_SECONDS = 40 * 24 * 3600;
-/** A scope's item holds one minute window: it may go soon after (DynamoDB's TTL deletes lazily). */
-const SCOPE_COUNTERS_TTL_SECONDS = 3600;
+/** A visitor's item holds windows of up to a day: it may go a day after its last request. */
+const SCOPE_COUNTERS_TTL_SECONDS = 2 * 24 * 3600;
 
 /** The item as this container last saw it, per organization or scope (a hint; conditions decide). */
 const seen = new TtlCache<string, CounterState>(3_600_000, 10_000);
@@ -216,26 +239,66 @@ export const clearSeenCounters = (): void => seen.clear();
 
 const newLeaseId = (): string => randomBytes(8).toString('hex');
 
+const stepsOf = (windows: readonly CurrentWindow[]): WindowStep[] =>
+  windows.map((window) => ({
+    window: window.name,
+    id: window.id,
+    form: window.started ? 'continue' : 'start',
+    limit: window.limit,
+  }));
+
+const isFull = (windows: readonly CurrentWindow[]): boolean =>
+  windows.some((window) => window.count >= window.limit);
+
+/**
+ * The item after an admission made in a transaction (which returns no values): as planned, each
+ * window one further. Counts under concurrency may be higher still; the next condition tells.
+ */
+const countedState = (
+  state: CounterState | undefined,
+  windows: readonly CurrentWindow[],
+  lease?: LeaseStep,
+): CounterState => {
+  const base = state ?? EMPTY_COUNTERS;
+  const counted: CounterState = {
+    windows: { ...base.windows },
+    leaseCount: base.leaseCount,
+    leases: base.leases,
+  };
+  for (const window of windows) counted.windows[window.name] = { id: window.id, count: window.count + 1 };
+  if (lease) {
+    counted.leases = [
+      ...base.leases.filter((entry) => !lease.prune.includes(entry.id)),
+      { id: lease.id, expiresAt: lease.expiresAt },
+    ];
+    counted.leaseCount = base.leaseCount + 1 - lease.prune.length;
+  }
+  return counted;
+};
+
 /**
  * Admits or refuses one request. Throws only when the counters cannot be read or written
- * (DynamoDB down, or the item changing under every attempt): the caller's failure policy applies.
+ * (DynamoDB down, or the items changing under every attempt): the caller's failure policy applies.
+ * A visitor's answering request is one TransactWriteItems of the visitor's and the organization's
+ * conditional updates; every other request one UpdateItem of the organization's item.
  */
 export const admit = async (input: AdmitInput): Promise<Admission> => {
   const clock = input.now ?? Date.now;
   const { organizationId, limits, limitClass } = input;
-  const visitor = limitClass === 'visitor' ? input.visitor : undefined;
-  if (limitClass === 'visitor' && visitor === undefined) throw new Error('the visitor class needs a visitor');
-  const scopeKey = visitor?.key;
-  const cacheKey = seenKey(organizationId, scopeKey);
+  const visitor = limitClass === 'answering' ? input.visitor : undefined;
+  const cacheKey = seenKey(organizationId);
+  const visitorCacheKey = visitor && seenKey(organizationId, visitor.key);
   const leaseId = limitClass === 'answering' ? newLeaseId() : undefined;
   let state = seen.get(cacheKey);
+  let visitorState = visitorCacheKey === undefined ? undefined : seen.get(visitorCacheKey);
   let fresh = false;
   for (let attempt = 1; attempt <= MAX_ATTEMPTS; attempt += 1) {
     const now = clock();
-    const windows = currentWindows(limitClass, limits, state, now, visitor);
-    if (windows.some((window) => window.count >= window.limit)) {
-      return { admitted: false, ...windowRefusal(windows, now) };
-    }
+    const visitorWindows = visitor ? currentVisitorWindows(visitor, visitorState, now) : [];
+    // A visitor at its own limit is refused first: nothing of the organization's is spent.
+    if (isFull(visitorWindows)) return { admitted: false, ...windowRefusal(visitorWindows, now) };
+    const windows = currentWindows(limitClass, limits, state, now);
+    if (isFull(windows)) return { admitted: false, ...windowRefusal(windows, now) };
     let lease: LeaseStep | undefined;
     if (leaseId !== undefined) {
       const expired = (state?.leases ?? [])
@@ -260,29 +323,64 @@ export const admit = async (input: AdmitInput): Promise<Admission> => {
         prune,
       };
     }
-    const steps: WindowStep[] = windows.map((window) => ({
-      window: window.name,
-      id: window.id,
-      form: window.started ? 'continue' : 'start',
-      limit: window.limit,
-    }));
-    const result = await updateCounters({
+    const organizationUpdate = {
       organizationId,
-      scopeKey,
-      steps,
+      steps: stepsOf(windows),
       lease,
-      expiresAt:
-        Math.floor(now / 1000) + (scopeKey === undefined ? COUNTERS_TTL_SECONDS : SCOPE_COUNTERS_TTL_SECONDS),
-    });
+      expiresAt: Math.floor(now / 1000) + COUNTERS_TTL_SECONDS,
+    };
+    const admitted = { ...(leaseId !== undefined ? { lease: { organizationId, id: leaseId } } : {}) };
+    if (visitor && visitorCacheKey !== undefined) {
+      const result = await updateCountersWithVisitor(organizationUpdate, {
+        organizationId,
+        scopeKey: visitor.key,
+        steps: stepsOf(visitorWindows),
+        expiresAt: Math.floor(now / 1000) + SCOPE_COUNTERS_TTL_SECONDS,
+      });
+      if ('conflict' in result) {
+        await sleep(backoffDelay(COUNTER_CONFLICT_BACKOFF, attempt));
+        continue;
+      }
+      if (result.admitted) {
+        state = countedState(state, windows, lease);
+        visitorState = countedState(visitorState, visitorWindows);
+        seen.set(cacheKey, state);
+        seen.set(visitorCacheKey, visitorState);
+        return {
+          admitted: true,
+          headers: headersOf([
+            ...currentWindows(limitClass, limits, state, now),
+            ...currentVisitorWindows(visitor, visitorState, now),
+          ]),
+          ...admitted,
+        };
+      }
+      // Learn from the item whose condition failed; the other's plan held.
+      if (result.visitor.failed) {
+        visitorState = result.visitor.state ?? EMPTY_COUNTERS;
+        seen.set(visitorCacheKey, visitorState);
+      }
+      if (result.organization.failed) {
+        state = result.organization.state ?? EMPTY_COUNTERS;
+        fresh = true;
+        seen.set(cacheKey, state);
+      }
+      continue;
+    }
+    const result = await updateCounters(organizationUpdate);
+    if ('conflict' in result) {
+      // The item is in a transaction for a moment (an answer being stored): wait a little.
+      await sleep(backoffDelay(COUNTER_CONFLICT_BACKOFF, attempt));
+      continue;
+    }
     state = result.state ?? EMPTY_COUNTERS;
     fresh = true;
     seen.set(cacheKey, state);
     if (result.admitted) {
-      const counted = currentWindows(limitClass, limits, state, now, visitor);
       return {
         admitted: true,
-        headers: headersOf(counted),
-        ...(leaseId !== undefined ? { lease: { organizationId, id: leaseId } } : {}),
+        headers: headersOf(currentWindows(limitClass, limits, state, now)),
+        ...admitted,
       };
     }
   }
@@ -291,9 +389,8 @@ export const admit = async (input: AdmitInput): Promise<Admission> => {
   });
 };
 
-/** Gives the lease back; a lease that lapsed and was pruned meanwhile is already gone. */
-export const release = async (lease: Lease): Promise<void> => {
-  await releaseLease(lease.organizationId, lease.id);
+/** Takes a lease given back out of this container's view of the item. */
+const forgetLease = (lease: Lease): void => {
   const cached = seen.get(seenKey(lease.organizationId));
   if (cached?.leases.some((entry) => entry.id === lease.id)) {
     seen.set(seenKey(lease.organizationId), {
@@ -302,4 +399,28 @@ export const release = async (lease: Lease): Promise<void> => {
       leases: cached.leases.filter((entry) => entry.id !== lease.id),
     });
   }
+};
+
+/** Leases already given back in an answer's transaction: `release` has nothing left to do. */
+const returned = new WeakSet<Lease>();
+
+/**
+ * The lease given back in the transaction that stores the answer (docs/design.md "Round trips of
+ * a chat message"): no round trip of its own. A lease that lapsed and was pruned meanwhile is
+ * left out of that transaction (it is already given back).
+ */
+export const leaseReturn = (lease: Lease): AlongsideWrite => ({
+  update: leaseReleaseUpdate(lease.organizationId, lease.id),
+  droppable: true,
+  settled: (written) => {
+    returned.add(lease);
+    if (written) forgetLease(lease);
+  },
+});
+
+/** Gives the lease back; a lease that lapsed and was pruned meanwhile is already gone. */
+export const release = async (lease: Lease): Promise<void> => {
+  if (returned.has(lease)) return;
+  await releaseLease(lease.organizationId, lease.id);
+  forgetLease(lease);
 };

@@ -24,16 +24,21 @@ export interface Limits {
   messagesPerMinute: number;
   messagesPerHour: number;
   /**
-   * Messages per minute of one embed session's scope (its tenant and scope, or the token when it
-   * names no scope), counted inside the organization's message limits, so that one visitor
-   * cannot spend them (docs/design.md "Embed sessions").
+   * Messages per minute, hour and day (UTC) of one embed session's scope (its tenant and scope,
+   * or the token when it names no scope), counted inside the organization's message limits, so
+   * that one visitor cannot spend them (docs/design.md "Embed sessions", docs/limits.md).
    */
   embedScopeMessagesPerMinute: number;
+  embedScopeMessagesPerHour: number;
+  embedScopeMessagesPerDay: number;
   /**
-   * Messages per minute of one pk_ key, counted inside the organization's message limits: a pk_
-   * key sits in a public page, so one visitor could otherwise spend the organization's 30.
+   * Messages per minute, hour and day of one pk_ key, counted inside the organization's message
+   * limits: a pk_ key sits in a public page, so one visitor could otherwise spend the
+   * organization's 30 a minute and 200 an hour.
    */
   databaseKeyMessagesPerMinute: number;
+  databaseKeyMessagesPerHour: number;
+  databaseKeyMessagesPerDay: number;
 }
 
 export interface Plan extends Limits {
@@ -44,24 +49,30 @@ export interface Plan extends Limits {
 /** Spec "Limits", message endpoint: per organization, on every plan (enterprise may override). */
 export const MESSAGE_LIMITS = { messagesPerMinute: 30, messagesPerHour: 200 } as const;
 
-/** An embed session scope's own message limit, unless a plan gives another. */
-export const EMBED_SCOPE_MESSAGES_PER_MINUTE = 10;
-/** A pk_ key's own message limit, unless a plan gives another. */
-export const DATABASE_KEY_MESSAGES_PER_MINUTE = 20;
+/**
+ * A visitor's own message windows, unless a plan gives others: an embed session's scope (one
+ * person) and a pk_ key (every visitor of one public page). Each hour is well under the
+ * organization's 200 (15 % and 30 %), so neither one browser nor the page's public key can spend
+ * the organization's messages; a day holds a few hours' worth.
+ */
+export const VISITOR_MESSAGE_LIMITS = {
+  embedScopeMessagesPerMinute: 10,
+  embedScopeMessagesPerHour: 30,
+  embedScopeMessagesPerDay: 100,
+  databaseKeyMessagesPerMinute: 20,
+  databaseKeyMessagesPerHour: 60,
+  databaseKeyMessagesPerDay: 300,
+} as const;
+type VisitorLimit = keyof typeof VISITOR_MESSAGE_LIMITS;
 
 const plan = (
   name: PlanName,
   features: Feature[],
-  figures: Omit<
-    Limits,
-    keyof typeof MESSAGE_LIMITS | 'embedScopeMessagesPerMinute' | 'databaseKeyMessagesPerMinute'
-  > &
-    Partial<Pick<Limits, 'embedScopeMessagesPerMinute' | 'databaseKeyMessagesPerMinute'>>,
+  figures: Omit<Limits, keyof typeof MESSAGE_LIMITS | VisitorLimit> & Partial<Pick<Limits, VisitorLimit>>,
 ): Plan => ({
   name,
   features: new Set(features),
-  embedScopeMessagesPerMinute: EMBED_SCOPE_MESSAGES_PER_MINUTE,
-  databaseKeyMessagesPerMinute: DATABASE_KEY_MESSAGES_PER_MINUTE,
+  ...VISITOR_MESSAGE_LIMITS,
   ...figures,
   ...MESSAGE_LIMITS,
 });
@@ -134,19 +145,37 @@ export const LimitOverrides = v.strictObject({
   messagesPerMinute: v.optional(positive('messagesPerMinute')),
   messagesPerHour: v.optional(positive('messagesPerHour')),
   embedScopeMessagesPerMinute: v.optional(positive('embedScopeMessagesPerMinute')),
+  embedScopeMessagesPerHour: v.optional(positive('embedScopeMessagesPerHour')),
+  embedScopeMessagesPerDay: v.optional(positive('embedScopeMessagesPerDay')),
   databaseKeyMessagesPerMinute: v.optional(positive('databaseKeyMessagesPerMinute')),
+  databaseKeyMessagesPerHour: v.optional(positive('databaseKeyMessagesPerHour')),
+  databaseKeyMessagesPerDay: v.optional(positive('databaseKeyMessagesPerDay')),
 });
 export type LimitOverrides = v.InferOutput<typeof LimitOverrides>;
+
+/**
+ * A visitor's hourly window is at most half the organization's messages per hour, whatever the
+ * overrides say: an enterprise organization that lowers its own hour below a visitor's keeps
+ * its guarantee that one visitor cannot spend it.
+ */
+const withinOrganization = (limits: Limits): Limits => {
+  const half = Math.max(1, Math.floor(limits.messagesPerHour / 2));
+  return {
+    ...limits,
+    embedScopeMessagesPerHour: Math.min(limits.embedScopeMessagesPerHour, half),
+    databaseKeyMessagesPerHour: Math.min(limits.databaseKeyMessagesPerHour, half),
+  };
+};
 
 /** The limits that apply to an organization on `name` with these overrides. */
 export const effectiveLimits = (name: PlanName, overrides?: LimitOverrides): Limits => {
   const { features: _features, name: _name, ...limits } = plans[name];
   // MONTHLY_QUOTAS (lib/config.ts) replaces a plan's monthly quota per stage.
   limits.monthlyRequests = settings().monthlyQuotas[name] ?? limits.monthlyRequests;
-  if (name !== 'enterprise' || !overrides) return limits;
+  if (name !== 'enterprise' || !overrides) return withinOrganization(limits);
   const own: Partial<Limits> = {};
   for (const [key, value] of Object.entries(overrides) as [keyof LimitOverrides, number | undefined][]) {
     if (value !== undefined) own[key] = value;
   }
-  return { ...limits, ...own };
+  return withinOrganization({ ...limits, ...own });
 };

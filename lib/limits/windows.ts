@@ -1,12 +1,12 @@
-// Fixed counting windows on the UTC clock: the clock minute, the clock hour and the calendar
-// month. A window is named by an integer id that only grows (minutes and hours since the epoch,
-// months as year·12 + month), so "is this count still current" is one comparison.
+// Fixed counting windows on the UTC clock: the clock minute, the clock hour, the UTC day and the
+// calendar month. A window is named by an integer id that only grows (minutes, hours and days
+// since the epoch, months as year·12 + month), so "is this count still current" is one comparison.
 
-export type WindowUnit = 'minute' | 'hour' | 'month';
+export type WindowUnit = 'minute' | 'hour' | 'day' | 'month';
 
 /** The windows the limiter counts (docs/limits.md). */
-// `scopeMessageMinute` and `keyMessageMinute`: an embed session scope's and a pk_ key's own
-// message window, kept in that visitor's counters item (lib/store/limit-counters.ts).
+// `scopeMessage*` and `keyMessage*`: an embed session scope's and a pk_ key's own message
+// windows (minute, hour, day), kept in that visitor's counters item (lib/store/limit-counters.ts).
 export type WindowName =
   | 'minute'
   | 'hour'
@@ -14,7 +14,11 @@ export type WindowName =
   | 'messageMinute'
   | 'messageHour'
   | 'scopeMessageMinute'
-  | 'keyMessageMinute';
+  | 'scopeMessageHour'
+  | 'scopeMessageDay'
+  | 'keyMessageMinute'
+  | 'keyMessageHour'
+  | 'keyMessageDay';
 
 export const unitOf: Record<WindowName, WindowUnit> = {
   minute: 'minute',
@@ -23,15 +27,21 @@ export const unitOf: Record<WindowName, WindowUnit> = {
   messageMinute: 'minute',
   messageHour: 'hour',
   scopeMessageMinute: 'minute',
+  scopeMessageHour: 'hour',
+  scopeMessageDay: 'day',
   keyMessageMinute: 'minute',
+  keyMessageHour: 'hour',
+  keyMessageDay: 'day',
 };
 
 const MINUTE_MS = 60_000;
 const HOUR_MS = 3_600_000;
+const DAY_MS = 86_400_000;
 
 export const windowId = (unit: WindowUnit, nowMs: number): number => {
   if (unit === 'minute') return Math.floor(nowMs / MINUTE_MS);
   if (unit === 'hour') return Math.floor(nowMs / HOUR_MS);
+  if (unit === 'day') return Math.floor(nowMs / DAY_MS);
   const date = new Date(nowMs);
   return date.getUTCFullYear() * 12 + date.getUTCMonth();
 };
@@ -39,6 +49,7 @@ export const windowId = (unit: WindowUnit, nowMs: number): number => {
 export const windowStart = (unit: WindowUnit, id: number): number => {
   if (unit === 'minute') return id * MINUTE_MS;
   if (unit === 'hour') return id * HOUR_MS;
+  if (unit === 'day') return id * DAY_MS;
   return Date.UTC(Math.floor(id / 12), id % 12, 1);
 };
 

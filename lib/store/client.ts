@@ -2,7 +2,12 @@
 // warm invocations reuse its connections. Against DynamoDB Local (DYNAMODB_ENDPOINT set) it uses
 // static dummy credentials. Each attempt is bounded by DYNAMODB_TIMEOUT_MS (lib/config.ts).
 import { DynamoDBClient } from '@aws-sdk/client-dynamodb';
-import { DynamoDBDocumentClient, QueryCommand, type QueryCommandInput } from '@aws-sdk/lib-dynamodb';
+import {
+  DynamoDBDocumentClient,
+  QueryCommand,
+  type QueryCommandInput,
+  type TransactWriteCommandInput,
+} from '@aws-sdk/lib-dynamodb';
 import { fromSettings, settings } from '#lib/config.ts';
 import { traced } from '#lib/observability/tracer.ts';
 
@@ -36,6 +41,30 @@ export const tableName = (): string => settings().tableName;
 
 /** The attribute names of the table's key and indexes (infra/table.yml). */
 export type ItemKey = { PK: string; SK: string };
+
+/** One Update of a TransactWriteItems, as the document client takes it. */
+export type TransactionUpdate = NonNullable<
+  NonNullable<TransactWriteCommandInput['TransactItems']>[number]['Update']
+>;
+
+/**
+ * A write of another module that rides in a message append's transaction (lib/store/messages.ts
+ * appendMessage): an answer's count, a concurrency lease given back. It commits with the message
+ * or not at all.
+ */
+export interface AlongsideWrite {
+  update: TransactionUpdate;
+  /**
+   * Left out of the transaction when its own condition fails, and the append made without it
+   * (a lease that lapsed and was pruned meanwhile is already given back).
+   */
+  droppable?: boolean;
+  /**
+   * Called once the append has committed: `written` false when this write was dropped (its
+   * condition failed) and the append made without it.
+   */
+  settled?: (written: boolean) => void;
+}
 
 export const isConditionFailure = (error: unknown): boolean =>
   error instanceof Error &&

@@ -15,8 +15,10 @@ import {
   type TransactWriteCommandInput,
 } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
+import { settings } from '#lib/config.ts';
 import { ServiceError } from '#lib/errors.ts';
 import { uuidv7 } from '#lib/ids.ts';
+import { TtlCache } from '#lib/ttl-cache.ts';
 import { documents, queryAll, tableName } from './client.ts';
 import { backoffDelay, cancellationReasons, sleep, unprocessedItemsBackoff } from './retry.ts';
 
@@ -252,7 +254,9 @@ export const updateDatabase = async (
     items.push({ Delete: { TableName: tableName(), Key: nameKey(current.organizationId, current.name) } });
     items.push(namePut(current.organizationId, record.name, current.id));
   }
+  forgetDatabaseRecord(current.organizationId, current.id);
   await writeOrDuplicate(items, record.name, current.id);
+  forgetDatabaseRecord(current.organizationId, current.id);
   return record;
 };
 
@@ -261,6 +265,7 @@ export const updateDatabase = async (
  * its own partition (schema index chunks, query patterns, glossary) in batches.
  */
 export const deleteDatabase = async (record: DatabaseRecord): Promise<void> => {
+  forgetDatabaseRecord(record.organizationId, record.id);
   try {
     await documents().send(
       new TransactWriteCommand({
@@ -317,6 +322,37 @@ export const findDatabase = async (
     new GetCommand({ TableName: tableName(), Key: databaseKey(organizationId, id) }),
   );
   return Item ? v.parse(DatabaseRecord, Item) : undefined;
+};
+
+/**
+ * Database records as the answering path reads them, kept per container for up to
+ * KEY_CACHE_TTL_SECONDS (60 s, the key and organization cache's time; docs/api.md "Caching"), so
+ * that a chat message costs no read of its database (docs/design.md "Round trips of a chat
+ * message"). This container's own writes (update, delete, a new schema index) forget the record
+ * at once; a database that is not found is not kept (one added elsewhere answers at once).
+ */
+const MAX_CACHE_MS = 60_000;
+const answeringRecords = new TtlCache<string, { record: DatabaseRecord; at: number }>(MAX_CACHE_MS, 1_000);
+const recordKey = (organizationId: number, id: string): string => `${organizationId}#${id}`;
+
+/** Tests: forget every cached database record. */
+export const clearCachedDatabases = (): void => answeringRecords.clear();
+
+/** Forgets this container's copy of a database record (its writers call it). */
+export const forgetDatabaseRecord = (organizationId: number, id: string): void =>
+  answeringRecords.delete(recordKey(organizationId, id));
+
+/** findDatabase through the per-container cache above: the answering path's read. */
+export const findDatabaseCached = async (
+  organizationId: number,
+  id: string,
+): Promise<DatabaseRecord | undefined> => {
+  const key = recordKey(organizationId, id);
+  const cached = answeringRecords.get(key);
+  if (cached && Date.now() - cached.at < settings().keyCacheTtlSeconds * 1000) return cached.record;
+  const record = await findDatabase(organizationId, id);
+  if (record) answeringRecords.set(key, { record, at: Date.now() });
+  return record;
 };
 
 export const listDatabases = async (organizationId: number): Promise<DatabaseRecord[]> => {

@@ -6,8 +6,8 @@
 //                                           lease_<id> attribute per lease holding its expiry (ms)
 //   PK LIMITS#<org>  SK INDEXING#<yyyy-mm>  indexing operations of one billing period
 //   PK LIMITS#<org>  SK SCOPE#<key>         one per visitor: an embed session scope (lib/auth/principal.ts
-//                                           limitKeyOf) or a pk_ key: its own message window, counted the
-//                                           same way as the organization's
+//                                           limitKeyOf) or a pk_ key: its own message windows (minute,
+//                                           hour, UTC day), counted the same way as the organization's
 // Both carry the table's TTL attribute `expiresAt`. Every admission is ONE conditional UpdateItem
 // of the COUNTERS item: a window whose id is current is continued (`id = :id AND count < :limit`,
 // ADD 1), a window that has passed is started over (`id < :id`, SET count = 1). The condition
@@ -15,9 +15,10 @@
 // applies updates of one item one at a time, so the counts are exact however many Lambdas write.
 // On a failed condition DynamoDB returns the item as it was (ALL_OLD): the limiter learns from
 // it whether a limit is reached or a window has moved on, without a read.
-import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
+import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import type { WindowName } from '#lib/limits/windows.ts';
-import { documents, isConditionFailure, tableName } from './client.ts';
+import { documents, isConditionFailure, type TransactionUpdate, tableName } from './client.ts';
+import { type CancellationReason, cancellationReasons } from './retry.ts';
 
 const PARTITION_PREFIX = 'LIMITS#';
 export const limitsPartition = (organizationId: number): string => `${PARTITION_PREFIX}${organizationId}`;
@@ -43,7 +44,11 @@ const windowAttributes: Record<WindowName, { id: string; count: string }> = {
   messageMinute: { id: 'messageMinuteId', count: 'messageMinuteCount' },
   messageHour: { id: 'messageHourId', count: 'messageHourCount' },
   scopeMessageMinute: { id: 'scopeMessageMinuteId', count: 'scopeMessageMinuteCount' },
+  scopeMessageHour: { id: 'scopeMessageHourId', count: 'scopeMessageHourCount' },
+  scopeMessageDay: { id: 'scopeMessageDayId', count: 'scopeMessageDayCount' },
   keyMessageMinute: { id: 'keyMessageMinuteId', count: 'keyMessageMinuteCount' },
+  keyMessageHour: { id: 'keyMessageHourId', count: 'keyMessageHourCount' },
+  keyMessageDay: { id: 'keyMessageDayId', count: 'keyMessageDayCount' },
 };
 const LEASE_COUNT = 'leaseCount';
 const LEASE_PREFIX = 'lease_';
@@ -98,7 +103,12 @@ export interface CounterUpdate {
 export type CounterResult =
   | { admitted: true; state: CounterState }
   /** `state` undefined: the item does not exist. */
-  | { admitted: false; state: CounterState | undefined };
+  | { admitted: false; state: CounterState | undefined }
+  /**
+   * The item was in a transaction at that moment (an answer being stored gives its lease back in
+   * its transaction, docs/limits.md): nothing written, nothing learnt; try again shortly.
+   */
+  | { admitted: false; conflict: true };
 
 type Wire = { N?: string; S?: string };
 
@@ -132,8 +142,8 @@ export const counterStateOf = (item: Record<string, unknown>): CounterState => {
 const oldItemOf = (error: unknown): Record<string, unknown> | undefined =>
   (error as { Item?: Record<string, unknown> }).Item;
 
-/** The one UpdateItem of an admission (see the file comment). */
-export const updateCounters = async (update: CounterUpdate): Promise<CounterResult> => {
+/** The conditional update of one counters item for an admission (see the file comment). */
+const counterUpdateOf = (update: CounterUpdate): TransactionUpdate & { UpdateExpression: string } => {
   const names: Record<string, string> = { '#ttl': 'expiresAt' };
   const values: Record<string, unknown> = { ':one': 1, ':ttl': update.expiresAt };
   const set = ['#ttl = :ttl'];
@@ -178,18 +188,28 @@ export const updateCounters = async (update: CounterUpdate): Promise<CounterResu
   ]
     .filter(Boolean)
     .join(' ');
+  return {
+    TableName: tableName(),
+    Key:
+      update.scopeKey === undefined
+        ? countersKey(update.organizationId)
+        : scopeCountersKey(update.organizationId, update.scopeKey),
+    UpdateExpression: expression,
+    ConditionExpression: conditions.join(' AND '),
+    ExpressionAttributeNames: names,
+    ExpressionAttributeValues: values,
+  };
+};
+
+const isTransactionConflict = (error: unknown): boolean =>
+  error instanceof Error && error.name === 'TransactionConflictException';
+
+/** The one UpdateItem of an admission (see the file comment). */
+export const updateCounters = async (update: CounterUpdate): Promise<CounterResult> => {
   try {
     const { Attributes } = await documents().send(
       new UpdateCommand({
-        TableName: tableName(),
-        Key:
-          update.scopeKey === undefined
-            ? countersKey(update.organizationId)
-            : scopeCountersKey(update.organizationId, update.scopeKey),
-        UpdateExpression: expression,
-        ConditionExpression: conditions.join(' AND '),
-        ExpressionAttributeNames: names,
-        ExpressionAttributeValues: values,
+        ...counterUpdateOf(update),
         ReturnValues: 'ALL_NEW',
         ReturnValuesOnConditionCheckFailure: 'ALL_OLD',
       }),
@@ -197,9 +217,68 @@ export const updateCounters = async (update: CounterUpdate): Promise<CounterResu
     if (!Attributes) throw new Error('UpdateItem returned no attributes for ReturnValues ALL_NEW');
     return { admitted: true, state: counterStateOf(Attributes) };
   } catch (error) {
+    if (isTransactionConflict(error)) return { admitted: false, conflict: true };
     if (!isConditionFailure(error)) throw error;
     const old = oldItemOf(error);
     return { admitted: false, state: old ? counterStateOf(old) : undefined };
+  }
+};
+
+/** What a failed joint admission learnt of one item. */
+export type ItemOutcome =
+  /** Its condition held: the plan for it was right. */
+  | { failed: false }
+  /** Its condition failed: the item as it was (undefined: it does not exist). */
+  | { failed: true; state: CounterState | undefined };
+
+export type JointCounterResult =
+  | { admitted: true }
+  | { admitted: false; conflict: true }
+  | { admitted: false; organization: ItemOutcome; visitor: ItemOutcome };
+
+const outcomeOf = (reason: CancellationReason | undefined): ItemOutcome =>
+  reason?.Code === 'ConditionalCheckFailed'
+    ? { failed: true, state: reason.Item ? counterStateOf(reason.Item) : undefined }
+    : { failed: false };
+
+/**
+ * An admission of a visitor's request (docs/limits.md "Visitors"): the visitor's windows and the
+ * organization's windows and lease in ONE TransactWriteItems of the two conditional updates, so
+ * either both items count the request or neither does, in one round trip. A transaction returns
+ * no new values; a failed condition returns its item as it was (ALL_OLD), as updateCounters does.
+ */
+export const updateCountersWithVisitor = async (
+  organization: CounterUpdate,
+  visitor: CounterUpdate,
+): Promise<JointCounterResult> => {
+  try {
+    await documents().send(
+      new TransactWriteCommand({
+        TransactItems: [
+          { Update: { ...counterUpdateOf(visitor), ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } },
+          { Update: { ...counterUpdateOf(organization), ReturnValuesOnConditionCheckFailure: 'ALL_OLD' } },
+        ],
+      }),
+    );
+    return { admitted: true };
+  } catch (error) {
+    const reasons = cancellationReasons(error);
+    if (!reasons) {
+      if (isTransactionConflict(error)) return { admitted: false, conflict: true };
+      throw error;
+    }
+    const [visitorReason, organizationReason] = reasons;
+    const visitorOutcome = outcomeOf(visitorReason);
+    const organizationOutcome = outcomeOf(organizationReason);
+    if (!visitorOutcome.failed && !organizationOutcome.failed) {
+      // Cancelled for another reason: another transaction on an item, or throttling.
+      if (
+        reasons.some((reason) => reason.Code === 'TransactionConflict' || reason.Code === 'ThrottlingError')
+      )
+        return { admitted: false, conflict: true };
+      throw error;
+    }
+    return { admitted: false, organization: organizationOutcome, visitor: visitorOutcome };
   }
 };
 
@@ -228,19 +307,23 @@ export const pruneLeases = async (organizationId: number, ids: string[]): Promis
   }
 };
 
+/**
+ * The update that gives a lease back, if it is still there: on its own (releaseLease) or in the
+ * transaction that stores an answer (lib/limits/limiter.ts leaseReturn).
+ */
+export const leaseReleaseUpdate = (organizationId: number, leaseId: string): TransactionUpdate => ({
+  TableName: tableName(),
+  Key: countersKey(organizationId),
+  UpdateExpression: 'REMOVE #lease ADD #leases :minusOne',
+  ConditionExpression: 'attribute_exists(#lease)',
+  ExpressionAttributeNames: { '#lease': `${LEASE_PREFIX}${leaseId}`, '#leases': LEASE_COUNT },
+  ExpressionAttributeValues: { ':minusOne': -1 },
+});
+
 /** Gives a lease back. False when it was no longer there (it expired and was pruned). */
 export const releaseLease = async (organizationId: number, leaseId: string): Promise<boolean> => {
   try {
-    await documents().send(
-      new UpdateCommand({
-        TableName: tableName(),
-        Key: countersKey(organizationId),
-        UpdateExpression: 'REMOVE #lease ADD #leases :minusOne',
-        ConditionExpression: 'attribute_exists(#lease)',
-        ExpressionAttributeNames: { '#lease': `${LEASE_PREFIX}${leaseId}`, '#leases': LEASE_COUNT },
-        ExpressionAttributeValues: { ':minusOne': -1 },
-      }),
-    );
+    await documents().send(new UpdateCommand(leaseReleaseUpdate(organizationId, leaseId)));
     return true;
   } catch (error) {
     if (isConditionFailure(error)) return false;

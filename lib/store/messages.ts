@@ -16,7 +16,7 @@ import {
 import * as v from 'valibot';
 import { ServiceError } from '#lib/errors.ts';
 import { uuidv7 } from '#lib/ids.ts';
-import { documents, type ItemKey, isConditionFailure, tableName } from './client.ts';
+import { type AlongsideWrite, documents, type ItemKey, isConditionFailure, tableName } from './client.ts';
 import {
   CONVERSATION_SK,
   type ConversationRecord,
@@ -63,6 +63,20 @@ export const MessageRecord = v.object({
   /** JSON text of the metadata object; absent when none was given. */
   metadataJson: v.optional(v.string()),
   createdAt: v.string(),
+  /**
+   * What the conversation keeps from its first chat message (database, personality, tenant), as
+   * this message's append checked and set them (lib/store/conversations.ts conversationTouchUpdate):
+   * a chat message's follow-up reads them from the latest messages instead of reading the
+   * conversation item too (docs/design.md "Round trips of a chat message"). Absent on history
+   * appends and on messages stored before it existed.
+   */
+  kept: v.optional(
+    v.object({
+      databaseId: v.optional(v.string()),
+      personalityId: v.optional(v.string()),
+      tenantKey: v.optional(v.string()),
+    }),
+  ),
   /** An answer's rating (lib/conversations/feedback.ts); set on the item, never on append. */
   feedback: v.optional(
     v.object({
@@ -102,6 +116,8 @@ export interface NewMessage {
 }
 
 export interface AppendOptions {
+  /** More writes in the append's transaction (an answer's count, a lease given back). */
+  alongside?: readonly AlongsideWrite[];
   now?: () => number;
   random?: () => number;
   wait?: (ms: number) => Promise<void>;
@@ -111,12 +127,13 @@ const conversationNotFound = () => new ServiceError('CONVERSATION_NOT_FOUND');
 
 const retryableCodes = new Set(['TransactionConflict', 'ThrottlingError', 'ProvisionedThroughputExceeded']);
 
-/** What stopped an append transaction, from its cancellation reasons (message put, conversation update). */
+/** What stopped an append transaction, from its cancellation reasons (message put, conversation update, alongside writes). */
 type Refusal =
   | { kind: 'conflict' }
   | { kind: 'not-found' }
   | { kind: 'reshape'; form: 'latest' | 'earlier' }
   | { kind: 'id-taken' }
+  | { kind: 'drop'; index: number }
   | { kind: 'mismatch'; field: 'databaseId' | 'personalityId'; kept: string };
 
 const refusalOf = (
@@ -125,9 +142,10 @@ const refusalOf = (
     ConversationTouch,
     'organizationId' | 'scopeId' | 'at' | 'databaseId' | 'personalityId' | 'tenantKey'
   >,
+  droppable: (alongsideIndex: number) => boolean,
 ): Refusal | undefined => {
   const { organizationId, scopeId, at } = touch;
-  const [messageReason, conversationReason] = reasons;
+  const [messageReason, conversationReason, ...alongsideReasons] = reasons;
   if (conversationReason?.Code === 'ConditionalCheckFailed') {
     const old = conversationReason.Item;
     // No item: the `earlier` form met a conversation that is gone; start it afresh.
@@ -153,7 +171,22 @@ const refusalOf = (
   if (reasons.some((reason) => reason.Code !== undefined && retryableCodes.has(reason.Code)))
     return { kind: 'conflict' };
   if (messageReason?.Code === 'ConditionalCheckFailed') return { kind: 'id-taken' };
+  const failed = alongsideReasons.findIndex((reason) => reason.Code === 'ConditionalCheckFailed');
+  if (failed >= 0 && droppable(failed)) return { kind: 'drop', index: failed };
   return undefined;
+};
+
+/** What a chat message's append checks and sets on its conversation, stored with the message. */
+const keptOf = (conversation: NewMessage['conversation']): Pick<MessageRecord, 'kept'> | undefined => {
+  const { databaseId, personalityId, tenantKey } = conversation;
+  if (databaseId === undefined) return undefined;
+  return {
+    kept: {
+      databaseId,
+      ...(personalityId === undefined ? {} : { personalityId }),
+      ...(tenantKey === undefined ? {} : { tenantKey }),
+    },
+  };
 };
 
 const newMessage = (input: NewMessage, now: number): MessageRecord => {
@@ -169,11 +202,13 @@ const newMessage = (input: NewMessage, now: number): MessageRecord => {
       : {}),
     // From the id itself, so time order and id order can never disagree.
     createdAt: new Date(uuidv7Time(id)).toISOString(),
+    ...(keptOf(input.conversation) ?? {}),
   };
 };
 
 /**
- * Appends a message and updates (or creates) its conversation in one TransactWriteItems.
+ * Appends a message and updates (or creates) its conversation in one TransactWriteItems, with
+ * `options.alongside` (other items' updates) in the same transaction.
  * The message keeps the id and time it got on arrival through every retry. Retries, within
  * transactionConflictBackoff's attempts:
  *  - TransactionConflict (another append to the same conversation at the same moment) or
@@ -181,7 +216,8 @@ const newMessage = (input: NewMessage, now: number): MessageRecord => {
  *  - the conversation was last active after this message (an append that arrived later
  *    committed first): at once, in the update form that leaves last activity alone, and back
  *    (see conversationTouchUpdate);
- *  - the id is taken (not expected with UUIDv7): at once, with a new id.
+ *  - the id is taken (not expected with UUIDv7): at once, with a new id;
+ *  - a droppable alongside write's condition failed: at once, without it.
  * A conversation of another organization, scope or tenant, or one being deleted, is CONVERSATION_NOT_FOUND.
  */
 export const appendMessage = async (
@@ -194,6 +230,8 @@ export const appendMessage = async (
   let message = newMessage(input, now());
   let form: 'latest' | 'earlier' = 'latest';
   let conflicts = 0;
+  const alongside = [...(options.alongside ?? [])];
+  const dropped: AlongsideWrite[] = [];
   for (let attempt = 1; attempt <= policy.attempts; attempt += 1) {
     const touch = {
       ...input.conversation,
@@ -214,18 +252,24 @@ export const appendMessage = async (
               },
             },
             { Update: conversationTouchUpdate(touch, form) },
+            ...alongside.map((write) => ({ Update: write.update })),
           ],
         }),
       );
+      for (const write of alongside) write.settled?.(true);
+      for (const write of dropped) write.settled?.(false);
       return message;
     } catch (error) {
       const reasons = cancellationReasons(error);
-      const refusal = reasons && refusalOf(reasons, touch);
+      const refusal = reasons && refusalOf(reasons, touch, (index) => alongside[index]?.droppable === true);
       if (!refusal) throw error;
       if (refusal.kind === 'not-found') throw conversationNotFound();
       if (refusal.kind === 'mismatch') throw conversationKeeps(refusal.field, refusal.kept);
       if (refusal.kind === 'reshape') form = refusal.form;
       if (refusal.kind === 'id-taken') message = newMessage(input, now());
+      if (refusal.kind === 'drop') {
+        dropped.push(...alongside.splice(refusal.index, 1));
+      }
       if (refusal.kind === 'conflict') {
         conflicts += 1;
         await wait(backoffDelay(policy, conflicts, options.random));

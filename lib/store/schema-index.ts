@@ -17,7 +17,12 @@ import { BatchWriteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynam
 import type { Catalog } from '#lib/connectors/types.ts';
 import { uuidv7 } from '#lib/ids.ts';
 import { documents, isConditionFailure, queryAll, tableName } from './client.ts';
-import { type DatabaseRecord, databaseKey, type SchemaIndexPointer } from './databases.ts';
+import {
+  type DatabaseRecord,
+  databaseKey,
+  forgetDatabaseRecord,
+  type SchemaIndexPointer,
+} from './databases.ts';
 import { backoffDelay, sleep, unprocessedItemsBackoff } from './retry.ts';
 
 /** Well under DynamoDB's 400 KB item limit, leaving room for keys and attribute names. */
@@ -115,6 +120,7 @@ export const publishSchemaIndex = async (
   now = new Date(),
 ): Promise<void> => {
   const previous = database.schemaIndex;
+  forgetDatabaseRecord(database.organizationId, database.id);
   try {
     await documents().send(
       new UpdateCommand({
@@ -135,6 +141,9 @@ export const publishSchemaIndex = async (
       throw new SchemaIndexConflict('the schema index was changed by another indexing meanwhile');
     }
     throw error;
+  } finally {
+    // Before and after: an answer that read the record while the update ran keeps no old copy.
+    forgetDatabaseRecord(database.organizationId, database.id);
   }
   if (!previous) return;
   const expiresAt = Math.floor(now.getTime() / 1000) + SUPERSEDED_TTL_SECONDS;

@@ -5,7 +5,7 @@
 // Reading is one BatchGetItem of the COUNTERS item (the current windows), the month's indexing
 // item and the month's answers item.
 import { BatchGetCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import { documents, tableName } from './client.ts';
+import { documents, type TransactionUpdate, tableName } from './client.ts';
 import {
   type CounterState,
   counterStateOf,
@@ -26,21 +26,30 @@ export const answersKey = (organizationId: number, month: string) => ({
   SK: `ANSWERS#${month}`,
 });
 
-/** Counts one answer of the month (one UpdateItem; exact under concurrency). */
+/**
+ * The update that counts one answer of the month (exact under concurrency). The answering flow
+ * writes it in the transaction that stores the answer (lib/store/messages.ts appendMessage), so
+ * an answer is counted exactly when it is stored, without a round trip of its own.
+ */
+export const answerCountUpdate = (
+  organizationId: number,
+  source: AnswerSource,
+  now = new Date(),
+): TransactionUpdate => ({
+  TableName: tableName(),
+  Key: answersKey(organizationId, now.toISOString().slice(0, 7)),
+  UpdateExpression: 'SET #ttl = if_not_exists(#ttl, :ttl) ADD #source :one',
+  ExpressionAttributeNames: { '#ttl': 'expiresAt', '#source': source },
+  ExpressionAttributeValues: { ':one': 1, ':ttl': Math.floor(now.getTime() / 1000) + KEEP_SECONDS },
+});
+
+/** Counts one answer of the month on its own (one UpdateItem). */
 export const countAnswer = async (
   organizationId: number,
   source: AnswerSource,
   now = new Date(),
 ): Promise<void> => {
-  await documents().send(
-    new UpdateCommand({
-      TableName: tableName(),
-      Key: answersKey(organizationId, now.toISOString().slice(0, 7)),
-      UpdateExpression: 'SET #ttl = if_not_exists(#ttl, :ttl) ADD #source :one',
-      ExpressionAttributeNames: { '#ttl': 'expiresAt', '#source': source },
-      ExpressionAttributeValues: { ':one': 1, ':ttl': Math.floor(now.getTime() / 1000) + KEEP_SECONDS },
-    }),
-  );
+  await documents().send(new UpdateCommand(answerCountUpdate(organizationId, source, now)));
 };
 
 export interface UsageItems {

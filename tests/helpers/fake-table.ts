@@ -1,7 +1,7 @@
 // The table as the unit tests of the answering routes see it, through aws-sdk-client-mock: an
 // active professional organization with an sk_ key and a pk_ key, its databases (each with a
-// one-chunk schema index of the orders fixture), a personality, GetItem from the items, and
-// transactions that succeed.
+// one-chunk schema index of the orders fixture), a personality, GetItem from the items, a
+// conversation's messages from the items, and transactions that succeed.
 import { createHash } from 'node:crypto';
 import { gzipSync } from 'node:zlib';
 import {
@@ -12,6 +12,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import type { AwsClientStub } from 'aws-sdk-client-mock';
 import type { Catalog } from '#lib/connectors/types.ts';
+import { clearCachedDatabases } from '#lib/store/databases.ts';
 
 export const FAKE_ORG = 3;
 export const FAKE_SK = 'sk_professionalKey000000000000000000000000000000';
@@ -58,6 +59,8 @@ export const fakeAnsweringTable = (
 ): FakeTable => {
   const items = new Map<string, Item>();
   const put = (item: Item) => items.set(`${item.PK}|${item.SK}`, item);
+  // A fresh table: no database record the answering path kept from another test's.
+  clearCachedDatabases();
   const sha256 = (value: string) => createHash('sha256').update(value).digest('hex');
   put({
     PK: `ORG#${FAKE_ORG}`,
@@ -99,6 +102,14 @@ export const fakeAnsweringTable = (
     const values = input.ExpressionAttributeValues;
     const answered = options.query?.(values);
     if (answered) return answered;
+    // A conversation's messages, newest first, those of the asking scope (the filter on GSI2PK).
+    if (values[':pk']?.startsWith('CONV#') && values[':after'] === 'MSG#') {
+      const scanned = [...items.values()]
+        .filter((item) => item.PK === values[':pk'] && String(item.SK).startsWith('MSG#'))
+        .sort((a, b) => String(b.SK).localeCompare(String(a.SK)));
+      const kept = scanned.filter((item) => item.GSI2PK === values[':scope']);
+      return { Items: kept, Count: kept.length, ScannedCount: scanned.length };
+    }
     // The schema index: one gzipped chunk.
     return values[':prefix']?.startsWith('INDEX#')
       ? { Items: [{ data: gzipSync(JSON.stringify(options.catalog)) }] }

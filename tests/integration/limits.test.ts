@@ -7,11 +7,18 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { api } from '#lib/http/api.ts';
 import { ok } from '#lib/http/response.ts';
 import { consumeIndexingQuota } from '#lib/limits/indexing.ts';
-import { type Admission, admit, clearSeenCounters, type LimitClass, release } from '#lib/limits/limiter.ts';
+import {
+  type Admission,
+  admit,
+  clearSeenCounters,
+  type LimitClass,
+  release,
+  type Visitor,
+} from '#lib/limits/limiter.ts';
 import { effectiveLimits, type Limits } from '#lib/limits/plans.ts';
 import { logger } from '#lib/log.ts';
 import { documents, tableName } from '#lib/store/client.ts';
-import { countersKey } from '#lib/store/limit-counters.ts';
+import { countersKey, scopeCountersKey } from '#lib/store/limit-counters.ts';
 import { createOrganization, setOrganizationLimits } from '#lib/store/organizations.ts';
 import { handler as answeringHandler } from '../e2e/fixtures/answering.ts';
 import { type HttpHandler, invoke } from '../helpers/events.ts';
@@ -175,6 +182,75 @@ describe.each([
   });
 });
 
+const visitorCounters = async (organizationId: number, key: string) =>
+  (
+    await documents().send(
+      new GetCommand({
+        TableName: tableName(),
+        Key: scopeCountersKey(organizationId, key),
+        ConsistentRead: true,
+      }),
+    )
+  ).Item ?? {};
+
+describe('a visitor’s admission: its windows and the organization’s in one transaction', () => {
+  const visitor = (key: string, messagesPerMinute: number): Visitor => ({
+    key,
+    kind: 'scope',
+    messagesPerMinute,
+    messagesPerHour: 1_000,
+    messagesPerDay: 1_000,
+  });
+  const admitVisitor = (organizationId: number, limits: Limits, who: Visitor, now: number) =>
+    admit({ organizationId, limits, limitClass: 'answering', visitor: who, leaseMs: 30_000, now: () => now });
+
+  it('counts both items or neither: a refusal by either spends nothing of the other', async () => {
+    // Arrange: the organization's message minute holds 5; other traffic has used 4 of it.
+    const organizationId = await newOrganizationId();
+    const limits = { ...roomy, messagesPerMinute: 5 };
+    for (let i = 0; i < 4; i++)
+      expect((await admitAt(organizationId, limits, 'answering')(T)).admitted).toBe(true);
+    const alice = visitor('alice', 3);
+
+    // Act: alice's first message takes the organization's last; her second meets its full minute.
+    const first = await admitVisitor(organizationId, limits, alice, T);
+    const second = await admitVisitor(organizationId, limits, alice, T);
+    // The next minute: alice's own 3, then her own limit.
+    const next: Admission[] = [];
+    for (let i = 0; i < 4; i++) next.push(await admitVisitor(organizationId, limits, alice, T + 60_000));
+
+    // Assert
+    expect(first.admitted).toBe(true);
+    expect(second.admitted ? undefined : second.error.detail).toBe('MESSAGES_PER_MINUTE');
+    expect(next.map((a) => a.admitted)).toEqual([true, true, true, false]);
+    const refused = next[3];
+    expect(refused?.admitted ? undefined : refused?.error.detail).toBe('EMBED_SESSION_MESSAGES_PER_MINUTE');
+    expect(await visitorCounters(organizationId, 'alice')).toMatchObject({
+      scopeMessageMinuteCount: 3,
+      scopeMessageHourCount: 4,
+      scopeMessageDayCount: 4,
+    });
+    expect(await counters(organizationId)).toMatchObject({ messageMinuteCount: 3, messageHourCount: 8 });
+  });
+
+  it('stays exact under 40 parallel requests of one visitor, each from a container that has never seen the items', async () => {
+    // Arrange
+    const organizationId = await newOrganizationId();
+    const bob = visitor('bob', 9);
+
+    // Act
+    const admissions = await inParallel(40, async () => {
+      clearSeenCounters();
+      return admitVisitor(organizationId, roomy, bob, T);
+    });
+
+    // Assert: exactly the visitor's minute, counted in both items.
+    expect(summary(admissions).admitted).toBe(9);
+    expect(await visitorCounters(organizationId, 'bob')).toMatchObject({ scopeMessageMinuteCount: 9 });
+    expect(await counters(organizationId)).toMatchObject({ messageMinuteCount: 9, leaseCount: 9 });
+  });
+});
+
 describe('concurrency leases', () => {
   it('lapse when their request died, so a crash cannot lock the organization out', async () => {
     // Arrange: one answering request at a time; the first takes a 2 s lease and its Lambda dies.
@@ -271,9 +347,13 @@ describe('through the chain: headers and failure policy', () => {
     const warn = vi.spyOn(logger, 'warn');
     documents().middlewareStack.add(
       (next) => async (args) => {
-        // The key as the document client has it, or already marshalled ({S: ...}).
-        const pk = (args.input as { Key?: { PK?: string | { S?: string } } }).Key?.PK;
-        if ((typeof pk === 'string' ? pk : pk?.S)?.startsWith('LIMITS#')) {
+        // The keys as the document client has them, or already marshalled ({S: ...}): of the
+        // command, or of each item of a transaction (a visitor's admission is one).
+        type Key = { PK?: string | { S?: string } };
+        const input = args.input as { Key?: Key; TransactItems?: { Update?: { Key?: Key } }[] };
+        const keys = [input.Key, ...(input.TransactItems ?? []).map((item) => item.Update?.Key)];
+        const partitions = keys.map((key) => (typeof key?.PK === 'string' ? key.PK : key?.PK?.S));
+        if (partitions.some((pk) => pk?.startsWith('LIMITS#'))) {
           throw Object.assign(new Error('DynamoDB is unavailable'), { name: 'ServiceUnavailable' });
         }
         return next(args);

@@ -108,6 +108,33 @@ const conversationItem = (extra: Record<string, unknown> = {}) => ({
   ...extra,
 });
 
+/**
+ * A conversation as the chat flow stores it: the item and its first question, which carries what
+ * the conversation keeps (lib/store/messages.ts `kept`), from which a follow-up reads it.
+ */
+const putConversation = (extra: Record<string, unknown> = {}) => {
+  const conversation = conversationItem(extra);
+  put(conversation);
+  put({
+    PK: conversation.PK,
+    SK: 'MSG#0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a70',
+    GSI2PK: `SCOPE#${ORG}#%NOSCOPE`,
+    GSI2SK: '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a70',
+    type: 'message',
+    id: '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a70',
+    conversationId: CONVERSATION,
+    organizationId: ORG,
+    role: 'user',
+    content: 'How many orders?',
+    createdAt: '2026-01-01T00:00:00.000Z',
+    kept: {
+      databaseId: conversation.databaseId,
+      ...(extra.personalityId === undefined ? {} : { personalityId: extra.personalityId }),
+      tenantKey: 'tenant:1',
+    },
+  });
+};
+
 const written = () => ddb.commandCalls(TransactWriteCommand).length;
 
 describe('the chat variant of POST /chat/message', () => {
@@ -141,7 +168,7 @@ describe('the chat variant of POST /chat/message', () => {
 
   it('takes session_id as the conversation id; both ids must agree', async () => {
     // Arrange
-    put(conversationItem());
+    putConversation();
 
     // Act
     const bySession = await chat({ message: 'hello', session_id: CONVERSATION });
@@ -284,7 +311,7 @@ describe('POST /chat/{conversation_id}/message', () => {
 
   it('continues a conversation on its own database; naming another one is a 400 that says so', async () => {
     // Arrange
-    put(conversationItem());
+    putConversation();
 
     // Act
     const continued = await toConversation(CONVERSATION, { message: 'hello' });
@@ -301,9 +328,60 @@ describe('POST /chat/{conversation_id}/message', () => {
     expect(other.body.message).toMatch(/keeps the database of its first message/);
   });
 
+  it('reads what the conversation keeps from its messages, and from its item only when none carries it', async () => {
+    // Arrange: one conversation as chat stores it, one made by history appends only.
+    putConversation();
+    const HISTORY = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a7b';
+    put(conversationItem({ PK: `CONV#${ORG}#${HISTORY}`, id: HISTORY, databaseId: OTHER_DATABASE }));
+    put({
+      PK: `CONV#${ORG}#${HISTORY}`,
+      SK: 'MSG#0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a71',
+      GSI2PK: `SCOPE#${ORG}#%NOSCOPE`,
+      GSI2SK: '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a71',
+      type: 'message',
+      id: '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a71',
+      conversationId: HISTORY,
+      organizationId: ORG,
+      role: 'user',
+      content: 'appended by the integrator',
+      createdAt: '2026-01-01T00:00:00.000Z',
+    });
+    const conversationReads = () =>
+      ddb.commandCalls(GetCommand).filter((call) => call.args[0].input.Key?.SK === 'CONV').length;
+
+    // Act
+    const continued = await toConversation(CONVERSATION, { message: 'hello' });
+    const readsAfterChat = conversationReads();
+    const fromHistory = await toConversation(HISTORY, { message: 'hello', database_id: DATABASE });
+
+    // Assert: the chat conversation's database came with its messages; the other's from its item.
+    expect(continued.statusCode).toBe(200);
+    expect(readsAfterChat).toBe(0);
+    expectError(fromHistory, 400, 'VALIDATION_ERROR', 'VALIDATION_ERROR', 'body.database_id');
+    expect(conversationReads()).toBe(1);
+  });
+
+  it('answers another scope’s conversation 404 from its messages, and writes nothing', async () => {
+    // Arrange: the conversation is scope alice's.
+    putConversation({ scopeKey: 'alice' });
+    const message = [...table.items.values()].find((item) => String(item.SK).startsWith('MSG#'));
+    put({ ...message, GSI2PK: `SCOPE#${ORG}#alice` });
+
+    // Act
+    const response = await toConversation(
+      CONVERSATION,
+      { message: 'hello' },
+      { headers: headers(SK, { 'X-Scope-Id': 'bob' }) },
+    );
+
+    // Assert
+    expectError(response, 404, 'NOT_FOUND', 'NOT_FOUND_RESOURCE');
+    expect(written()).toBe(0);
+  });
+
   it('refuses a pk_ key on a conversation about another database', async () => {
     // Arrange
-    put(conversationItem({ databaseId: OTHER_DATABASE }));
+    putConversation({ databaseId: OTHER_DATABASE });
 
     // Act
     const response = await toConversation(CONVERSATION, { message: 'hello' }, { headers: headers(PK) });
@@ -314,7 +392,7 @@ describe('POST /chat/{conversation_id}/message', () => {
 
   it('keeps the personality of the first message; an unknown one is 404 NOT_FOUND_PERSONALITY', async () => {
     // Arrange
-    put(conversationItem({ personalityId: PERSONALITY }));
+    putConversation({ personalityId: PERSONALITY });
 
     // Act
     const kept = await toConversation(CONVERSATION, { message: 'hello' });

@@ -58,21 +58,21 @@ const visitorOf = (principal: Principal, limits: Limits): Visitor | undefined =>
   if (principal.session)
     return {
       key: principal.session.limitKey,
-      window: 'scopeMessageMinute',
+      kind: 'scope',
       messagesPerMinute: limits.embedScopeMessagesPerMinute,
+      messagesPerHour: limits.embedScopeMessagesPerHour,
+      messagesPerDay: limits.embedScopeMessagesPerDay,
     };
   if (principal.credential === 'pk' && principal.keyId)
     return {
       key: `pk-${principal.keyId}`,
-      window: 'keyMessageMinute',
+      kind: 'key',
       messagesPerMinute: limits.databaseKeyMessagesPerMinute,
+      messagesPerHour: limits.databaseKeyMessagesPerHour,
+      messagesPerDay: limits.databaseKeyMessagesPerDay,
     };
   return undefined;
 };
-
-/** Of two admissions of one request, the one with fewer requests left (the headers show it). */
-const tighter = (a: Admission, b: Admission): Admission =>
-  Number(a.headers['X-RateLimit-Remaining']) < Number(b.headers['X-RateLimit-Remaining']) ? a : b;
 
 export const rateLimit = (
   options: RateLimitOptions,
@@ -84,32 +84,19 @@ export const rateLimit = (
     const leaseMs = leaseMsOf(request.context);
     const limits = effectiveLimits(principal.plan, principal.limits);
     const clock = options.now ? { now: options.now } : {};
-    // An answering request of a visitor (an embed session's scope, a pk_ key) first counts in the
-    // visitor's own window, then in the organization's: a visitor at its limit is refused without
-    // spending the organization's.
+    // An answering request of a visitor (an embed session's scope, a pk_ key) counts in the
+    // visitor's own windows and the organization's, in one round trip (docs/limits.md "Visitors").
     const visitor = limitClass === 'answering' ? visitorOf(principal, limits) : undefined;
     let admission: Admission;
-    let scoped: Admission | undefined;
     try {
-      if (visitor !== undefined) {
-        scoped = await admit({
-          organizationId: principal.organizationId,
-          limits,
-          limitClass: 'visitor',
-          visitor,
-          ...clock,
-        });
-      }
-      admission =
-        scoped && !scoped.admitted
-          ? scoped
-          : await admit({
-              organizationId: principal.organizationId,
-              limits,
-              limitClass,
-              ...(leaseMs === undefined ? {} : { leaseMs }),
-              ...clock,
-            });
+      admission = await admit({
+        organizationId: principal.organizationId,
+        limits,
+        limitClass,
+        visitor,
+        ...(leaseMs === undefined ? {} : { leaseMs }),
+        ...clock,
+      });
     } catch (error) {
       if (limitClass === 'answering') {
         // Logged by the error envelope, with this cause.
@@ -126,9 +113,7 @@ export const rateLimit = (
       return;
     }
     request.context.rateLimit = {
-      headers: {
-        ...(scoped?.admitted && admission.admitted ? tighter(scoped, admission) : admission).headers,
-      },
+      headers: { ...admission.headers },
       ...(admission.admitted && admission.lease ? { lease: admission.lease } : {}),
     };
     if (!admission.admitted) {
