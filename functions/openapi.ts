@@ -1,16 +1,21 @@
 // GET /api/v1/openapi.json: the OpenAPI 3.1 document of the API (lib/openapi), built once per
-// container. It needs no key and is not rate limited: it describes the API and holds nothing of
-// any organization. On the stage's default execute-api host the stage is part of the base URL.
+// container; GET /docs: the API reference page that renders it (lib/openapi/page.ts). Neither
+// needs a key nor is counted: they describe the API and hold nothing of any organization. On the
+// stage's default execute-api host the stage is part of the base URL.
 import middy from '@middy/core';
 import { errorEnvelope } from '#lib/http/middleware/error-envelope.ts';
 import { requestId } from '#lib/http/middleware/request-id.ts';
 import type { ApiContext, ApiEvent, ApiResult } from '#lib/http/types.ts';
 import { observability } from '#lib/observability/middleware.ts';
 import { buildOpenApiDocument } from '#lib/openapi/document.ts';
+import { referencePage } from '#lib/openapi/page.ts';
 import { TtlCache } from '#lib/ttl-cache.ts';
 
 // Per server URL (the execute-api host of the request); bounded, since the Host header is the caller's.
 const documents = new TtlCache<string, string>(60 * 60_000, 8);
+
+/** The reference page, built on first use (the renderer is about 1 MB). */
+let page: string | undefined;
 
 const serverUrlOf = (event: ApiEvent): string | undefined => {
   const host = event.headers?.Host ?? event.headers?.host;
@@ -25,6 +30,14 @@ export const handler = middy<ApiEvent, ApiResult, Error, ApiContext>()
   .use(observability())
   .use(errorEnvelope())
   .handler(async (event) => {
+    if (event.resource === '/docs') {
+      page ??= referencePage();
+      return {
+        statusCode: 200,
+        headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'public, max-age=300' },
+        body: page,
+      };
+    }
     const serverUrl = serverUrlOf(event);
     const key = serverUrl ?? '';
     let body = documents.get(key);
