@@ -2,6 +2,7 @@
 // searchable, with every operation, schema and example) rendering the OpenAPI document that the
 // API serves beside it. The page carries the renderer inline and loads nothing from elsewhere:
 // no CDN, no fonts; only the document, from the same base address as the page itself.
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 
@@ -31,11 +32,34 @@ Redoc.init(base + 'api/v1/openapi.json', {
 }, document.getElementById('reference'));
 `;
 
+const hashOf = (script: string): string => `'sha256-${createHash('sha256').update(script).digest('base64')}'`;
+
+/**
+ * What the page may load, enforced by the browser: its two scripts (by hash), the document and
+ * images from its own origin, the search worker Redoc starts from a blob. The renderer's footer
+ * logo on Redocly's CDN is refused (the image then hides itself).
+ */
+const contentSecurityPolicy = (scripts: string[]): string =>
+  [
+    "default-src 'none'",
+    `script-src ${scripts.map(hashOf).join(' ')}`,
+    "style-src 'unsafe-inline'",
+    "img-src 'self' data:",
+    "font-src 'self' data:",
+    "connect-src 'self'",
+    'worker-src blob:',
+    "base-uri 'none'",
+    "form-action 'none'",
+  ].join('; ');
+
 /** The /docs page: the renderer inline, started on the document served beside the page. */
-export const referencePage = (renderer: string = rendererSource()): string => `<!doctype html>
+export const referencePage = (renderer: string = rendererSource()): string => {
+  const scripts = [inlineScript(renderer), start];
+  return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
+<meta http-equiv="Content-Security-Policy" content="${contentSecurityPolicy(scripts)}">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>tabletalk API reference</title>
 <link rel="icon" href="data:,">
@@ -44,8 +68,9 @@ export const referencePage = (renderer: string = rendererSource()): string => `<
 <body>
 <noscript>The API reference needs JavaScript. The OpenAPI document itself is at <a href="api/v1/openapi.json">api/v1/openapi.json</a>.</noscript>
 <div id="reference"></div>
-<script>${inlineScript(renderer)}</script>
-<script>${start}</script>
+<script>${scripts[0]}</script>
+<script>${scripts[1]}</script>
 </body>
 </html>
 `;
+};

@@ -269,6 +269,11 @@ describe('the reference page', () => {
     expect(html).not.toMatch(/<link[^>]+rel="stylesheet"/i);
     expect(html).not.toMatch(/(?:src|href)="(?:https?:)?\/\//i);
     expect(html).not.toMatch(/@import|fonts\.googleapis/i);
+    // The browser enforces it: only the page's own two scripts run, data comes from its own origin.
+    const policy = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1] ?? '';
+    expect(policy).toContain("default-src 'none'");
+    expect(policy.match(/'sha256-[A-Za-z0-9+/=]+'/g)).toHaveLength(2);
+    expect(policy).toContain("connect-src 'self'");
   });
 });
 
