@@ -32,7 +32,7 @@ let extractDir: string;
 let template: Template;
 
 beforeAll(async () => {
-  stage = await packageStage('monitoring', ['TABLETALK_ALARM_EMAIL']);
+  stage = await packageStage('monitoring');
   template = JSON.parse(
     readFileSync(join(stage.dir, 'cloudformation-template-update-stack.json'), 'utf8'),
   ) as Template;
@@ -256,7 +256,7 @@ describe('the alarms', () => {
     );
   });
 
-  it('treats missing data as fine, and notifies the optional SNS topic when one is configured', () => {
+  it('treats missing data as fine, and notifies the SNS topic of the alarm address', () => {
     const all = alarms();
     expect(all.length).toBeGreaterThanOrEqual(6);
     expect(new Set(all.map((alarm) => alarm.AlarmName)).size).toBe(all.length);
@@ -267,9 +267,15 @@ describe('the alarms', () => {
         'Fn::If': ['AlarmNotifications', [{ Ref: 'AlarmTopic' }], { Ref: 'AWS::NoValue' }],
       });
     }
-    // Without TABLETALK_ALARM_EMAIL the topic is not created.
+    // The topic exists with the address (TABLETALK_ALARM_EMAIL) subscribed; with `none` the
+    // condition is false and no topic is created (package-stages.test.ts).
     expect(template.Resources.AlarmTopic?.Condition).toBe('AlarmNotifications');
-    expect(template.Conditions?.AlarmNotifications).toEqual({ 'Fn::Not': [{ 'Fn::Equals': ['', ''] }] });
+    expect(template.Conditions?.AlarmNotifications).toEqual({
+      'Fn::Not': [{ 'Fn::Equals': ['alarms@test.example', ''] }],
+    });
+    expect(template.Resources.AlarmTopic?.Properties.Subscription).toEqual([
+      { Protocol: 'email', Endpoint: 'alarms@test.example' },
+    ]);
   });
 });
 
