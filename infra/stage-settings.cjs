@@ -96,7 +96,7 @@ const warnAlarmsToNobody = (stage) => {
   process.stderr.write(
     `\n${line}\n!! WARNING: stage "${stage}" is packaged with TABLETALK_ALARM_EMAIL=${ALARMS_TO_NOBODY}:\n` +
       '!! its alarms change state but NOTIFY NOBODY (no SNS topic is created). Set\n' +
-      "!! TABLETALK_ALARM_EMAIL to an address before deploying a stage people rely on\n" +
+      '!! TABLETALK_ALARM_EMAIL to an address before deploying a stage people rely on\n' +
       `!! (docs/operator-guide.md "Alarms").\n${line}\n\n`,
   );
 };
