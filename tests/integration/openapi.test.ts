@@ -177,7 +177,10 @@ describe('the document is OpenAPI 3.1', () => {
       if (path === '/api/v1/openapi.json' || path === '/docs') {
         // Not counted: only API Gateway's throttling of the stage answers 429, without limit headers.
         expect(Object.keys(responses['200']?.headers as Json)).toEqual(['X-Request-ID']);
-        expect(Object.keys(responses['429']?.headers as Json).sort()).toEqual(['Retry-After', 'X-Request-ID']);
+        expect(Object.keys(responses['429']?.headers as Json).sort()).toEqual([
+          'Retry-After',
+          'X-Request-ID',
+        ]);
         continue;
       }
       for (const status of ['200', '429']) {
