@@ -49,6 +49,12 @@ export type Result<T> =
   | { ok: true; status: number; data: T; requestId?: string }
   | { ok: false; status: number; error: ApiError; requestId?: string };
 
+/** The two variants of POST /api/v1/chat/message, each with its own answer. */
+type SendMessage = {
+  (body: Schemas['ChatMessageRequest']): Promise<Result<Schemas['ChatAnswerResponse']>>;
+  (body: Schemas['AppendMessageRequest']): Promise<Result<Schemas['AppendResponse']>>;
+};
+
 type JsonBody<O> = O extends { requestBody: { content: { 'application/json': infer B } } } ? B : never;
 type QueryOf<O> = O extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
 
@@ -169,9 +175,12 @@ export const createClient = (options: ClientOptions) => {
     with: (change: Pick<ClientOptions, 'scope' | 'tenant'>) => createClient({ ...options, ...change }),
 
     // ---- Answers --------------------------------------------------------------------------------
-    /** POST /api/v1/chat/message: ask (a new conversation, or `conversation_id`), or append history. */
-    sendMessage: (body: JsonBody<operations['sendMessage']>) =>
-      settle(api.POST('/api/v1/chat/message', { body })),
+    /**
+     * POST /api/v1/chat/message: ask (a new conversation, or `conversation_id`) and get the
+     * answer; or, with `role` and `content`, append a message to the history (201).
+     */
+    sendMessage: ((body: JsonBody<operations['sendMessage']>) =>
+      settle(api.POST('/api/v1/chat/message', { body }))) as SendMessage,
     /** POST /api/v1/chat/{conversation_id}/message: ask in an existing conversation. */
     sendConversationMessage: (
       conversationId: string,
