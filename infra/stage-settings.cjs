@@ -95,7 +95,7 @@ const warnAlarmsToNobody = (stage) => {
   const line = '!'.repeat(78);
   process.stderr.write(
     `\n${line}\n!! WARNING: stage "${stage}" is packaged with TABLETALK_ALARM_EMAIL=${ALARMS_TO_NOBODY}:\n` +
-      '!! its alarms change state but NOTIFY NOBODY (no SNS topic is created). Set\n' +
+      '!! its alarms change state but NOTIFY NOBODY (their SNS topic has no subscriber). Set\n' +
       '!! TABLETALK_ALARM_EMAIL to an address before deploying a stage people rely on\n' +
       `!! (docs/operator-guide.md "Alarms").\n${line}\n\n`,
   );
@@ -165,7 +165,7 @@ const deployedSettings = (stage, region) => {
     jwtJwksUrl: jwksUrl,
     secretsArn,
     secretsArnResource: secretsArn,
-    alarmEmail: alarmEmail === ALARMS_TO_NOBODY ? '' : alarmEmail,
+    alarmSubscriptions: alarmEmail === ALARMS_TO_NOBODY ? [] : [{ Protocol: 'email', Endpoint: alarmEmail }],
     ...Object.fromEntries(Object.keys(PLAIN_SECRETS).map((key) => [key, ''])),
   };
 };
@@ -179,8 +179,8 @@ const localSettings = (region) => ({
   secretsArn: '',
   // The IAM statement needs a resource; the local stage is never deployed.
   secretsArnResource: `arn:aws:secretsmanager:${region}:000000000000:secret:tabletalk/local/none`,
-  // The local stage is never deployed: no alarm topic.
-  alarmEmail: '',
+  // The local stage is never deployed: nobody to notify.
+  alarmSubscriptions: [],
   ...Object.fromEntries(Object.entries(PLAIN_SECRETS).map(([key, name]) => [key, env(name)])),
 });
 
