@@ -145,6 +145,7 @@ const packageVariant = async (sdk: SdkVariant): Promise<Bundle[]> => {
         TABLETALK_JWT_ISSUER: 'https://portal.bench.example',
         TABLETALK_JWT_AUDIENCE: 'tabletalk:prod',
         TABLETALK_SECRETS_ARN: `arn:aws:secretsmanager:${process.env.AWS_REGION ?? 'us-east-1'}:000000000000:secret:tabletalk/prod/service-Bench0`,
+        TABLETALK_ALARM_EMAIL: 'alarms@bench.example',
       },
     });
     const template = JSON.parse(

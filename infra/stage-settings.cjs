@@ -13,6 +13,9 @@
 //     TABLETALK_SECRETS_ARN   the full ARN of the stage's Secrets Manager secret, in the stage's
 //                             region: a JSON object with CURSOR_SECRET, JWT_SECRET (unless
 //                             TABLETALK_JWT_JWKS_URL is set), EMBED_SESSION_SECRET, OPENAI_API_KEY
+//     TABLETALK_ALARM_EMAIL   the address the stage's alarms notify (infra/monitoring.yml), or
+//                             `none` to deploy alarms that notify nobody, which packaging then
+//                             says loudly (docs/design.md "Alarms notify someone")
 //   and optionally TABLETALK_JWT_JWKS_URL (https). Secret values are never taken from the
 //   environment for a deployed stage: TABLETALK_JWT_SECRET and its kind are refused there.
 // - The local stage (npm start, npm run offline) keeps its secrets as plain values, which
@@ -29,6 +32,9 @@ const PLAIN_SECRETS = {
   embedSessionSecret: 'TABLETALK_EMBED_SESSION_SECRET',
   openaiApiKey: 'TABLETALK_OPENAI_API_KEY',
 };
+
+const ALARMS_TO_NOBODY = 'none';
+const EMAIL = /^[^\s@,;]+@[^\s@,;]+\.[^\s@,;]+$/;
 
 const SECRET_ARN = /^arn:aws[a-z-]*:secretsmanager:([a-z0-9-]+):\d{12}:secret:[A-Za-z0-9/_+=.@-]+$/;
 
@@ -81,11 +87,26 @@ const baseSettings = (stage, stages, options) => {
   return stages[base];
 };
 
+/** Said once per process (serverless may resolve the settings more than once), on stderr. */
+let warnedAlarmsToNobody = false;
+const warnAlarmsToNobody = (stage) => {
+  if (warnedAlarmsToNobody) return;
+  warnedAlarmsToNobody = true;
+  const line = '!'.repeat(78);
+  process.stderr.write(
+    `\n${line}\n!! WARNING: stage "${stage}" is packaged with TABLETALK_ALARM_EMAIL=${ALARMS_TO_NOBODY}:\n` +
+      '!! its alarms change state but NOTIFY NOBODY (their SNS topic has no subscriber). Set\n' +
+      '!! TABLETALK_ALARM_EMAIL to an address before deploying a stage people rely on\n' +
+      `!! (docs/operator-guide.md "Alarms").\n${line}\n\n`,
+  );
+};
+
 const deployedSettings = (stage, region) => {
   const issuer = env('TABLETALK_JWT_ISSUER');
   const audience = env('TABLETALK_JWT_AUDIENCE');
   const jwksUrl = env('TABLETALK_JWT_JWKS_URL');
   const secretsArn = env('TABLETALK_SECRETS_ARN');
+  const alarmEmail = env('TABLETALK_ALARM_EMAIL');
   const problems = [];
   if (!issuer) problems.push('TABLETALK_JWT_ISSUER is not set: the issuer (iss) of the portal tokens');
   if (!audience) {
@@ -115,6 +136,14 @@ const deployedSettings = (stage, region) => {
       `TABLETALK_SECRETS_ARN is in ${arn[1]}, the stage deploys to ${region}: use a secret of ${region}`,
     );
   }
+  if (!alarmEmail) {
+    problems.push(
+      "TABLETALK_ALARM_EMAIL is not set: the address the stage's alarms notify (an SNS topic with that " +
+        `address subscribed), or ${ALARMS_TO_NOBODY} to deploy alarms that notify nobody`,
+    );
+  } else if (alarmEmail !== ALARMS_TO_NOBODY && !EMAIL.test(alarmEmail)) {
+    problems.push(`TABLETALK_ALARM_EMAIL "${alarmEmail}" is not one email address (or ${ALARMS_TO_NOBODY})`);
+  }
   for (const name of Object.values(PLAIN_SECRETS)) {
     if (env(name)) {
       problems.push(
@@ -129,12 +158,14 @@ const deployedSettings = (stage, region) => {
         problems.map((problem) => `  - ${problem}`).join('\n'),
     );
   }
+  if (alarmEmail === ALARMS_TO_NOBODY) warnAlarmsToNobody(stage);
   return {
     jwtIssuer: issuer,
     jwtAudience: audience,
     jwtJwksUrl: jwksUrl,
     secretsArn,
     secretsArnResource: secretsArn,
+    alarmSubscriptions: alarmEmail === ALARMS_TO_NOBODY ? [] : [{ Protocol: 'email', Endpoint: alarmEmail }],
     ...Object.fromEntries(Object.keys(PLAIN_SECRETS).map((key) => [key, ''])),
   };
 };
@@ -148,6 +179,8 @@ const localSettings = (region) => ({
   secretsArn: '',
   // The IAM statement needs a resource; the local stage is never deployed.
   secretsArnResource: `arn:aws:secretsmanager:${region}:000000000000:secret:tabletalk/local/none`,
+  // The local stage is never deployed: nobody to notify.
+  alarmSubscriptions: [],
   ...Object.fromEntries(Object.entries(PLAIN_SECRETS).map(([key, name]) => [key, env(name)])),
 });
 

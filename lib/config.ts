@@ -102,6 +102,16 @@ export const readSettings = (env: Environment) => {
      * environment values of the same names are ignored; the local stack and tests leave it unset.
      */
     secretsArn: read('SECRETS_ARN'),
+    /**
+     * SECRETS_MAX_AGE_SECONDS: how long a warm container keeps a secret read from Secrets Manager
+     * (the stage's secret, connection secrets) before reading it again, so that a rotated value is
+     * used within this time without a new container (lib/secrets-provider.ts). 0 reads on every use.
+     */
+    secretsMaxAgeSeconds: boundedInteger(read('SECRETS_MAX_AGE_SECONDS'), {
+      min: 0,
+      max: 3600,
+      fallback: 300,
+    }),
     /** HMAC key of page cursors (lib/store/cursor.ts); list endpoints refuse to run without one. */
     cursorSecret: read('CURSOR_SECRET'),
     /**

@@ -4,17 +4,20 @@
 // A deployed stage keeps them in one Secrets Manager secret of its own, a JSON object whose keys
 // are the names below, and gives the functions only its ARN (SECRETS_ARN): no secret value is ever
 // a Lambda environment variable, which anyone allowed lambda:GetFunctionConfiguration can read.
-// The secret is read on first use, once per container, and kept for the container's life (warm
-// invocations reuse it; a failed read is retried by the next request). A rotated value reaches
-// new containers; redeploying the stage replaces the warm ones.
+// The secret is read on first use through Powertools Parameters' SecretsProvider, whose cache
+// keeps it for SECRETS_MAX_AGE_SECONDS (default 300): warm invocations reuse it, and the first use
+// after that reads it again, so a rotated value is in use within that time in every container,
+// without a new one. When that read fails (a Secrets Manager outage) the container goes on with
+// the value it has and tries again on the next use; a container that never read it fails (503).
 //
 // Without SECRETS_ARN (the local stack, tests, tools) the environment variables of the same names
 // are the source: local/stack.ts fills them from files under .local/.
 //
-// The Secrets Manager client is imported on first use: every authenticated function verifies
-// portal tokens, and the client stays out of the bundle that a Lambda loads at cold start.
-import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
+// The Secrets Manager client and the provider are imported on first use: every authenticated
+// function verifies portal tokens, and they stay out of the bundle that a Lambda loads at cold start.
+import type { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import { fromSettings, type Settings, settings } from '#lib/config.ts';
+import { logger } from '#lib/log.ts';
 import { traced } from '#lib/observability/tracer.ts';
 
 export const SERVICE_SECRET_NAMES = [
@@ -26,13 +29,28 @@ export const SERVICE_SECRET_NAMES = [
 export type ServiceSecretName = (typeof SERVICE_SECRET_NAMES)[number];
 type ServiceSecrets = { [name in ServiceSecretName]?: string | undefined };
 
-const sdk = () => import('@aws-sdk/client-secrets-manager');
+/**
+ * A SecretsProvider (Powertools Parameters) on a traced Secrets Manager client, created on first
+ * use and kept for the container: its cache holds each secret read for the `maxAge` given to `get`.
+ */
+export const cachedSecretsProvider = fromSettings(async ({ region }): Promise<SecretsProvider> => {
+  const [{ SecretsManagerClient }, { SecretsProvider }] = await Promise.all([
+    import('@aws-sdk/client-secrets-manager'),
+    import('@aws-lambda-powertools/parameters/secrets'),
+  ]);
+  return new SecretsProvider({ awsSdkV3Client: traced(new SecretsManagerClient({ region })) });
+});
 
-/** The Secrets Manager client, created on first use and kept for the container. */
-const secretsManagerClient = fromSettings(
-  async ({ region }): Promise<SecretsManagerClient> =>
-    traced(new (await sdk()).SecretsManagerClient({ region })),
-);
+/**
+ * The string value of a Secrets Manager secret, read again once it is older than
+ * SECRETS_MAX_AGE_SECONDS. Rejects when it cannot be read.
+ */
+export const cachedSecretString = async (secretId: string): Promise<string | undefined> => {
+  const value = await (await cachedSecretsProvider()).get(secretId, {
+    maxAge: settings().secretsMaxAgeSeconds,
+  });
+  return typeof value === 'string' ? value : undefined;
+};
 
 const fromEnvironment = (current: Settings): ServiceSecrets => ({
   JWT_SECRET: current.jwt.secret,
@@ -62,22 +80,23 @@ const parseStored = (text: string | undefined, arn: string): ServiceSecrets => {
   return values;
 };
 
-// The read in progress or done, per settings (tests reset them); forgotten when it fails.
-const stored = fromSettings(() => ({ values: undefined as Promise<ServiceSecrets> | undefined }));
+// The last values read, per settings (tests reset them): what the container goes on with when a
+// read after the maximum age fails.
+const lastRead = fromSettings(() => ({ values: undefined as ServiceSecrets | undefined }));
 
-const storedSecrets = (arn: string): Promise<ServiceSecrets> => {
-  const holder = stored();
-  if (!holder.values) {
-    const values = (async () => {
-      const [client, { GetSecretValueCommand }] = await Promise.all([secretsManagerClient(), sdk()]);
-      const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: arn }));
-      return parseStored(SecretString, arn);
-    })();
-    holder.values = values;
-    values.catch(() => {
-      if (holder.values === values) holder.values = undefined;
+const storedSecrets = async (arn: string): Promise<ServiceSecrets> => {
+  const holder = lastRead();
+  let text: string | undefined;
+  try {
+    text = await cachedSecretString(arn);
+  } catch (error) {
+    if (!holder.values) throw error;
+    logger.warn('The stage secret could not be read again; going on with the value read before', {
+      error: error instanceof Error ? error.name : 'unknown',
     });
+    return holder.values;
   }
+  holder.values = parseStored(text, arn);
   return holder.values;
 };
 

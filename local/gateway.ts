@@ -144,26 +144,6 @@ const writeBuffered = (res: ServerResponse, result: APIGatewayProxyResult): void
   res.end(body);
 };
 
-/** GET /docs: the API reference, rendered from the OpenAPI document (lib/openapi; loaded on first use). */
-const serveReference = async (method: string, res: ServerResponse): Promise<void> => {
-  if (method !== 'GET' && method !== 'HEAD') {
-    sendEnvelope(
-      res,
-      new ServiceError('METHOD_NOT_ALLOWED', {
-        message: `${method} is not allowed on /docs; use GET`,
-        headers: { Allow: 'GET' },
-      }),
-    );
-    return;
-  }
-  const [{ buildOpenApiDocument }, { referencePage }] = await Promise.all([
-    import('../lib/openapi/document.ts'),
-    import('../lib/openapi/page.ts'),
-  ]);
-  res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'no-cache' });
-  res.end(method === 'HEAD' ? undefined : referencePage(buildOpenApiDocument()));
-};
-
 const functionCrashed = () =>
   new ServiceError('SERVICE_UNAVAILABLE', {
     message: 'The function failed; retry later',
@@ -194,10 +174,6 @@ export const startGateway = async (options: GatewayOptions): Promise<RunningGate
       path = url.pathname;
     }
     const method = (req.method ?? 'GET').toUpperCase();
-    if (url.pathname === '/docs' || url.pathname === '/docs/') {
-      await serveReference(method, res);
-      return undefined;
-    }
     const matching = compiled.filter((route) => route.pattern.test(url.pathname));
     const page = options.pages?.[url.pathname];
     if (matching.length === 0 && page && (method === 'GET' || method === 'HEAD')) {

@@ -2,9 +2,10 @@
 // exactly as the README says, with an environment that holds nothing but PATH and HOME (no AWS
 // variables), waits for it, and then, with what it printed: branding with the printed sk_ key, the
 // printed question (a `sql` answer), "revenue per category", the demo page `/` and `/widget.js`,
-// the printed `admin sql check` line, and docs/control-plane.md's walk-through (steps 3 to 7, as
-// the page writes them) after the printed `export API=… AUTH=… DATABASE_ID=…` line alone. With --offline it also starts `npm run offline` beside
-// it and asks serverless-offline the same of every buffered route: branding, the conversation
+// the printed `admin sql check` line, docs/control-plane.md's walk-through (steps 3 to 7, as
+// the page writes them) after the printed `export API=… AUTH=… DATABASE_ID=…` line alone, and
+// the printed question through the typed client (clients/typescript). With --offline it also
+// starts `npm run offline` beside it and asks serverless-offline the same of every buffered route: branding, the conversation
 // list, an append, history, and a question to the demo database. Any failure prints the stacks'
 // output and exits 1; both stacks are stopped either way.
 import { type ChildProcess, spawn } from 'node:child_process';
@@ -13,6 +14,7 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { createClient } from '../clients/typescript/src/index.ts';
 import { root } from './stack.ts';
 
 const { values: flags } = parseArgs({
@@ -235,6 +237,22 @@ const controlPlaneWalkThrough = async (output: string): Promise<void> => {
   }
 };
 
+/** The typed client (clients/typescript), given the printed key once: the printed question. */
+const typedClientCall = async (base: string, demo: Demo): Promise<void> => {
+  const client = createClient({
+    baseUrl: base,
+    apiKey: demo.skKey,
+    scope: `smoke-${Date.now()}`,
+    tenant: '1',
+  });
+  const answer = await client.sendMessage({ message: demo.question, database_id: demo.databaseId });
+  check(
+    answer.ok && answer.data.data.query_type === 'sql',
+    `the typed client's sendMessage: ${JSON.stringify(answer.ok ? answer.data : answer.error).slice(0, 300)}`,
+  );
+  step(`npm start: the typed client (clients/typescript) sendMessage → ${answer.status}, sql`);
+};
+
 let stack: Started | undefined;
 let offline: Started | undefined;
 let failed = false;
@@ -304,6 +322,7 @@ try {
   step(`npm start: the printed admin sql check line → allowed, ${checked.rows?.length} row(s)`);
 
   await controlPlaneWalkThrough(output);
+  await typedClientCall(base, demo);
 
   if (flags.offline) {
     const offlinePort = await freePort();

@@ -1,14 +1,17 @@
 // Where connection secrets (database URLs with passwords) live (docs/design.md "Storage"):
 // AWS Secrets Manager in deployed stages (the record keeps the secret's ARN), and an
 // AES-256-GCM encrypted attribute on the local stack (key generated into .local/).
-// No endpoint, log line or error message ever carries the plaintext.
+// No endpoint, log line or error message ever carries the plaintext. Reads from Secrets Manager go
+// through Powertools Parameters' SecretsProvider, which keeps a value for SECRETS_MAX_AGE_SECONDS
+// and then reads it again: a rotated connection secret is used within that time (the connector
+// cache compares it, lib/connectors/index.ts), without a new container.
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
+import type { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
 import {
   CreateSecretCommand,
   DeleteSecretCommand,
-  GetSecretValueCommand,
   SecretsManagerClient,
 } from '@aws-sdk/client-secrets-manager';
 import { fromSettings, settings } from '#lib/config.ts';
@@ -58,29 +61,42 @@ export const localSecretStore = (keyFile: string): SecretStore => {
 /** The Secrets Manager client, created on first use and kept for the container. */
 const secretsManager = fromSettings(({ region }) => traced(new SecretsManagerClient({ region })));
 
-export const secretsManagerStore = (client = secretsManager()): SecretStore => ({
-  async save(name, value) {
-    const created = await client.send(
-      new CreateSecretCommand({
-        Name: `tabletalk/${settings().stage}/databases/${name}`,
-        SecretString: value,
-      }),
+export const secretsManagerStore = (client = secretsManager()): SecretStore => {
+  // The provider (and its cache) of this store, created on the first read.
+  let provider: Promise<SecretsProvider> | undefined;
+  const cached = () => {
+    provider ??= import('@aws-lambda-powertools/parameters/secrets').then(
+      ({ SecretsProvider }) => new SecretsProvider({ awsSdkV3Client: client }),
     );
-    if (!created.ARN) throw new Error('Secrets Manager returned no ARN');
-    return created.ARN;
-  },
-  async read(reference) {
-    const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: reference }));
-    if (SecretString === undefined) throw new Error('secret has no string value');
-    return SecretString;
-  },
-  async remove(reference) {
-    await client.send(new DeleteSecretCommand({ SecretId: reference, ForceDeleteWithoutRecovery: true }));
-  },
-});
+    return provider;
+  };
+  return {
+    async save(name, value) {
+      const created = await client.send(
+        new CreateSecretCommand({
+          Name: `tabletalk/${settings().stage}/databases/${name}`,
+          SecretString: value,
+        }),
+      );
+      if (!created.ARN) throw new Error('Secrets Manager returned no ARN');
+      return created.ARN;
+    },
+    async read(reference) {
+      const value = await (await cached()).get(reference, { maxAge: settings().secretsMaxAgeSeconds });
+      if (typeof value !== 'string') throw new Error('secret has no string value');
+      return value;
+    },
+    async remove(reference) {
+      await client.send(new DeleteSecretCommand({ SecretId: reference, ForceDeleteWithoutRecovery: true }));
+    },
+  };
+};
+
+/** The Secrets Manager store of this container (one cache for every read). */
+const deployedStore = fromSettings(() => secretsManagerStore());
 
 /** The store of this stage: local encryption when running against DynamoDB Local. */
 export const secretStore = (): SecretStore => {
   const { dynamodbEndpoint, localSecretKeyFile } = settings();
-  return dynamodbEndpoint !== undefined ? localSecretStore(localSecretKeyFile) : secretsManagerStore();
+  return dynamodbEndpoint !== undefined ? localSecretStore(localSecretKeyFile) : deployedStore();
 };

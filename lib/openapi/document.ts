@@ -51,6 +51,7 @@ const componentSchemas: Record<string, Schema> = {
   ChatAnswerResponse: schemas.ChatAnswerResponse,
   StreamChunk: schemas.StreamChunk,
   StreamDone: schemas.StreamDone,
+  StreamEvent: schemas.StreamEvent,
   OpenApiDocument: schemas.OpenApiDocument,
   ChatMessageRequest: ChatMessageInput.entries.body,
   AppendMessageRequest: AppendInput.entries.body,
@@ -295,21 +296,30 @@ const successResponse = (route: RouteDoc, response: RouteResponse): Json => {
   if (response.schema === schemas.ChatAnswerResponse)
     headers['Server-Timing'] = { $ref: '#/components/headers/Server-Timing' };
   if (response.events) {
+    // OpenAPI 3.1 has no schema for one event of a stream (3.2's itemSchema): the body is
+    // described as the sequence of its events, each a StreamEvent (the parsed event).
     return {
       description: response.description,
       headers,
       content: {
         'text/event-stream': {
-          schema: { type: 'string', description: 'server-sent events; see the operation description' },
+          schema: {
+            type: 'array',
+            description:
+              'The server-sent events of the stream, in order, each as a client parses it: its `event` ' +
+              'type (`message` for an unnamed event) and its `data` as JSON. See the operation description.',
+            items: ref(componentNameOf(response.events)),
+          },
         },
-      },
-      'x-sse-events': {
-        message: ref(componentNameOf(response.events.message)),
-        done: ref(componentNameOf(response.events.done)),
-        error: ref(componentNameOf(response.events.error)),
       },
     };
   }
+  if (response.page)
+    return {
+      description: response.description,
+      headers,
+      content: { 'text/html': { schema: { type: 'string' } } },
+    };
   if (!response.schema) throw new Error(`openapi: ${route.operationId} ${response.status} has no schema`);
   return {
     description: response.description,
@@ -397,9 +407,32 @@ const overview = `Ask questions about your SQL database in plain language, keep 
 **Control plane.** \`/api/v1/organization/…\` and \`PUT /api/v1/branding\`: reads take an sk_ key or a portal JWT of any role; changes take a portal JWT of an owner or admin, or an sk_ key created with \`manage\`. pk_ keys and embed sessions are refused (403). Indexing runs as a background job: follow it at \`GET /api/v1/organization/jobs/{job_id}\`.`;
 
 export interface DocumentOptions {
-  /** The base address the API is served under (e.g. `https://host/prod`); omitted when unknown. */
+  /** The base address the API is served under (e.g. `https://host/prod`), listed first when known. */
   serverUrl?: string;
 }
+
+/** The address of the local stack (npm start, local/stack.ts). */
+export const LOCAL_SERVER_URL = 'http://127.0.0.1:3000';
+
+/** Where the API is served: the stage answering (when known), any deployed stage, the local stack. */
+const serversOf = (options: DocumentOptions): Json[] => [
+  ...(options.serverUrl ? [{ url: options.serverUrl, description: 'This stage' }] : []),
+  {
+    url: 'https://{api_id}.execute-api.{region}.amazonaws.com/{stage}',
+    description:
+      "A deployed stage on API Gateway's default host (`npx serverless info --stage <stage>` prints its address)",
+    variables: {
+      api_id: { default: 'api-id', description: "The REST API's id" },
+      region: { default: 'us-east-1', description: 'The AWS region the stage is deployed to' },
+      stage: {
+        default: 'prod',
+        enum: ['prod', 'dev'],
+        description: 'The stage (serverless.yml custom.stages)',
+      },
+    },
+  },
+  { url: LOCAL_SERVER_URL, description: 'The local stack (npm start)' },
+];
 
 export const buildOpenApiDocument = (options: DocumentOptions = {}): Json => {
   const paths: Record<string, Json> = {};
@@ -417,8 +450,12 @@ export const buildOpenApiDocument = (options: DocumentOptions = {}): Json => {
       version: API_VERSION,
       summary: 'Natural-language questions about a connected SQL database, as a chat API',
       description: overview,
+      license: {
+        name: 'Proprietary: use under the terms of your tabletalk plan',
+        identifier: 'LicenseRef-tabletalk',
+      },
     },
-    ...(options.serverUrl ? { servers: [{ url: options.serverUrl }] } : {}),
+    servers: serversOf(options),
     tags: [
       { name: 'Answers', description: 'Ask questions: answers, streaming, and the history append' },
       { name: 'Conversations', description: 'Conversations and messages of an end-user scope' },

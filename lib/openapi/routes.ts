@@ -26,12 +26,10 @@ import {
   DatabasesPage,
   DeleteResponse,
   EmbedSessionResponse,
-  ErrorEnvelope,
   FeedbackResponse,
   MessagesResponse,
   OpenApiDocument,
-  StreamChunk,
-  StreamDone,
+  StreamEvent,
 } from './schemas.ts';
 
 type Schema = v.GenericSchema;
@@ -43,8 +41,10 @@ export interface RouteResponse {
   description: string;
   /** The JSON body; absent for an event stream. */
   schema?: Schema;
-  /** A `text/event-stream` body: the data schema of each kind of event (`message` is unnamed). */
-  events?: { message: Schema; done: Schema; error: Schema };
+  /** A `text/event-stream` body: the schema of one parsed event (StreamEvent). */
+  events?: Schema;
+  /** An HTML page (the API reference). */
+  page?: boolean;
 }
 
 export interface RouteDoc {
@@ -266,7 +266,7 @@ export const routes: readonly RouteDoc[] = [
     summary: 'Stream an answer (server-sent events)',
     description:
       'Answers `message` in an existing conversation (it supplies the database) as server-sent ' +
-      'events, written as the answer is produced:\n\n' +
+      'events (each parsed event is a StreamEvent), written as the answer is produced:\n\n' +
       '- `data: {"content": "…"}` (unnamed events, schema StreamChunk): the pieces of the answer, ' +
       'in order; their concatenation is the stored assistant message;\n' +
       '- `event: done` with `data:` StreamDone: the last event of an answered stream;\n' +
@@ -284,7 +284,7 @@ export const routes: readonly RouteDoc[] = [
       {
         status: 200,
         description: 'The event stream',
-        events: { message: StreamChunk, done: StreamDone, error: ErrorEnvelope },
+        events: StreamEvent,
       },
     ],
     errors: answering,
@@ -323,10 +323,26 @@ export const routes: readonly RouteDoc[] = [
     summary: 'This OpenAPI document',
     description:
       'The OpenAPI 3.1 document of the API. It needs no key and is the same for every caller: it ' +
-      'describes the API, nothing of any organization. Not rate limited.',
+      'describes the API, nothing of any organization. Not counted by the organization limits; ' +
+      "API Gateway's throttling of the whole stage applies to it as to every route (429).",
     credentials: [],
     responses: [{ status: 200, schema: OpenApiDocument, description: 'The document' }],
-    errors: ['INTERNAL'],
+    errors: ['RATE_LIMITED', 'INTERNAL', 'SERVICE_UNAVAILABLE'],
+    limits: 'none',
+  },
+  {
+    method: 'GET',
+    path: '/docs',
+    operationId: 'getReferencePage',
+    tag: 'Service',
+    summary: 'The API reference page',
+    description:
+      'This document rendered for people (Redoc: search, every operation and schema, examples). The ' +
+      'page carries its renderer and loads nothing but the document from the same base address. No ' +
+      "key; not counted by the organization limits, only by API Gateway's throttling of the stage.",
+    credentials: [],
+    responses: [{ status: 200, page: true, description: 'The reference page (HTML)' }],
+    errors: ['RATE_LIMITED', 'INTERNAL', 'SERVICE_UNAVAILABLE'],
     limits: 'none',
   },
   // The control plane (lib/openapi/manage-routes.ts).

@@ -327,6 +327,22 @@ export const StreamDone = v.object({
 });
 export type StreamDone = v.InferOutput<typeof StreamDone>;
 
+/**
+ * One server-sent event of a stream as a client parses it: its type (`message` for an unnamed
+ * event, as the EventSource standard names it) and its `data` read as JSON.
+ */
+export const StreamEvent = v.pipe(
+  v.variant('event', [
+    v.object({ event: v.literal('message'), data: StreamChunk }),
+    v.object({ event: v.literal('done'), data: StreamDone }),
+    v.object({ event: v.literal('error'), data: ErrorEnvelope }),
+  ]),
+  v.description(
+    'One event of an answer stream: `message` (unnamed on the wire) with a piece of the answer, `done` with the answer, `error` with a failure after the stream started',
+  ),
+);
+export type StreamEvent = v.InferOutput<typeof StreamEvent>;
+
 // ---- Embed sessions ----------------------------------------------------------------------------
 
 /** docs/design.md "Embed sessions": the 201 of POST /api/v1/embed/sessions. */

@@ -42,12 +42,14 @@ export const PLAIN_SECRET_VARIABLES = [
 
 /**
  * What packaging a deployed stage needs (infra/stage-settings.cjs), as test values: the portal
- * tokens' issuer and audience, and the ARN of the stage's secret (never read at package time).
+ * tokens' issuer and audience, the ARN of the stage's secret (never read at package time), and the
+ * address its alarms notify.
  */
 export const deployedStageSettings = (stage: string): Record<string, string> => ({
   TABLETALK_JWT_ISSUER: 'https://portal.test.example',
   TABLETALK_JWT_AUDIENCE: `tabletalk:${stage}`,
   TABLETALK_SECRETS_ARN: `arn:aws:secretsmanager:us-east-1:000000000000:secret:tabletalk/${stage}/service-Test00`,
+  TABLETALK_ALARM_EMAIL: 'alarms@test.example',
 });
 
 /** The environment `serverless package --stage <stage>` runs with: this process's, made fit for a deployed stage. */

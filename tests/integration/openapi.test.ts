@@ -2,23 +2,28 @@
 // serverless config is in the document and the document names no other route (the route-fallback
 // plugin's ANY routes cover exactly the documented paths); the document is structurally valid
 // OpenAPI 3.1 and every schema in it compiles under JSON Schema draft 2020-12; its schemas agree
-// with the valibot schemas the functions validate with; the reference page renders it whole.
-import { readFileSync } from 'node:fs';
+// with the valibot schemas the functions validate with; redocly lint finds nothing in it; the
+// reference page carries its renderer and loads nothing from elsewhere.
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { ChatMessageInput } from '#lib/answer/inputs.ts';
 import { AppendInput, HistoryInput } from '#lib/conversations/inputs.ts';
 import { errorCatalogue } from '#lib/errors.ts';
-import { buildOpenApiDocument } from '#lib/openapi/document.ts';
-import { referencePage } from '#lib/openapi/page.ts';
+import { buildOpenApiDocument, LOCAL_SERVER_URL } from '#lib/openapi/document.ts';
+import { referencePage, rendererSource } from '#lib/openapi/page.ts';
 import { routes } from '#lib/openapi/routes.ts';
 import { routesOf, type ServerlessConfig } from '../../local/serverless-config.ts';
 import { root } from '../../local/stack.ts';
 import { ajvFor, type Json, resolveRef } from '../helpers/openapi.ts';
 
+const run = promisify(execFile);
 const document = buildOpenApiDocument();
 const paths = document.paths as Record<string, Record<string, Json>>;
 const documentedRoutes = Object.entries(paths).flatMap(([path, methods]) =>
@@ -169,8 +174,13 @@ describe('the document is OpenAPI 3.1', () => {
   it('puts the rate-limit headers on counted responses and Retry-After on 429', () => {
     for (const { path, method, operation } of operations) {
       const responses = operation.responses as Record<string, Json>;
-      if (path === '/api/v1/openapi.json') {
+      if (path === '/api/v1/openapi.json' || path === '/docs') {
+        // Not counted: only API Gateway's throttling of the stage answers 429, without limit headers.
         expect(Object.keys(responses['200']?.headers as Json)).toEqual(['X-Request-ID']);
+        expect(Object.keys(responses['429']?.headers as Json).sort()).toEqual([
+          'Retry-After',
+          'X-Request-ID',
+        ]);
         continue;
       }
       for (const status of ['200', '429']) {
@@ -245,20 +255,104 @@ describe('the document agrees with the valibot input schemas', () => {
 });
 
 describe('the reference page', () => {
-  const html = referencePage(document);
+  const renderer = rendererSource();
+  const html = referencePage(renderer);
 
-  it('shows every operation, every component schema and every error code', () => {
-    for (const { path, method } of operations)
-      expect(html).toContain(`${method.toUpperCase()}</span> <code>${path}</code>`);
-    for (const name of Object.keys((document.components as Json).schemas as Json))
-      expect(html).toContain(`id="schema-${name}"`);
-    for (const entry of Object.values(errorCatalogue))
-      expect(html).toContain(`<code>${entry.errorCode}</code>`);
-  });
-
-  it('is self-contained: no scripts, no external stylesheets, images or links', () => {
+  it("is Redoc's standalone bundle, inline, started on the document served beside the page", () => {
     expect(html.startsWith('<!doctype html>')).toBe(true);
-    expect(html).not.toMatch(/<script|<link|<img|<iframe|@import|url\(/i);
-    expect(html).not.toMatch(/(?:src|href)="(?:https?:)?\/\//i);
+    expect(renderer.length).toBeGreaterThan(500_000);
+    // The bundle whole, with only what would end the <script> element escaped.
+    expect(html.length).toBeGreaterThanOrEqual(renderer.length);
+    // Only the page's own two script elements end: nothing inside the bundle closes one early.
+    expect(html.match(/<\/script/gi)).toHaveLength(2);
+    expect(html).toContain("Redoc.init(base + 'api/v1/openapi.json'");
   });
+
+  it('loads nothing from another host: no src, href, stylesheet or font from elsewhere', () => {
+    expect(html).not.toMatch(/<script[^>]+src=/i);
+    expect(html).not.toMatch(/<link[^>]+rel="stylesheet"/i);
+    expect(html).not.toMatch(/(?:src|href)="(?:https?:)?\/\//i);
+    expect(html).not.toMatch(/@import|fonts\.googleapis/i);
+    // The browser enforces it: only the page's own two scripts run, data comes from its own origin.
+    const policy = /http-equiv="Content-Security-Policy" content="([^"]+)"/.exec(html)?.[1] ?? '';
+    expect(policy).toContain("default-src 'none'");
+    expect(policy.match(/'sha256-[A-Za-z0-9+/=]+'/g)).toHaveLength(2);
+    expect(policy).toContain("connect-src 'self'");
+  });
+});
+
+describe('what redocly lint asks of the document', () => {
+  it('lists where the API is served: the stage answering, any deployed stage, the local stack', () => {
+    const servers = document.servers as { url: string; variables?: Json }[];
+    expect(servers.map((server) => server.url)).toEqual([
+      'https://{api_id}.execute-api.{region}.amazonaws.com/{stage}',
+      LOCAL_SERVER_URL,
+    ]);
+    expect(Object.keys(servers[0]!.variables ?? {}).sort()).toEqual(['api_id', 'region', 'stage']);
+    const served = buildOpenApiDocument({
+      serverUrl: 'https://abc.execute-api.eu-west-1.amazonaws.com/prod',
+    });
+    expect((served.servers as { url: string }[])[0]!.url).toBe(
+      'https://abc.execute-api.eu-west-1.amazonaws.com/prod',
+    );
+  });
+
+  it('names its license', () => {
+    expect((document.info as Json).license).toEqual(
+      expect.objectContaining({ name: expect.any(String), identifier: expect.any(String) }),
+    );
+  });
+
+  it('gives every operation a 4xx response', () => {
+    for (const { path, method, operation } of operations)
+      expect(
+        Object.keys(operation.responses as Json).some((status) => /^4\d\d$/.test(status)),
+        `${method} ${path}`,
+      ).toBe(true);
+  });
+
+  it('reaches every component schema from an operation, extensions aside', () => {
+    const reached = new Set<string>();
+    const walk = (value: unknown): void => {
+      if (Array.isArray(value)) value.forEach(walk);
+      else if (value && typeof value === 'object')
+        for (const [key, entry] of Object.entries(value)) {
+          if (key.startsWith('x-')) continue;
+          if (key === '$ref' && typeof entry === 'string' && entry.startsWith('#/components/schemas/')) {
+            const name = entry.slice('#/components/schemas/'.length);
+            if (reached.has(name)) continue;
+            reached.add(name);
+            walk(((document.components as Json).schemas as Json)[name]);
+          } else walk(entry);
+        }
+    };
+    walk(paths);
+    expect([...reached].sort()).toEqual(Object.keys((document.components as Json).schemas as Json).sort());
+    const stream = operations.find(({ operation }) => operation.operationId === 'streamAnswer')!.operation;
+    const events = (stream.responses as Record<string, Json>)['200']!.content as Json;
+    expect(events['text/event-stream']).toMatchObject({
+      schema: { type: 'array', items: { $ref: '#/components/schemas/StreamEvent' } },
+    });
+  });
+
+  it('passes @redocly/cli lint (recommended rules) with no error and no warning, fetching nothing', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'tabletalk-redocly-'));
+    try {
+      const file = join(folder, 'openapi.json');
+      writeFileSync(file, JSON.stringify(document));
+      const { stdout } = await run(
+        join(root, 'node_modules/.bin/redocly'),
+        ['lint', '--config', join(root, 'redocly.yaml'), '--format', 'json', file],
+        {
+          cwd: folder,
+          env: { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' },
+        },
+      ).catch((error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }));
+      const report = JSON.parse(stdout) as { totals: Json; problems: { ruleId: string; message: string }[] };
+      expect(report.problems.map((problem) => `${problem.ruleId}: ${problem.message}`)).toEqual([]);
+      expect(report.totals).toMatchObject({ errors: 0, warnings: 0 });
+    } finally {
+      rmSync(folder, { recursive: true, force: true });
+    }
+  }, 60_000);
 });

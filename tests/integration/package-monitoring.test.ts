@@ -32,7 +32,7 @@ let extractDir: string;
 let template: Template;
 
 beforeAll(async () => {
-  stage = await packageStage('monitoring', ['TABLETALK_ALARM_EMAIL']);
+  stage = await packageStage('monitoring');
   template = JSON.parse(
     readFileSync(join(stage.dir, 'cloudformation-template-update-stack.json'), 'utf8'),
   ) as Template;
@@ -184,6 +184,7 @@ interface AlarmProperties {
   ExtendedStatistic?: string;
   Dimensions?: { Name: string; Value: string }[];
   AlarmActions?: unknown;
+  OKActions?: unknown;
 }
 
 const alarms = (): AlarmProperties[] =>
@@ -256,20 +257,21 @@ describe('the alarms', () => {
     );
   });
 
-  it('treats missing data as fine, and notifies the optional SNS topic when one is configured', () => {
+  it('treats missing data as fine, and notifies the SNS topic the alarm address is subscribed to', () => {
     const all = alarms();
     expect(all.length).toBeGreaterThanOrEqual(6);
     expect(new Set(all.map((alarm) => alarm.AlarmName)).size).toBe(all.length);
     for (const alarm of all) {
       expect(alarm.AlarmName).toMatch(/^tabletalk-prod-/);
       expect(alarm.TreatMissingData, alarm.AlarmName).toBe('notBreaching');
-      expect(alarm.AlarmActions).toEqual({
-        'Fn::If': ['AlarmNotifications', [{ Ref: 'AlarmTopic' }], { Ref: 'AWS::NoValue' }],
-      });
+      expect(alarm.AlarmActions).toEqual([{ Ref: 'AlarmTopic' }]);
+      expect(alarm.OKActions).toEqual([{ Ref: 'AlarmTopic' }]);
     }
-    // Without TABLETALK_ALARM_EMAIL the topic is not created.
-    expect(template.Resources.AlarmTopic?.Condition).toBe('AlarmNotifications');
-    expect(template.Conditions?.AlarmNotifications).toEqual({ 'Fn::Not': [{ 'Fn::Equals': ['', ''] }] });
+    // The topic has the address (TABLETALK_ALARM_EMAIL) subscribed; with `none` it has no
+    // subscriber (package-stages.test.ts).
+    expect(template.Resources.AlarmTopic?.Properties.Subscription).toEqual([
+      { Protocol: 'email', Endpoint: 'alarms@test.example' },
+    ]);
   });
 });
 

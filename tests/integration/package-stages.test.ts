@@ -132,6 +132,61 @@ describe('serverless package refuses', () => {
   );
 });
 
+describe('alarms that notify nobody', () => {
+  it(
+    'refuse prod without TABLETALK_ALARM_EMAIL, or with something that is not one address',
+    async () => {
+      const missing = await packageStage('prod', without('prod', 'TABLETALK_ALARM_EMAIL'));
+      expect(missing.failed).toBe(true);
+      expect(missing.output).toContain(
+        "TABLETALK_ALARM_EMAIL is not set: the address the stage's alarms notify",
+      );
+      expect(missing.output).toContain('or none to deploy alarms that notify nobody');
+
+      const wrong = await packageStage('prod', {
+        ...packagingEnvironment('prod'),
+        TABLETALK_ALARM_EMAIL: 'ops',
+      });
+      expect(wrong.failed).toBe(true);
+      expect(wrong.output).toContain('TABLETALK_ALARM_EMAIL "ops" is not one email address');
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    'are packaged when chosen with TABLETALK_ALARM_EMAIL=none, and packaging says so loudly',
+    async () => {
+      const { failed, output } = await serverlessRun(['print', '--format', 'json', '--stage', 'prod'], {
+        ...packagingEnvironment('prod'),
+        TABLETALK_ALARM_EMAIL: 'none',
+      });
+      expect(failed, output).toBe(false);
+      expect(output).toContain('WARNING: stage "prod" is packaged with TABLETALK_ALARM_EMAIL=none');
+      expect(output).toContain('NOTIFY NOBODY');
+      const config = JSON.parse(output.slice(output.indexOf('{'), output.lastIndexOf('}') + 1)) as {
+        resources: { Resources: { AlarmTopic?: { Properties: { Subscription: unknown } } } };
+      };
+      const topic = config.resources.Resources.AlarmTopic;
+      expect(topic?.Properties.Subscription).toEqual([]);
+    },
+    TIMEOUT_MS,
+  );
+
+  it(
+    'are not what an address gets: the topic subscribes it, without a warning',
+    async () => {
+      const { failed, output } = await serverlessRun(
+        ['print', '--format', 'json', '--stage', 'prod'],
+        packagingEnvironment('prod'),
+      );
+      expect(failed, output).toBe(false);
+      expect(output).not.toContain('NOTIFY NOBODY');
+      expect(output).toContain('"Endpoint": "alarms@test.example"');
+    },
+    TIMEOUT_MS,
+  );
+});
+
 describe('a deployed stage’s functions', () => {
   it(
     'get the issuer, the audience and the secret’s ARN, with read access to that secret, and no secret value',

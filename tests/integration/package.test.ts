@@ -12,13 +12,20 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { MAX_EVENT_AGE_SECONDS } from '#lib/manage/jobs.ts';
 import { sourceBytes } from '../../bench/bundle-bytes.ts';
-import { packagingEnvironment } from '../helpers/packaged.ts';
+import { apiEvent } from '../helpers/events.ts';
+import {
+  lambdaContextSource,
+  packagedEnvironment,
+  packagingEnvironment,
+  runPackaged,
+} from '../helpers/packaged.ts';
 
 const run = promisify(execFile);
 const projectRoot = process.cwd();
 const binDir = resolve(projectRoot, 'node_modules/.bin');
 const PACKAGE_TIMEOUT_MS = 120_000;
 const MAX_BUNDLE_BYTES = 150 * 1024;
+const REFERENCE_RENDERER = 'node_modules/redoc/bundles/redoc.standalone.js';
 
 type Resource = {
   Type: string;
@@ -263,7 +270,7 @@ describe('serverless package --stage prod', () => {
       expect(logGroup.Properties?.RetentionInDays, logicalId).toBe(365);
   });
 
-  it('routes every http event of serverless.yml, under /api/v1, to its own function', () => {
+  it('routes every http event of serverless.yml, under /api/v1 (and /docs), to its own function', () => {
     // Arrange
     const declared = declaredRoutes();
     const routes = templateRoutes(prod.template).filter((route) => route.method !== 'ANY');
@@ -275,7 +282,9 @@ describe('serverless package --stage prod', () => {
 
     // Assert
     for (const route of declared) {
-      expect(route.path, `${route.functionName}: ${route.path}`).toMatch(/^api\/v1\//);
+      // The API under /api/v1; its reference page for people at /docs.
+      if (route.path !== 'docs')
+        expect(route.path, `${route.functionName}: ${route.path}`).toMatch(/^api\/v1\//);
       const target = functionLogicalId(prod.template, 'prod', route.functionName);
       expect(routes, `${route.method} /${route.path}`).toContainEqual({
         method: route.method,
@@ -454,10 +463,13 @@ describe('serverless package --stage prod', () => {
             name !== bundle &&
             !name.startsWith(`${bundle}.`) &&
             !name.startsWith(chunkDir) &&
-            !(answering.has(functionName) && wordnet.test(name)),
+            !(answering.has(functionName) && wordnet.test(name)) &&
+            // The reference page's renderer (GET /docs, lib/openapi/page.ts), read at run time.
+            !(functionName === 'openapi' && name === REFERENCE_RENDERER),
         ),
         functionName,
       ).toEqual([]);
+      expect(names.includes(REFERENCE_RENDERER), functionName).toBe(functionName === 'openapi');
       expect(names.filter((name) => wordnet.test(name)).length, functionName).toBe(
         answering.has(functionName) ? 8 : 0,
       );
@@ -467,6 +479,41 @@ describe('serverless package --stage prod', () => {
         | { Code?: { S3Key?: string } }
         | undefined;
       expect(properties?.Code?.S3Key ?? '').toMatch(new RegExp(`/${functionName}\\.zip$`));
+    }
+  });
+
+  it('serves /docs from the openapi zip alone: the page with its renderer inline', async () => {
+    // Unpacked where no node_modules folder is above it, as in Lambda's /var/task.
+    const dir = mkdtempSync(join(tmpdir(), 'tabletalk-openapi-'));
+    try {
+      await run('unzip', ['-q', join(prod.dir, 'openapi.zip'), '-d', dir]);
+      const script = `
+        const [file, eventJson] = process.argv.slice(1);
+        const { handler } = await import(file);
+        const result = await handler(JSON.parse(eventJson), ${lambdaContextSource('tabletalk-prod-openapi')});
+        const { statusCode, headers, body } = result;
+        process.stdout.write(JSON.stringify({
+          statusCode, headers, length: body.length, init: body.includes("Redoc.init(base + 'api/v1/openapi.json'"),
+        }));
+      `;
+      const event = apiEvent({ method: 'GET', path: '/docs', resource: '/docs', stage: 'prod' });
+      const { stdout } = await runPackaged(script, join(dir, 'functions', 'openapi.mjs'), event, {
+        cwd: dir,
+        env: packagedEnvironment(),
+      });
+      const result = JSON.parse(stdout) as {
+        statusCode: number;
+        headers: Record<string, string>;
+        length: number;
+        init: boolean;
+      };
+      expect(result.statusCode).toBe(200);
+      expect(result.headers['Content-Type']).toMatch(/^text\/html/);
+      expect(result.init).toBe(true);
+      // The renderer (1.1 MB) is inline.
+      expect(result.length).toBeGreaterThan(1_000_000);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });

@@ -1,5 +1,6 @@
 // The service's secrets in a deployed stage (lib/secrets-provider.ts): read from the stage's
-// Secrets Manager secret (SECRETS_ARN) on first use, once per container, whatever asks for them
+// Secrets Manager secret (SECRETS_ARN) on first use, once per container within its maximum age
+// (tests/unit/secrets-rotation.test.ts: after it), whatever asks for them
 // (portal tokens, page cursors, embed sessions); never from the environment there. Without
 // SECRETS_ARN (local stack, tests) the environment is the source and AWS is never called.
 import { GetSecretValueCommand, SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
