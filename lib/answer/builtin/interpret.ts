@@ -426,6 +426,7 @@ const readCount = (c: Reading, aggregate: Aggregate): void => {
             .filter(
               (column) =>
                 column.numeric &&
+                !column.money &&
                 /^(count|num|number|cnt|total)$/.test(column.words[column.words.length - 1] ?? '') &&
                 singular(column.words.slice(0, -1).join(' ')) === counted.one,
             )
@@ -442,11 +443,15 @@ const readCount = (c: Reading, aggregate: Aggregate): void => {
       );
     }
   }
-  // A relation of counts (checkin.count): its rows are tallies, "how many" adds them up.
+  // A relation of counts (checkin.count): its rows are tallies, "how many" adds them up. A money
+  // column named total (orders.total) is what an order is worth, never how many there are.
   const tally = c.subject
     ? resolver
         .relation(c.subject)
-        .columns.filter((column) => column.numeric && /^(count|cnt|total)$/.test(column.name.toLowerCase()))
+        .columns.filter(
+          (column) =>
+            column.numeric && !column.money && /^(count|cnt|total)$/.test(column.name.toLowerCase()),
+        )
     : [];
   parts.metric =
     tally.length === 1 && c.subject
