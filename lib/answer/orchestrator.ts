@@ -42,7 +42,6 @@ import type { DatabaseRecord } from '#lib/store/databases.ts';
 import { appendMessage, type MessageRecord } from '#lib/store/messages.ts';
 import type { Personality } from '#lib/store/personalities.ts';
 import { countAnswer } from '#lib/store/usage.ts';
-import { builtinEngine } from './builtin/index.ts';
 import type { AnswerCatalog } from './catalog.ts';
 import { type ChartSpec, chartFor } from './chart.ts';
 import { composeAnswer, sentencePieces } from './compose.ts';
@@ -58,6 +57,7 @@ import type {
   TokenUsage,
 } from './engine.ts';
 import type { Glossary } from './glossary.ts';
+import { builtinEngine } from './registry.ts';
 import { type AnsweredBy, rememberSql, reusableSql, type SqlSourceInput } from './sql-cache.ts';
 import { suggestionsFor } from './suggestions.ts';
 import { Timings } from './timing.ts';
@@ -543,7 +543,7 @@ export const answerQuestion = async (
     // Reused SQL is composed and repaired without a model: it must cost no model call.
     const runner =
       proposed.value.answeredBy === 'pattern' || proposed.value.answeredBy === 'cache'
-        ? { ...request, engine: builtinEngine }
+        ? { ...request, engine: await builtinEngine() }
         : request;
     produced =
       proposal.kind === 'sql'

@@ -6,7 +6,7 @@
 // engine reads the catalog only: nothing runs against the database, and no value of any tenant
 // appears in a suggestion (column and table names only).
 import type { Catalog, CatalogRelation } from '#lib/connectors/types.ts';
-import { builtinEngine } from './builtin/index.ts';
+import { builtinEngine } from './registry.ts';
 
 export const MAX_SUGGESTIONS = 3;
 /** Candidates put to the engine at most, so a wide schema costs a bounded few milliseconds. */
@@ -81,9 +81,10 @@ export const suggestionsFor = async (input: SuggestionInput): Promise<string[]> 
     .filter((candidate) => normalised(candidate) !== asked)
     .slice(0, MAX_CANDIDATES);
   const suggestions: string[] = [];
+  const engine = await builtinEngine();
   for (const question of candidates) {
     if (suggestions.length >= MAX_SUGGESTIONS) break;
-    const proposal = await builtinEngine.propose({
+    const proposal = await engine.propose({
       question,
       catalog: input.catalog,
       dialect: input.catalog.dialect,

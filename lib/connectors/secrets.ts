@@ -2,15 +2,13 @@
 // AWS Secrets Manager in deployed stages (the record keeps the secret's ARN), and an
 // AES-256-GCM encrypted attribute on the local stack (key generated into .local/).
 // No endpoint, log line or error message ever carries the plaintext.
+//
+// The Secrets Manager client is imported on first use, like lib/secrets-provider.ts's: it stays
+// out of what an answering function loads at a cold start (BENCHMARKS.md (c)).
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import {
-  CreateSecretCommand,
-  DeleteSecretCommand,
-  GetSecretValueCommand,
-  SecretsManagerClient,
-} from '@aws-sdk/client-secrets-manager';
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { fromSettings, settings } from '#lib/config.ts';
 import { traced } from '#lib/observability/tracer.ts';
 
@@ -55,12 +53,20 @@ export const localSecretStore = (keyFile: string): SecretStore => {
   };
 };
 
-/** The Secrets Manager client, created on first use and kept for the container. */
-const secretsManager = fromSettings(({ region }) => traced(new SecretsManagerClient({ region })));
+const sdk = () => import('@aws-sdk/client-secrets-manager');
 
-export const secretsManagerStore = (client = secretsManager()): SecretStore => ({
+/** The Secrets Manager client, created on first use and kept for the container. */
+const secretsManager = fromSettings(
+  async ({ region }): Promise<SecretsManagerClient> =>
+    traced(new (await sdk()).SecretsManagerClient({ region })),
+);
+
+export const secretsManagerStore = (
+  client: SecretsManagerClient | Promise<SecretsManagerClient> = secretsManager(),
+): SecretStore => ({
   async save(name, value) {
-    const created = await client.send(
+    const { CreateSecretCommand } = await sdk();
+    const created = await (await client).send(
       new CreateSecretCommand({
         Name: `tabletalk/${settings().stage}/databases/${name}`,
         SecretString: value,
@@ -70,12 +76,16 @@ export const secretsManagerStore = (client = secretsManager()): SecretStore => (
     return created.ARN;
   },
   async read(reference) {
-    const { SecretString } = await client.send(new GetSecretValueCommand({ SecretId: reference }));
+    const { GetSecretValueCommand } = await sdk();
+    const { SecretString } = await (await client).send(new GetSecretValueCommand({ SecretId: reference }));
     if (SecretString === undefined) throw new Error('secret has no string value');
     return SecretString;
   },
   async remove(reference) {
-    await client.send(new DeleteSecretCommand({ SecretId: reference, ForceDeleteWithoutRecovery: true }));
+    const { DeleteSecretCommand } = await sdk();
+    await (await client).send(
+      new DeleteSecretCommand({ SecretId: reference, ForceDeleteWithoutRecovery: true }),
+    );
   },
 });
 
