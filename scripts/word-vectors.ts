@@ -7,8 +7,9 @@
 //   node scripts/word-vectors.ts --measure                    size and coverage for several N
 //
 // The file (little-endian):
-//   "TTWV"  u32 version (1)  u32 count  u32 dimensions  u32 wordBytes
-//   the words, UTF-8, joined by "\n", most frequent first, padded with "\n" to a multiple of 4
+//   "TTWV"  u32 version (2)  u32 count  u32 dimensions  u32 wordBytes
+//   the words, UTF-8, each followed by "\n", in byte order (the reader binary-searches them in
+//   place instead of building a map at load), padded with "\n" to a multiple of 4
 //   f32 scale[count]            value of dimension d of word i = int8[i * dimensions + d] * scale[i]
 //   i8  vector[count * dimensions]
 //
@@ -20,7 +21,7 @@ import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 
-export const VECTOR_FILE_VERSION = 1;
+export const VECTOR_FILE_VERSION = 2;
 /** How many words the committed file keeps (docs/design.md "Word vectors": size vs coverage). */
 export const DEFAULT_WORDS = 40_000;
 const ROOT = join(import.meta.dirname, '..');
@@ -50,8 +51,13 @@ const mostFrequent = (embeddings: Embeddings, count: number): string[] => {
   return kept;
 };
 
-export const encode = (words: string[], vectorOf: (word: string) => number[], dimensions: number): Buffer => {
-  let wordBlock = Buffer.from(words.join('\n'), 'utf8');
+export const encode = (
+  chosen: string[],
+  vectorOf: (word: string) => number[],
+  dimensions: number,
+): Buffer => {
+  const words = [...chosen].sort((a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)));
+  let wordBlock = Buffer.from(words.map((word) => `${word}\n`).join(''), 'utf8');
   const padding = (4 - (wordBlock.length % 4)) % 4;
   wordBlock = Buffer.concat([wordBlock, Buffer.alloc(padding, 0x0a)]);
   const header = Buffer.alloc(20);

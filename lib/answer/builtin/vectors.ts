@@ -6,8 +6,9 @@
 // bundle carries the same file beside the output file that holds this module
 // (infra/esbuild-plugins.cjs); WORD_VECTORS_FILE names another (`off` disables them).
 //
-// Loaded lazily, on the first call of `wordVectors()`, never at import: one read of the file, the
-// words into a Map; the vectors stay int8 in the file's buffer. Without the file the engine still
+// Loaded lazily, on the first call of `wordVectors()`, never at import: one read of the file and
+// one pass over its word list (stored in byte order, binary-searched in place: no map to build);
+// the vectors stay int8 in the file's buffer. Without the file the engine still
 // answers, only without this evidence (`wordVectors()` returns undefined).
 //
 // API (stable; the engine's linking step uses it):
@@ -27,7 +28,7 @@ import { settings } from '#lib/config.ts';
 
 export const WORD_VECTORS_FILE = 'word-vectors.bin';
 const MAGIC = 'TTWV';
-const VERSION = 1;
+const VERSION = 2;
 const HEADER_BYTES = 20;
 /** Phrase vectors kept per process (schema identifiers are asked about again and again). */
 const PHRASE_CACHE_LIMIT = 20_000;
@@ -68,7 +69,9 @@ class QuantizedVectors implements WordVectors {
   readonly size: number;
   readonly dimensions: number;
   readonly loadMs: number;
-  readonly #index: Map<string, number>;
+  readonly #file: Buffer;
+  /** Where each word starts in the file; word i ends at #starts[i + 1] - 1 (its "\n"). */
+  readonly #starts: Uint32Array;
   readonly #scales: Float32Array;
   readonly #values: Int8Array;
   /** Unit-length float vectors of phrases (and words), null when no word of it is known. */
@@ -88,9 +91,17 @@ class QuantizedVectors implements WordVectors {
     const scalesAt = HEADER_BYTES + wordBytes;
     const valuesAt = scalesAt + count * 4;
     if (file.length !== valuesAt + count * dimensions) throw new Error('word vector file truncated');
-    const words = file.toString('utf8', HEADER_BYTES, scalesAt).split('\n');
-    this.#index = new Map();
-    for (let index = 0; index < count; index += 1) this.#index.set(words[index]!, index);
+    this.#file = file;
+    this.#starts = new Uint32Array(count + 1);
+    let word = 0;
+    this.#starts[0] = HEADER_BYTES;
+    for (let at = HEADER_BYTES; at < scalesAt && word < count; at += 1) {
+      if (file[at] === 0x0a) {
+        word += 1;
+        this.#starts[word] = at + 1;
+      }
+    }
+    if (word !== count) throw new Error('word vector file truncated');
     // The writer pads the words to a multiple of 4, so the scales can be read in place (on a
     // little-endian machine, as every Lambda is) when the buffer itself starts aligned.
     if ((file.byteOffset + scalesAt) % 4 === 0 && new Uint8Array(new Uint16Array([1]).buffer)[0] === 1) {
@@ -106,8 +117,29 @@ class QuantizedVectors implements WordVectors {
     this.loadMs = performance.now() - started;
   }
 
+  /** The index of `word` (lower case) in the file, by binary search over its sorted words. */
+  #indexOf(word: string): number | undefined {
+    const target = Buffer.from(word);
+    let low = 0;
+    let high = this.size - 1;
+    while (low <= high) {
+      const middle = (low + high) >>> 1;
+      const order = this.#file.compare(
+        target,
+        0,
+        target.length,
+        this.#starts[middle],
+        this.#starts[middle + 1]! - 1,
+      );
+      if (order === 0) return middle;
+      if (order < 0) low = middle + 1;
+      else high = middle - 1;
+    }
+    return undefined;
+  }
+
   has(word: string): boolean {
-    return this.#index.has(word.toLowerCase());
+    return this.#indexOf(word.toLowerCase()) !== undefined;
   }
 
   /** The unit-length mean of the known words of `text`, or null. */
@@ -117,7 +149,7 @@ class QuantizedVectors implements WordVectors {
     const sum = new Float32Array(this.dimensions);
     let known = 0;
     for (const word of wordsOf(text)) {
-      const index = this.#index.get(word);
+      const index = this.#indexOf(word);
       if (index === undefined) continue;
       known += 1;
       const scale = this.#scales[index]!;
