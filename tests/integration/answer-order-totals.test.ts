@@ -72,7 +72,7 @@ const answer = async (dialect: Dialect, schema: string, run: Runner, question: s
   });
   if (proposal.kind !== 'sql') throw new Error(`${question}: ${proposal.kind} ${JSON.stringify(proposal)}`);
   const request = { sql: proposal.sql, catalog, policy, tenant: '1', rowCap: 100 };
-  const guarded = dialect === 'mysql' ? guardMysql(request) : await guardPostgres(request);
+  const guarded = await (dialect === 'mysql' ? guardMysql(request) : guardPostgres(request));
   if (!('sql' in guarded)) throw new Error(`${question}: ${guarded.message}`);
   const rows = await run(guarded.sql, guarded.params);
   expect(rows).toHaveLength(1);

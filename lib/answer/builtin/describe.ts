@@ -8,6 +8,7 @@ import type { ColumnRef, Filter, Group, Intent, Measure } from './intent.ts';
 import { pathBetween, planJoins } from './joins.ts';
 import { columnOf, type Lexicon, relationOf } from './lexicon.ts';
 import type { Link } from './link.ts';
+import type { Note } from './readings.ts';
 import { LIST_LIMIT, type RenderedSql } from './render.ts';
 import type { Mention } from './scan.ts';
 import { capitalize, joinAnd, plural as pluralOf, wordTable } from './words.ts';
@@ -201,8 +202,14 @@ const linkedName = (lexicon: Lexicon, link: Link): string => {
  * were read ("reading “clients” as customers, “custmers” as customers"), so that a misreading
  * shows.
  */
-export const interpretationOf = (lexicon: Lexicon, intent: Intent, mentions: readonly Mention[]): string => {
+export const interpretationOf = (
+  lexicon: Lexicon,
+  intent: Intent,
+  mentions: readonly Mention[],
+  readings: readonly Note[] = [],
+): string => {
   const notes = [
+    ...readings.flatMap((note) => (note.kind === 'as' ? [note.text] : [])),
     ...new Set(
       mentions.flatMap((mention) =>
         mention.kind === 'schema' && mention.link && mention.link.source !== 'joined'
@@ -213,8 +220,13 @@ export const interpretationOf = (lexicon: Lexicon, intent: Intent, mentions: rea
       ),
     ),
   ];
+  const leftOut = readings.flatMap((note) => (note.kind === 'out' ? [note.text] : []));
   const description = describeIntent(lexicon, intent);
-  return notes.length > 0 ? `${description}; reading ${joinAnd(notes)}` : description;
+  return [
+    description,
+    ...(notes.length > 0 ? [`reading ${joinAnd(notes)}`] : []),
+    ...(leftOut.length > 0 ? [`leaving out ${joinAnd(leftOut)} (it says nothing about the data)`] : []),
+  ].join('; ');
 };
 
 // ---- natural noun phrases ----------------------------------------------------------------------
