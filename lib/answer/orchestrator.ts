@@ -606,16 +606,21 @@ export const answerQuestion = async (
 
   await counted;
   const interpretation = query ? (query.interpretation ?? query.description ?? null) : null;
-  const suggestions = await suggestionsFor({
-    question,
-    sql: query?.sql ?? null,
-    catalog: catalog.visible,
-    tenantColumn: catalog.policy.tenantColumn,
-    now: input.now,
-  }).catch((error: unknown) => {
-    logger.warn('no follow-up questions', { error: error as Error });
-    return [];
-  });
+  // A clarification that offers readings ("Did you mean …") suggests exactly those questions.
+  const offered = proposal?.kind === 'clarification' ? (proposal.suggestions ?? []).slice(0, 3) : [];
+  const suggestions =
+    offered.length > 0
+      ? offered
+      : await suggestionsFor({
+          question,
+          sql: query?.sql ?? null,
+          catalog: catalog.visible,
+          tenantColumn: catalog.policy.tenantColumn,
+          now: input.now,
+        }).catch((error: unknown) => {
+          logger.warn('no follow-up questions', { error: error as Error });
+          return [];
+        });
   recordAnswer({
     answer: { query_type: produced.kind, row_count: produced.results.length },
     timings,

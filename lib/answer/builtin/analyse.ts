@@ -277,7 +277,11 @@ const statusWord = (
   // "leases that started in 2025", "leases ending in 2026": the verb of one of the relation's own
   // dates (start_date, end_date) is that date, not a status.
   const stems = participleStems(mention.text);
-  const dated = (relation?.dates ?? []).filter((column) => column.words.some((word) => stems.includes(word)));
+  const dated = (relation?.dates ?? []).filter((column) =>
+    column.words.some(
+      (word) => stems.includes(word) || participleStems(word).some((stem) => stems.includes(stem)),
+    ),
+  );
   if (relation && dated.length === 1) {
     return {
       kind: 'schema',

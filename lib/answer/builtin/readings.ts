@@ -35,7 +35,7 @@ const MAX_UNEXPLAINED = 3;
 /** Word-vector similarity a schema name needs to be offered for a word. */
 const MIN_SIMILARITY = 0.5;
 /** A relation name read for a word without asking: this similar, and this far ahead of the next. */
-const CLEAR_SIMILARITY = 0.6;
+const CLEAR_SIMILARITY = 0.7;
 const CLEAR_LEAD = 0.15;
 
 /** Phrase knowledge: the shape of an empty phrase (preposition, determiner, then the word). */
@@ -165,8 +165,19 @@ const nearNames = (
   const vectors = loadedVectors();
   if (!vectors?.has(word)) return [];
   const names = schemaNames(lexicon);
-  const relations = vectors.nearest(word, names.relations, MIN_SIMILARITY);
-  const columns = vectors.nearest(word, names.columns, MIN_SIMILARITY + 0.1);
+  // A word for people ("patrons", "borrowers") stands only for a relation of people (members,
+  // not loans), and for no column; a word for things never for a relation of people
+  // ("apartments" is close to tenants in use, but is not tenants).
+  const database = lexicalDatabase();
+  const person = database?.person(word) ?? false;
+  const relations = vectors.nearest(
+    word,
+    names.relations.filter(
+      (name) => (database?.person(singular(name.split(' ').at(-1) ?? name)) ?? false) === person,
+    ),
+    MIN_SIMILARITY,
+  );
+  const columns = person ? [] : vectors.nearest(word, names.columns, MIN_SIMILARITY + 0.1);
   const [best, next] = relations;
   return [...relations, ...columns]
     .filter((near) => near.candidate !== word)
