@@ -162,6 +162,19 @@ export const proposeBuiltin = (input: EngineInput): Proposal => {
     };
   }
   const { intent } = interpretation;
+  // "list their properties" after a question that was asked back: "their" has nothing to refer
+  // to, and all the rows would be a confident wrong answer.
+  const refersBack =
+    mentions.some((mention) => mention.kind === 'anaphora' || mention.kind === 'followup') ||
+    /^\W*(?:\w+\s+){0,3}(?:their|its)\b/i.test(core);
+  const lastTurn = input.history.at(-1);
+  if (refersBack && lastTurn !== undefined && (lastTurn.kind === 'clarification' || !prior)) {
+    return {
+      kind: 'clarification',
+      message:
+        'What are you referring to? I could not answer the question before, so please ask the whole question, for example “How many orders were placed last month?”.',
+    };
+  }
   if (orAcrossColumns(core, intent)) {
     return {
       kind: 'clarification',

@@ -486,7 +486,15 @@ const listPhrases = [
 const negationPhrases = [
   // "out of print", "out of stock": a yes/no column negated (anything else is a clarification).
   'out of',
+  // Exclusions: each negates the filter that follows it ("apart from the terminated ones").
   'other than',
+  'apart from',
+  'aside from',
+  'leaving aside',
+  'setting aside',
+  'not counting',
+  'not including',
+  'excepting',
   'except for',
   'not',
   'non',
