@@ -4,7 +4,7 @@
 // stage"). A database registered with engine pglite fails to connect here as a connector whose
 // module is missing does: DB_CONNECTION_FAILED, ENGINE_UNAVAILABLE.
 import { connectionFailed, redactorFor } from './errors.ts';
-import type { Catalog, Connector, QueryResult } from './types.ts';
+import type { Catalog, Connector, ExecuteLimits, IntrospectOptions, QueryResult } from './types.ts';
 
 const absent = (): Promise<never> =>
   Promise.reject(
@@ -23,11 +23,11 @@ export class PgliteConnector implements Connector {
     return absent();
   }
 
-  introspect(): Promise<Catalog> {
+  introspect(_options?: IntrospectOptions): Promise<Catalog> {
     return absent();
   }
 
-  execute(): Promise<QueryResult> {
+  execute(_sql: string, _params: readonly unknown[], _limits: ExecuteLimits): Promise<QueryResult> {
     return absent();
   }
 
