@@ -50,8 +50,9 @@ export type ItemOf<K extends Item['kind']> = Extract<Item, { kind: K }>;
  * Why a question needs a clarification, when another reading might still answer it: the relation
  * a measure lives in cannot reach what the question names, or has no date for its period.
  */
-/** Why a reading stopped; `unknown-words`: words of the question link to nothing. */
-export type ClarifyReason = 'unreachable' | 'no-date' | 'fan-out' | 'unknown-words';
+import type { ClarifyReason } from './types.ts';
+
+export type { ClarifyReason };
 
 /** Thrown while reading a question: it becomes a clarification proposal. */
 export class Clarify extends Error {

@@ -7,9 +7,12 @@
 // its links are. The best reading is the answer when it is clear (cheap, and ahead of the next by
 // a margin); otherwise the few best are offered back as complete questions, each of which reads
 // exactly as its reading when asked (the alternatives are found by reading those very texts).
+export type { Note, Reading } from './types.ts';
+
 import type { Intent } from './intent.ts';
 import type { Lexicon } from './lexicon.ts';
 import { editDistance } from './link.ts';
+import type { Note, Reading } from './types.ts';
 import { type WordVectors, wordVectors } from './vectors.ts';
 import { lexicalDatabase } from './wordnet.ts';
 import { singular } from './words.ts';
@@ -63,19 +66,6 @@ interface WordLink {
   prefix?: RegExp;
   /** It also replaces the unexplained word after it ("maintenance jobs"). */
   covers?: true;
-}
-
-export interface Note {
-  kind: 'as' | 'out';
-  text: string;
-}
-
-/** A complete reading of the question, as a question of its own. */
-export interface Alternative {
-  question: string;
-  intent: Intent;
-  cost: number;
-  notes: Note[];
 }
 
 export type ReadQuestion = (question: string) => Intent | undefined;
@@ -381,7 +371,7 @@ export const alternativesOf = (
   question: string,
   words: readonly string[],
   read: ReadQuestion,
-): Alternative[] => {
+): Reading[] => {
   if (new Set(words).size > MAX_UNEXPLAINED) return [];
   const perWord = [...new Set(words)].flatMap((word) => {
     const at = locate(question, word);
@@ -420,7 +410,7 @@ export const alternativesOf = (
     .sort((left, right) => left.cost - right.cost)
     .slice(0, MAX_COMBINATIONS)
     .map(({ chosen }) => chosen);
-  const found: Alternative[] = [];
+  const found: Reading[] = [];
   for (const chosen of complete) {
     const text = rewrite(
       question,
@@ -440,7 +430,7 @@ export const alternativesOf = (
 };
 
 /** Whether the best of `alternatives` is clear enough to answer without asking. */
-export const clearBest = (alternatives: readonly Alternative[]): Alternative | undefined => {
+export const clearBest = (alternatives: readonly Reading[]): Reading | undefined => {
   const [best, next] = alternatives;
   if (!best || best.cost > CLEAR) return undefined;
   return next === undefined || next.cost - best.cost >= MARGIN ? best : undefined;

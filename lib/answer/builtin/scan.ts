@@ -4,52 +4,13 @@
 // follow-ups, a one-word schema phrase; then skips function words and fillers. Whatever is left
 // is reported as not understood, so that the engine never answers a question it half read.
 import type { Entry, Lexicon } from './lexicon.ts';
-import { joinedLink, type Link, linkWord, misspelledFiller, roleOf } from './link.ts';
-import { type Period, periodAt } from './periods.ts';
-import type { Token } from './tokens.ts';
+import { joinedLink, linkWord, misspelledFiller, roleOf } from './link.ts';
+import { periodAt } from './periods.ts';
+import type { AggregateFn, CompareOp, Hint, Mention, MentionOf, Token } from './types.ts';
 import { lexicalDatabase } from './wordnet.ts';
 import { anaphora, fillers, numberWord, phraseKey, stopwords, unitWords, wordTable } from './words.ts';
 
-export type CompareOp = '>' | '>=' | '<' | '<=' | '=';
-export type AggregateFn = 'count' | 'sum' | 'avg' | 'min' | 'max';
-export type Hint = 'money' | 'date' | 'units' | 'count' | 'rating' | 'weight' | 'height' | 'length';
-
-interface At {
-  /** First token index. */
-  at: number;
-  /** Index after the last token. */
-  end: number;
-}
-
-export type Mention = At &
-  /** `link`: read through a synonym, a broader term or a typo (link.ts), not by name. */
-  (
-    | { kind: 'schema'; text: string; entries: Entry[]; link?: Link }
-    | { kind: 'quoted'; text: string; entries: Entry[] }
-    | { kind: 'period'; period: Period }
-    | { kind: 'compare'; op: CompareOp | 'between'; value: number; high?: number; money: boolean }
-    | { kind: 'aggregate'; fn: AggregateFn; word: string }
-    | { kind: 'group'; unit?: 'year' | 'quarter' | 'month' | 'day' }
-    /** `target`: the schema phrase sorted by, when the clause is exactly one. */
-    | { kind: 'sort'; dir?: 'asc' | 'desc'; target?: MentionOf<'schema'> }
-    | { kind: 'direction'; dir: 'asc' | 'desc' }
-    | { kind: 'top'; n?: number; dir: 'asc' | 'desc'; hint?: Hint; word: string }
-    | { kind: 'superlative'; dir: 'asc' | 'desc'; hint?: Hint; word: string }
-    | { kind: 'list' }
-    | { kind: 'negation' }
-    | { kind: 'anaphora'; word: string }
-    | { kind: 'followup' }
-    /** A verb skipped as filler ("published", "handled"): it may name how two relations connect. */
-    | { kind: 'verb'; text: string }
-    | { kind: 'cost' }
-    /** "named", "called": the quoted text after it is a name. */
-    | { kind: 'named' }
-    | { kind: 'number'; value: number; money: boolean }
-    /** `raw`: the word as written, when capitalized (a proper name, maybe). */
-    | { kind: 'unknown'; text: string; raw?: string }
-  );
-
-export type MentionOf<K extends Mention['kind']> = Extract<Mention, { kind: K }>;
+export type { AggregateFn, CompareOp, Hint, Mention, MentionOf } from './types.ts';
 
 const wordAt = (tokens: readonly Token[], index: number): string | undefined => {
   const token = tokens[index];

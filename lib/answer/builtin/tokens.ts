@@ -1,19 +1,10 @@
 // Step 1 of the builtin pipeline: a question becomes a list of tokens (words, numbers, dates,
 // quoted literals, comparison symbols). Words are lower-cased, spelling-folded and stripped of
 // possessive 's; identifiers typed as such (order_items, orderItems) become their words.
+import type { Token } from './types.ts';
 import { spellings, splitIdentifier, wordTable } from './words.ts';
 
-export type Token =
-  /**
-   * `cased`: the word as written when it starts with a capital ("Central"): maybe a name.
-   * `possessive`: written with 's ("Harbor's pets"): it names whose, not what.
-   */
-  | { kind: 'word'; text: string; cased?: string; possessive?: true }
-  | { kind: 'number'; value: number; money: boolean; percent: boolean; raw: string }
-  | { kind: 'date'; iso: string }
-  | { kind: 'quoted'; text: string }
-  | { kind: 'symbol'; text: string }
-  | { kind: 'break'; text: string };
+export type { Token } from './types.ts';
 
 const pattern = new RegExp(
   [
@@ -150,7 +141,7 @@ const monthNumbers: Record<string, number> = wordTable({
   dec: 12,
 });
 const monthPattern = Object.keys(monthNumbers).join('|');
-const ordinal = String.raw`(?:st|nd|rd|th)?`;
+const ordinal = '(?:st|nd|rd|th)?';
 /** "3 May 2025", "3rd of May", "May 3, 2025", "May 3rd": a day, a month, maybe a year. */
 const writtenDate = new RegExp(
   [
