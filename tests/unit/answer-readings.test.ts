@@ -86,7 +86,7 @@ describe('a word of a relation’s name with an unknown noun after it reads as t
 
 describe('a misspelled ordinary word one edit from a word the engine reads', () => {
   it.each([
-    [askLettings, 'what is the totl rent', 'SUM(p.monthly_rent)'],
+    [askLettings, 'what is the totl cost of maintenance requests', 'SUM(mr.cost)'],
     [askLibrary, 'avrage fee of loans', 'AVG(l.fee)'],
   ])('%#: %s', (ask, question, measure) => {
     const proposal = ask(question);
@@ -179,4 +179,25 @@ describe('asking back with options', () => {
       expect(new Set(asked).size).toBe(asked.length);
     },
   );
+});
+
+describe('a phrase that could mean two columns is asked back with each meaning as a question', () => {
+  it.each([
+    [
+      askLettings,
+      'what is the average rent',
+      ['what is the average monthly rent of properties', 'what is the average monthly rent of leases'],
+    ],
+    [
+      askLibrary,
+      'how many per town',
+      ['how many per town of branches', 'how many per town of members'],
+    ],
+  ])('%#: %s', (ask, question, offered) => {
+    const proposal = ask(question);
+    expect(proposal).toMatchObject({ kind: 'clarification', suggestions: offered });
+    // Each answers as offered, and the two differ.
+    const asked = offered.map((suggestion) => sqlOf(ask(suggestion)));
+    expect(new Set(asked).size).toBe(2);
+  });
 });

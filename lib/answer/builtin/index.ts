@@ -15,7 +15,7 @@ import { BUILTIN_ENGINE, type Intent, readState, stateOf } from './intent.ts';
 import { checkIntent, interpret } from './interpret.ts';
 import { columnOf, type Lexicon, lexiconFor } from './lexicon.ts';
 import { ratioProposal, ratioQuestion, sideQuestion } from './ratio.ts';
-import { alternativesOf, clearBest, type Note, orAcrossColumns } from './readings.ts';
+import { alternativesOf, candidateReadings, clearBest, type Note, orAcrossColumns } from './readings.ts';
 import { renderSql } from './render.ts';
 import { scan } from './scan.ts';
 import { tokenize } from './tokens.ts';
@@ -128,20 +128,22 @@ export const proposeBuiltin = (input: EngineInput): Proposal => {
     const mentions = scan(lexicon, tokenize(text), input.now);
     return { mentions, interpretation: interpret({ lexicon, mentions, ...(prior ? { prior } : {}) }) };
   };
+  /** The intent a question reads as, when it reads as one the engine can answer. */
+  const readIntent = (text: string): Intent | undefined => {
+    const reading = read(text).interpretation;
+    return reading.kind === 'intent' &&
+      !orAcrossColumns(text, reading.intent) &&
+      renderSql(lexicon, reading.intent, input.dialect).kind === 'sql'
+      ? reading.intent
+      : undefined;
+  };
   const first = read(core);
   let { mentions, interpretation } = first;
   let notes: Note[] = [];
   if (interpretation.kind === 'clarify' && interpretation.reason === 'unknown-words') {
     // Readings with evidence (readings.ts): the words that link to nothing read every other way.
     const words = mentions.flatMap((mention) => (mention.kind === 'unknown' ? [mention.text] : []));
-    const alternatives = alternativesOf(lexicon, core, words, (text) => {
-      const reading = read(text).interpretation;
-      return reading.kind === 'intent' &&
-        !orAcrossColumns(text, reading.intent) &&
-        renderSql(lexicon, reading.intent, input.dialect).kind === 'sql'
-        ? reading.intent
-        : undefined;
-    });
+    const alternatives = alternativesOf(lexicon, core, words, readIntent);
     const best = clearBest(alternatives);
     if (best) {
       ({ mentions, interpretation } = read(best.question));
@@ -155,10 +157,13 @@ export const proposeBuiltin = (input: EngineInput): Proposal => {
     }
   }
   if (interpretation.kind === 'clarify') {
+    // A phrase that could mean two things: each meaning, named, as a question to pick.
+    const options = candidateReadings(lexicon, core, interpretation, readIntent).slice(0, MAX_OPTIONS);
     return {
       kind: 'clarification',
       message: interpretation.message,
       ...(interpretation.candidates ? { candidates: interpretation.candidates } : {}),
+      ...(options.length > 1 ? { suggestions: options.map((option) => option.question) } : {}),
     };
   }
   const { intent } = interpretation;

@@ -452,3 +452,39 @@ export const orAcrossColumns = (question: string, intent: Intent): boolean => {
   );
   return columns.size + (intent.having ? 1 : 0) > 1;
 };
+
+/**
+ * The readings of a question asked back because a phrase could mean two or more relations or
+ * columns (“rent” could be leases.monthly_rent or properties.monthly_rent): the question with the
+ * phrase replaced by each candidate's own name ("monthly rent of leases"), kept when it reads.
+ */
+export const candidateReadings = (
+  lexicon: Lexicon,
+  question: string,
+  clarification: { message: string; candidates?: readonly { table: string; column?: string }[] },
+  read: ReadQuestion,
+): Reading[] => {
+  const phrase = /“([^”]+)”/.exec(clarification.message)?.[1];
+  const at = phrase ? locate(question, phrase.toLowerCase()) : undefined;
+  if (!at || !clarification.candidates?.length) return [];
+  const found: Reading[] = [];
+  for (const candidate of clarification.candidates) {
+    const relation = [...lexicon.relations.values()].find(
+      (info) => info.key === candidate.table || info.name === candidate.table,
+    );
+    if (!relation) continue;
+    const column = candidate.column === undefined ? undefined : relation.byName.get(candidate.column);
+    if (candidate.column !== undefined && !column) continue;
+    const name = column ? `${column.display} of ${relation.other}` : relation.other;
+    const text = rewrite(question, [{ ...at, text: name }]);
+    const intent = read(text);
+    if (!intent || found.some((reading) => sameIntent(reading.intent, intent))) continue;
+    found.push({
+      question: text,
+      intent,
+      cost: ROLE_COST.other,
+      notes: [{ kind: 'as', text: `“${question.slice(at.from, at.to)}” as ${name}` }],
+    });
+  }
+  return found;
+};
