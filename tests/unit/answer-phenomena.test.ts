@@ -116,3 +116,15 @@ describe('a follow-up whose parent was asked back', () => {
     },
   );
 });
+
+describe('a request for a grouping ("break … down by") is the grouping the "by" names', () => {
+  it.each([
+    [askLettings, 'break down leases by status', 'GROUP BY l.status'],
+    [askLettings, 'a breakdown of properties by property type', 'GROUP BY p.property_type'],
+    [askLibrary, 'split loans up by status', 'GROUP BY l.status'],
+    [askLibrary, 'break the books down per genre', 'GROUP BY b.genre'],
+  ])('%#: %s', (ask, question, grouping) => {
+    const proposal = ask(question);
+    expect(proposal.kind === 'sql' && proposal.sql.replace(/\s+/g, ' ')).toContain(grouping);
+  });
+});

@@ -616,7 +616,33 @@ const verbRelation = (lexicon: Lexicon, word: string): Entry[] | undefined => {
   return undefined;
 };
 
-export const scan = (lexicon: Lexicon, tokens: readonly Token[], now: Date): Mention[] => {
+/** Phrase knowledge: verbs that ask for a grouping the "by" after them names ("break … down by"). */
+const GROUPING_REQUESTS: Record<string, readonly string[]> = wordTable({
+  break: ['down', 'out'],
+  split: ['up', 'out'],
+  breakdown: [],
+});
+
+/**
+ * The tokens without a request for a grouping ("break that down by month", "split revenue up by
+ * store", "a breakdown of tickets by channel") when a grouping marker follows: the marker says it.
+ */
+const withoutGroupingRequests = (tokens: readonly Token[]): readonly Token[] => {
+  const words = tokens.map((token) => (token.kind === 'word' ? token.text : ''));
+  const drop = new Set<number>();
+  words.forEach((word, index) => {
+    const particles = GROUPING_REQUESTS[word];
+    if (!particles || !words.slice(index + 1).some((later) => later === 'by' || later === 'per')) return;
+    drop.add(index);
+    if (word === 'breakdown' && words[index + 1] === 'of') drop.add(index + 1);
+    const particle = words.slice(index + 1, index + 4).findIndex((later) => particles.includes(later));
+    if (particle >= 0) drop.add(index + 1 + particle);
+  });
+  return drop.size === 0 ? tokens : tokens.filter((_, index) => !drop.has(index));
+};
+
+export const scan = (lexicon: Lexicon, given: readonly Token[], now: Date): Mention[] => {
+  const tokens = withoutGroupingRequests(given);
   const mentions: Mention[] = [];
   let index = 0;
   const push = (mention: Mention): void => {
