@@ -188,11 +188,7 @@ describe('a phrase that could mean two columns is asked back with each meaning a
       'what is the average rent',
       ['what is the average monthly rent of properties', 'what is the average monthly rent of leases'],
     ],
-    [
-      askLibrary,
-      'how many per town',
-      ['how many per town of branches', 'how many per town of members'],
-    ],
+    [askLibrary, 'how many per town', ['how many per town of branches', 'how many per town of members']],
   ])('%#: %s', (ask, question, offered) => {
     const proposal = ask(question);
     expect(proposal).toMatchObject({ kind: 'clarification', suggestions: offered });
