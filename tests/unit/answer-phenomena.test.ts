@@ -128,3 +128,20 @@ describe('a request for a grouping ("break … down by") is the grouping the "by
     expect(proposal.kind === 'sql' && proposal.sql.replace(/\s+/g, ' ')).toContain(grouping);
   });
 });
+
+describe('money quoted per a period of time', () => {
+  it.each([
+    [askLettings, 'any studios under $900 a month?', 'p.monthly_rent < 900'],
+    [askLibrary, 'rooms under $20 an hour', 'r.hourly_fee < 20'],
+  ])('%#: the rate after an amount says how it is quoted: %s', (ask, question, where) => {
+    expect(whereOf(ask(question))).toContain(where);
+  });
+
+  it.each([
+    [askLettings, 'the 3 most expensive properties', 'ORDER BY p.monthly_rent DESC'],
+    [askLibrary, 'the most expensive room', 'ORDER BY r.hourly_fee DESC'],
+  ])('%#: a money column qualified by its period is what a row costs: %s', (ask, question, order) => {
+    const proposal = ask(question);
+    expect(proposal.kind === 'sql' && proposal.sql.replace(/\s+/g, ' ')).toContain(order);
+  });
+});

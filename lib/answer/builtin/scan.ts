@@ -641,8 +641,28 @@ const withoutGroupingRequests = (tokens: readonly Token[]): readonly Token[] => 
   return drop.size === 0 ? tokens : tokens.filter((_, index) => !drop.has(index));
 };
 
+/** Phrase knowledge: the units of time an amount of money is quoted per ("$900 a month"). */
+const RATE_UNITS = new Set(['hour', 'night', 'day', 'week', 'month', 'year', 'annum']);
+
+/**
+ * The tokens without the rate after an amount of money ("studios under $900 a month", "£20 an
+ * hour"): the amount is compared with the column as it is; the rate says how it is quoted.
+ */
+const withoutRates = (tokens: readonly Token[]): readonly Token[] =>
+  tokens.filter((token, index) => {
+    const at = (offset: number) => tokens[index + offset];
+    const word = (candidate: Token | undefined) => (candidate?.kind === 'word' ? candidate.text : undefined);
+    const moneyBefore = (offset: number) => {
+      const before = at(offset);
+      return before?.kind === 'number' && before.money;
+    };
+    if (/^an?$/.test(word(token) ?? '')) return !(moneyBefore(-1) && RATE_UNITS.has(word(at(1)) ?? ''));
+    if (RATE_UNITS.has(word(token) ?? '')) return !(moneyBefore(-2) && /^an?$/.test(word(at(-1)) ?? ''));
+    return true;
+  });
+
 export const scan = (lexicon: Lexicon, given: readonly Token[], now: Date): Mention[] => {
-  const tokens = withoutGroupingRequests(given);
+  const tokens = withoutRates(withoutGroupingRequests(given));
   const mentions: Mention[] = [];
   let index = 0;
   const push = (mention: Mention): void => {
