@@ -145,3 +145,13 @@ describe('money quoted per a period of time', () => {
     expect(proposal.kind === 'sql' && proposal.sql.replace(/\s+/g, ' ')).toContain(order);
   });
 });
+
+describe('the values of a column asked for on their own', () => {
+  it.each([
+    [askLettings, 'what are the distinct property types', 'GROUP BY p.property_type'],
+    [askLibrary, 'what are the different genres', 'GROUP BY b.genre'],
+  ])('%#: are listed with how many rows have each: %s', (ask, question, grouping) => {
+    const proposal = ask(question);
+    expect(proposal.kind === 'sql' && proposal.sql.replace(/\s+/g, ' ')).toContain(grouping);
+  });
+});

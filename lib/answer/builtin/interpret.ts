@@ -742,6 +742,22 @@ const settleSubject = (c: Draft): string => {
     );
     if (named) c.subject = resolver.columnRef(named.refs, named.text, undefined).table;
   }
+  if (!c.subject && (parts.metric === undefined || parts.metric === 'rows') && !parts.group) {
+    // "what are the different property types", "list the genres": the values of the one text
+    // column named, each with how many rows have it.
+    const columns = items.flatMap((item, index) =>
+      item.kind === 'column' && !used.has(index) ? [{ item, index }] : [],
+    );
+    const only = columns.length === 1 ? columns[0]! : undefined;
+    const texts = only?.item.refs.filter((ref) => columnOf(lexicon, ref)?.kind === 'text') ?? [];
+    if (only && texts.length > 0 && items.every((item) => item.kind !== 'entity')) {
+      const ref = resolver.columnRef(texts, only.item.text, undefined);
+      used.add(only.index);
+      c.subject = ref.table;
+      parts.group = { kind: 'column', ref };
+      parts.metric = { fn: 'count' };
+    }
+  }
   if (!c.subject) {
     throw new Clarify(`What would you like to know? I can answer questions about ${mainTables(lexicon)}.`);
   }
