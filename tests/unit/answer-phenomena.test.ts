@@ -155,3 +155,26 @@ describe('the values of a column asked for on their own', () => {
     expect(proposal.kind === 'sql' && proposal.sql.replace(/\s+/g, ' ')).toContain(grouping);
   });
 });
+
+describe('"which X has the highest average Y": the aggregate per group, ranked, the first', () => {
+  it.each([
+    [
+      askLettings,
+      'which city has the highest average rent of properties?',
+      'GROUP BY p.city ORDER BY average_monthly_rent DESC, p.city LIMIT 1',
+    ],
+    [
+      askLibrary,
+      'which genre has the lowest average pages',
+      'GROUP BY b.genre ORDER BY average_pages ASC, b.genre LIMIT 1',
+    ],
+    [
+      askLibrary,
+      'which branch has the highest total fee of loans',
+      'ORDER BY total_fee DESC, b.id, b.name LIMIT 1',
+    ],
+  ])('%#: %s', (ask, question, ranking) => {
+    const proposal = ask(question);
+    expect(proposal.kind === 'sql' && proposal.sql.replace(/\s+/g, ' ')).toContain(ranking);
+  });
+});

@@ -15,7 +15,14 @@ import { BUILTIN_ENGINE, type Intent, readState, stateOf } from './intent.ts';
 import { checkIntent, interpret } from './interpret.ts';
 import { columnOf, type Lexicon, lexiconFor } from './lexicon.ts';
 import { ratioProposal, ratioQuestion, sideQuestion } from './ratio.ts';
-import { alternativesOf, candidateReadings, clearBest, type Note, orAcrossColumns } from './readings.ts';
+import {
+  alternativesOf,
+  candidateReadings,
+  clearBest,
+  type Note,
+  orAcrossColumns,
+  rankedAggregate,
+} from './readings.ts';
 import { renderSql } from './render.ts';
 import { scan } from './scan.ts';
 import { tokenize } from './tokens.ts';
@@ -140,6 +147,8 @@ export const proposeBuiltin = (input: EngineInput): Proposal => {
   const first = read(core);
   let { mentions, interpretation } = first;
   let notes: Note[] = [];
+  const ranked = interpretation.kind === 'clarify' ? rankedAggregate(core, readIntent) : undefined;
+  if (ranked) interpretation = checkIntent(lexicon, ranked);
   if (interpretation.kind === 'clarify' && interpretation.reason === 'unknown-words') {
     // Readings with evidence (readings.ts): the words that link to nothing read every other way.
     const words = mentions.flatMap((mention) => (mention.kind === 'unknown' ? [mention.text] : []));

@@ -488,3 +488,37 @@ export const candidateReadings = (
   }
   return found;
 };
+
+/** Phrase knowledge: superlatives and their direction, aggregates said before a measure. */
+const SUPERLATIVES: Record<string, 'asc' | 'desc'> = {
+  highest: 'desc',
+  largest: 'desc',
+  biggest: 'desc',
+  greatest: 'desc',
+  lowest: 'asc',
+  smallest: 'asc',
+};
+const superlativeOfAggregate = new RegExp(
+  `^\\s*(?:which|what)\\s+(.+?)\\s+(?:has|had|have|gets?|got|shows?|sees?|is|was)\\s+(?:got\\s+)?the\\s+(${Object.keys(SUPERLATIVES).join('|')})\\s+(average|mean|total|overall)\\s+(.+?)\\s*[?.!]*$`,
+  'i',
+);
+
+/**
+ * "Which city has the highest average rent?": the superlative of an aggregate over groups is the
+ * aggregate per group ("average rent per city"), ranked, the first one. Read through that
+ * question; undefined when the question is not of that shape or the aggregate per group does not
+ * read.
+ */
+export const rankedAggregate = (question: string, read: ReadQuestion): Intent | undefined => {
+  const match = superlativeOfAggregate.exec(question);
+  if (!match) return undefined;
+  const [, groups, superlative, aggregate, measure] = match;
+  const intent = read(`${aggregate} ${measure} per ${groups}`);
+  if (!intent?.group || !intent.metric || intent.metric.fn === 'count' || intent.limit !== undefined)
+    return undefined;
+  return {
+    ...intent,
+    order: { by: 'metric', dir: SUPERLATIVES[superlative!.toLowerCase()]! },
+    limit: 1,
+  };
+};
