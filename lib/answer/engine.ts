@@ -149,6 +149,11 @@ export interface ClarificationProposal {
   /** Says what was understood and what to choose between. */
   message: string;
   candidates?: Candidate[];
+  /**
+   * Complete questions the engine can answer, its likeliest readings of the one asked, best
+   * first (at most three): asking one gives exactly that reading. The answer's `suggestions`.
+   */
+  suggestions?: string[];
 }
 
 export interface ConversationalProposal {

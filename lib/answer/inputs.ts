@@ -7,6 +7,8 @@ import { uuidPattern } from '#lib/ids.ts';
 import type { LimitClass } from '#lib/limits/limiter.ts';
 
 export const MAX_QUESTION_LENGTH = 4_000;
+/** "4,000", written out: toLocaleString here would load ICU's locale data at every cold start. */
+const MAX_QUESTION_LENGTH_TEXT = String(MAX_QUESTION_LENGTH).replace(/\B(?=(\d{3})+$)/g, ',');
 
 /** A UUID read in lower case; null is taken as absent (clients often send every field). */
 const optionalUuid = (name: string) =>
@@ -26,7 +28,7 @@ const question = v.pipe(
   v.check((text) => text.trim().length > 0, 'message must not be empty'),
   v.check(
     (text) => [...text].length <= MAX_QUESTION_LENGTH,
-    `message must be at most ${MAX_QUESTION_LENGTH.toLocaleString('en-US')} characters`,
+    `message must be at most ${MAX_QUESTION_LENGTH_TEXT} characters`,
   ),
   v.transform((text) => text.trim()),
 );

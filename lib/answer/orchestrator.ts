@@ -44,7 +44,6 @@ import type { DatabaseRecord } from '#lib/store/databases.ts';
 import { appendMessage, type MessageRecord } from '#lib/store/messages.ts';
 import type { Personality } from '#lib/store/personalities.ts';
 import { answerCountUpdate } from '#lib/store/usage.ts';
-import { builtinEngine } from './builtin/index.ts';
 import type { AnswerCatalog } from './catalog.ts';
 import { type ChartSpec, chartFor } from './chart.ts';
 import { composeAnswer, sentencePieces } from './compose.ts';
@@ -61,6 +60,7 @@ import type {
 } from './engine.ts';
 import type { Glossary } from './glossary.ts';
 import { readingOf } from './reading.ts';
+import { builtinEngine } from './registry.ts';
 import { type AnsweredBy, rememberSql, reusableSql, type SqlSourceInput } from './sql-cache.ts';
 import { suggestionsFor } from './suggestions.ts';
 import { Timings } from './timing.ts';
@@ -562,7 +562,7 @@ export const answerQuestion = async (
     // Reused SQL is composed and repaired without a model: it must cost no model call.
     const runner =
       proposed.value.answeredBy === 'pattern' || proposed.value.answeredBy === 'cache'
-        ? { ...request, engine: builtinEngine }
+        ? { ...request, engine: await builtinEngine() }
         : request;
     produced =
       proposal.kind === 'sql'
@@ -638,26 +638,35 @@ export const answerQuestion = async (
   // suggested follow-ups continue.
   const reading =
     produced.kind === 'sql'
-      ? await readingOf({
+      ? await builtinEngine()
+          .then((builtin) =>
+            readingOf({
+              question,
+              state: query?.state,
+              catalog: catalog.visible,
+              tenantColumn: catalog.policy.tenantColumn,
+              now: input.now,
+              builtin,
+            }),
+          )
+          .catch(() => undefined)
+      : undefined;
+  // A clarification that offers readings ("Did you mean …") suggests exactly those questions.
+  const offered = proposal?.kind === 'clarification' ? (proposal.suggestions ?? []).slice(0, 3) : [];
+  const suggestions =
+    offered.length > 0
+      ? offered
+      : await suggestionsFor({
           question,
-          state: query?.state,
+          sql: query?.sql ?? null,
+          reading,
           catalog: catalog.visible,
           tenantColumn: catalog.policy.tenantColumn,
           now: input.now,
-          builtin: builtinEngine,
-        }).catch(() => undefined)
-      : undefined;
-  const suggestions = await suggestionsFor({
-    question,
-    sql: query?.sql ?? null,
-    reading,
-    catalog: catalog.visible,
-    tenantColumn: catalog.policy.tenantColumn,
-    now: input.now,
-  }).catch((error: unknown) => {
-    logger.warn('no follow-up questions', { error: error as Error });
-    return [];
-  });
+        }).catch((error: unknown) => {
+          logger.warn('no follow-up questions', { error: error as Error });
+          return [];
+        });
   recordAnswer({
     answer: { query_type: produced.kind, row_count: produced.results.length },
     timings,

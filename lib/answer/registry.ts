@@ -7,8 +7,9 @@
 // default applies: OPENAI_MODEL, BEDROCK_MODEL. The OpenAI-compatible engine also reads
 // OPENAI_BASE_URL (default https://api.openai.com/v1) and OPENAI_API_KEY; Bedrock uses the
 // function's role and region.
-// The builtin engine is part of every bundle and constructed directly. The model engines are
-// loaded with a dynamic import only when selected, so a deployment without one of them (or
+// The builtin engine is part of every bundle, loaded with a dynamic import on the first question
+// it answers (its tables and rules are not evaluated at a cold start: BENCHMARKS.md (c)). The
+// model engines are loaded with a dynamic import only when selected, so a deployment without one of them (or
 // without its credentials) fails only for the requests configured to use it, with
 // EXTERNAL_LLM_ERROR naming the provider; everything else keeps answering.
 import { settings } from '#lib/config.ts';
@@ -16,7 +17,6 @@ import { ServiceError } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
 import { serviceSecret } from '#lib/secrets-provider.ts';
 import type { EngineName } from '#lib/store/personalities.ts';
-import { builtinEngine } from './builtin/index.ts';
 import type { Engine } from './engine.ts';
 
 export const ENGINE_NAMES: readonly EngineName[] = ['builtin', 'openai', 'bedrock'];
@@ -133,6 +133,20 @@ const loadModule = (name: string): Promise<Record<string, unknown>> => import(`.
 
 const engines = new Map<string, Promise<Engine>>();
 
+let builtin: Promise<Engine> | undefined;
+
+/** The builtin engine, its module loaded on first use (a failed load is retried next time). */
+export const builtinEngine = (): Promise<Engine> => {
+  if (!builtin) {
+    const loading = import('./builtin/index.ts').then((module) => module.builtinEngine);
+    builtin = loading;
+    loading.catch(() => {
+      if (builtin === loading) builtin = undefined;
+    });
+  }
+  return builtin;
+};
+
 const createModelEngine = async (name: Exclude<EngineName, 'builtin'>, model?: string): Promise<Engine> => {
   let module: Record<string, unknown>;
   try {
@@ -158,7 +172,7 @@ const createModelEngine = async (name: Exclude<EngineName, 'builtin'>, model?: s
 
 /** The engine of a choice, created once per container (a failed creation is retried next time). */
 export const engineFor = (choice: Pick<EngineChoice, 'engine' | 'model'>): Promise<Engine> => {
-  if (choice.engine === 'builtin') return Promise.resolve(builtinEngine);
+  if (choice.engine === 'builtin') return builtinEngine();
   const key = `${choice.engine}:${choice.model ?? ''}`;
   let engine = engines.get(key);
   if (!engine) {

@@ -10,10 +10,10 @@
 // gets them about the largest tables. The builtin engine reads the catalog only: nothing runs
 // against the database, and no value of any tenant appears in a suggestion (names only).
 import type { Catalog, CatalogRelation } from '#lib/connectors/types.ts';
-import { builtinEngine } from './builtin/index.ts';
 import { readState } from './builtin/intent.ts';
 import { plural } from './builtin/words.ts';
 import { type Reading, readingOf, readingOfIntent, relationNoun, wordsOf } from './reading.ts';
+import { builtinEngine } from './registry.ts';
 
 export const MAX_SUGGESTIONS = 3;
 /** Candidates put to the engine at most, so a wide schema costs a bounded few milliseconds. */
@@ -200,7 +200,7 @@ export interface SuggestionInput {
 
 /** Whether the builtin engine answers `question` with SQL (and, with `measure`, reads that measure). */
 const answerable = async (input: SuggestionInput, question: string, measure?: string): Promise<boolean> => {
-  const proposal = await builtinEngine.propose({
+  const proposal = await (await builtinEngine()).propose({
     question,
     catalog: input.catalog,
     dialect: input.catalog.dialect,
@@ -228,7 +228,7 @@ export const suggestionsFor = async (input: SuggestionInput): Promise<string[]> 
       catalog: input.catalog,
       tenantColumn: input.tenantColumn,
       now: input.now,
-      builtin: builtinEngine,
+      builtin: await builtinEngine(),
     }));
   if (reading) {
     // One of each kind, the first the engine reads with the same measure.

@@ -4,8 +4,9 @@
 // may use it and a personality. It carries an id (jti) and an expiry, and nothing else: it is
 // stateless, so it lives at most an hour (lib/auth/embed-sessions.ts bounds `ttl_seconds`).
 // A page holds it instead of a key, so it never decides its own tenant or scope.
+// jose is imported on first use (BENCHMARKS.md (c): nothing of it at a cold start).
 import { randomUUID } from 'node:crypto';
-import { errors, type JWTPayload, jwtVerify, SignJWT } from 'jose';
+import type { JWTPayload } from 'jose';
 import * as v from 'valibot';
 import { settings } from '#lib/config.ts';
 import { ServiceError } from '#lib/errors.ts';
@@ -15,6 +16,8 @@ export const EMBED_TOKEN_PREFIX = 'et_';
 /** Keeps these tokens apart from portal JWTs even if a stage reused one secret for both. */
 const AUDIENCE = 'tabletalk:embed-session';
 const MIN_SECRET_LENGTH = 32;
+
+const jose = () => import('jose');
 
 export const isEmbedToken = (value: string): boolean => value.startsWith(EMBED_TOKEN_PREFIX);
 
@@ -75,6 +78,7 @@ export const signEmbedToken = async (
     ...(session.origins?.length ? { ori: session.origins } : {}),
     ...(session.personalityId === undefined ? {} : { per: session.personalityId }),
   };
+  const { SignJWT } = await jose();
   const jwt = await new SignJWT(claims)
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setIssuedAt(Math.floor(now.getTime() / 1000))
@@ -90,6 +94,7 @@ export const verifyEmbedToken = async (token: string): Promise<EmbedSession> => 
   const key = await signingKey();
   if (!key || !isEmbedToken(token))
     throw new ServiceError('TOKEN_INVALID', { message: 'The embed session token is invalid' });
+  const { errors, jwtVerify } = await jose();
   let payload: JWTPayload;
   try {
     ({ payload } = await jwtVerify(token.slice(EMBED_TOKEN_PREFIX.length), key, {

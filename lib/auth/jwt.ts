@@ -13,7 +13,10 @@
 // - `exp` is required; `org_id` (integer organization id), `sub` (user id) and `role`: `owner`,
 //   `admin` or `member` (member when absent; any other value is refused). What each role may do is
 //   the route's access rule (lib/auth/principal.ts).
-import { createRemoteJWKSet, errors, type JWTPayload, jwtVerify } from 'jose';
+//
+// jose is imported on the first portal token: requests with an API key never load it, and it
+// stays out of what a function loads at a cold start (BENCHMARKS.md (c)).
+import type { createRemoteJWKSet, JWTPayload } from 'jose';
 import * as v from 'valibot';
 import { fromSettings, settings } from '#lib/config.ts';
 import { ServiceError } from '#lib/errors.ts';
@@ -39,9 +42,11 @@ const PortalClaims = v.object({
 });
 export type PortalClaims = v.InferOutput<typeof PortalClaims>;
 
+const jose = () => import('jose');
+
 // The key set of JWT_JWKS_URL, fetched on first use and cached by jose.
-const remoteKeys = fromSettings(({ jwt }) =>
-  jwt.jwksUrl ? createRemoteJWKSet(new URL(jwt.jwksUrl)) : undefined,
+const remoteKeys = fromSettings(async ({ jwt }) =>
+  jwt.jwksUrl ? (await jose()).createRemoteJWKSet(new URL(jwt.jwksUrl)) : undefined,
 );
 
 /**
@@ -81,6 +86,7 @@ export const verifyPortalToken = async (token: string): Promise<PortalClaims> =>
   const key = await verificationKey();
   if (!key)
     throw new ServiceError('TOKEN_INVALID', { message: 'Portal tokens are not accepted by this stage' });
+  const { errors, jwtVerify } = await jose();
   let payload: JWTPayload;
   try {
     const options = {

@@ -15,9 +15,14 @@
 //
 // Packaging: the worker is a module file of its own. In a packaged function (serverless package,
 // npm run offline) it is `pglite-worker.mjs`, bundled with PGlite's .wasm and .data files beside
-// the chunk that holds this connector (infra/esbuild-plugins.cjs).
+// the chunk that holds this connector (infra/esbuild-plugins.cjs). A stage that serves the demo
+// (`embeddedDatabaseSeeds` in serverless.yml) also carries those seed files in a `seeds/` folder
+// beside it: a record naming a seed file this machine does not have (the checkout path
+// `npm start` or `admin database add --seed` recorded) reads the one of the same name from there
+// (`seedPath`). A stage without seeds carries no PGlite at all (pglite-absent.ts).
 import { type ChildProcess, fork } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { settings } from '#lib/config.ts';
 import { ServiceError } from '#lib/errors.ts';
@@ -53,6 +58,13 @@ const workerUrl = new URL(
   import.meta.url,
 );
 const redact = redactorFor(undefined);
+
+/** The seed file to load: the one named when it exists, else the packaged seed of the same name. */
+export const seedPath = (seedFile: string, packagedDir = join(import.meta.dirname, 'seeds')): string => {
+  if (existsSync(seedFile)) return seedFile;
+  const packaged = join(packagedDir, basename(seedFile));
+  return existsSync(packaged) ? packaged : seedFile;
+};
 
 interface Job {
   request: Omit<WorkerRequest, 'id'>;
@@ -94,7 +106,7 @@ export class PgliteConnector implements Connector {
   #closed = false;
 
   constructor(options: PgliteOptions = {}) {
-    this.#seedFile = options.seedFile;
+    this.#seedFile = options.seedFile === undefined ? undefined : seedPath(options.seedFile);
     this.#startTimeoutMs = options.startTimeoutMs ?? DEFAULT_START_TIMEOUT_MS;
     this.#workerUrl = options.workerUrl ?? workerUrl;
   }

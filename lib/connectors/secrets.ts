@@ -5,15 +5,15 @@
 // through Powertools Parameters' SecretsProvider, which keeps a value for SECRETS_MAX_AGE_SECONDS
 // and then reads it again: a rotated connection secret is used within that time (the connector
 // cache compares it, lib/connectors/index.ts), without a new container.
+//
+// The Secrets Manager client and the provider are imported on first use, like
+// lib/secrets-provider.ts's: they stay out of what an answering function loads at a cold start
+// (BENCHMARKS.md (c)).
 import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { SecretsProvider } from '@aws-lambda-powertools/parameters/secrets';
-import {
-  CreateSecretCommand,
-  DeleteSecretCommand,
-  SecretsManagerClient,
-} from '@aws-sdk/client-secrets-manager';
+import type { SecretsManagerClient } from '@aws-sdk/client-secrets-manager';
 import { fromSettings, settings } from '#lib/config.ts';
 import { traced } from '#lib/observability/tracer.ts';
 
@@ -58,21 +58,29 @@ export const localSecretStore = (keyFile: string): SecretStore => {
   };
 };
 
-/** The Secrets Manager client, created on first use and kept for the container. */
-const secretsManager = fromSettings(({ region }) => traced(new SecretsManagerClient({ region })));
+const sdk = () => import('@aws-sdk/client-secrets-manager');
 
-export const secretsManagerStore = (client = secretsManager()): SecretStore => {
+/** The Secrets Manager client, created on first use and kept for the container. */
+const secretsManager = fromSettings(
+  async ({ region }): Promise<SecretsManagerClient> =>
+    traced(new (await sdk()).SecretsManagerClient({ region })),
+);
+
+export const secretsManagerStore = (
+  client: SecretsManagerClient | Promise<SecretsManagerClient> = secretsManager(),
+): SecretStore => {
   // The provider (and its cache) of this store, created on the first read.
   let provider: Promise<SecretsProvider> | undefined;
   const cached = () => {
-    provider ??= import('@aws-lambda-powertools/parameters/secrets').then(
-      ({ SecretsProvider }) => new SecretsProvider({ awsSdkV3Client: client }),
+    provider ??= Promise.all([import('@aws-lambda-powertools/parameters/secrets'), client]).then(
+      ([{ SecretsProvider }, resolved]) => new SecretsProvider({ awsSdkV3Client: resolved }),
     );
     return provider;
   };
   return {
     async save(name, value) {
-      const created = await client.send(
+      const { CreateSecretCommand } = await sdk();
+      const created = await (await client).send(
         new CreateSecretCommand({
           Name: `tabletalk/${settings().stage}/databases/${name}`,
           SecretString: value,
@@ -87,7 +95,10 @@ export const secretsManagerStore = (client = secretsManager()): SecretStore => {
       return value;
     },
     async remove(reference) {
-      await client.send(new DeleteSecretCommand({ SecretId: reference, ForceDeleteWithoutRecovery: true }));
+      const { DeleteSecretCommand } = await sdk();
+      await (await client).send(
+        new DeleteSecretCommand({ SecretId: reference, ForceDeleteWithoutRecovery: true }),
+      );
     },
   };
 };

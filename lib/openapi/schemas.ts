@@ -294,7 +294,9 @@ export const ChatAnswer = v.pipe(
     suggestions: v.pipe(
       v.array(v.string()),
       v.maxLength(3),
-      v.description('up to three follow-up questions the builtin engine answers on this database'),
+      v.description(
+        'up to three questions the builtin engine answers on this database, as buttons to ask them. After an answer: follow-up questions. After a clarification (query_type `clarification`) that found readings of the question: the likeliest readings, best first, each a complete question ("Did you mean …"); asking one answers exactly that reading',
+      ),
     ),
   }),
   v.description('An answer, in the superset of both documented response shapes'),

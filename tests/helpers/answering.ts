@@ -17,6 +17,8 @@ export interface DatabaseSpec {
   /** postgres:// or mysql:// URL; pglite uses the demo seed in memory. */
   url?: string;
   seedFile?: string;
+  /** The seed file the record names, when not `seedFile` (a checkout path a deployed stage lacks). */
+  recordedSeedFile?: string;
   policy?: DatabaseRecord['policy'];
   requiresOrganizationScoping?: boolean;
   tenantFilterColumn?: string;
@@ -48,7 +50,7 @@ export const registerDatabase = async (spec: DatabaseSpec): Promise<DatabaseReco
     engine,
     ...settings,
     connectionRef: await secretStore().save(id, url),
-    ...(seedFile ? { seedFile } : {}),
+    ...(seedFile ? { seedFile: spec.recordedSeedFile ?? seedFile } : {}),
     schemaIndex: await writeSchemaIndex(id, catalog),
   });
 };

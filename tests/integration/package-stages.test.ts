@@ -70,7 +70,7 @@ describe('serverless package refuses', () => {
       // Assert
       expect(failed).toBe(true);
       expect(output).toContain('Unknown stage "nosuch"');
-      expect(output).toContain('custom.stages lists local, dev, prod');
+      expect(output).toContain('custom.stages lists local, dev, demo, prod');
       expect(output).toContain('--param="stage-settings=');
     },
     TIMEOUT_MS,

@@ -4,7 +4,7 @@
 // per function under /api/v1 (taken from serverless.yml, so new functions are covered), the
 // gateway responses in the error envelope, and bundle sizes.
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
@@ -415,6 +415,34 @@ describe('serverless package --stage prod', () => {
     expect(responses.get('MISSING_AUTHENTICATION_TOKEN')?.ResponseTemplates['application/json']).toContain(
       '"status_code":404',
     );
+  });
+
+  it('ships no embedded database engine in any zip of prod or dev, and the word vectors with the answering functions only', () => {
+    // prod and dev list no embedded database seeds (serverless.yml custom.stages): PGlite's worker,
+    // .wasm and .data (15.6 MB) and any seed stay out; the connector is lib/connectors/pglite-absent.ts.
+    const answering = new Set(serverlessYml.custom.answeringFunctions ?? []);
+    const pglite = /(^|\/)(pglite-worker\.mjs|pglite\.wasm|pglite\.data|initdb\.wasm)$|(^|\/)seeds\//;
+    const vectors = /(^|\/)word-vectors\.bin$/;
+    for (const packaged of [prod, dev]) {
+      for (const functionName of Object.keys(serverlessYml.functions)) {
+        const entries = zipEntries(join(packaged.dir, `${functionName}.zip`));
+        const names = [...entries.keys()];
+        expect(
+          names.filter((name) => pglite.test(name)),
+          functionName,
+        ).toEqual([]);
+        const vectorFiles = names.filter((name) => vectors.test(name));
+        expect(vectorFiles.length, functionName).toBe(answering.has(functionName) ? 1 : 0);
+        // The committed file, whole, beside WordNet's folder (both beside the engine's chunk).
+        if (vectorFiles[0]) {
+          expect(entries.get(vectorFiles[0]), functionName).toBe(
+            statSync(join(projectRoot, 'lib/answer/builtin/word-vectors.bin')).size,
+          );
+          const folder = vectorFiles[0].slice(0, vectorFiles[0].lastIndexOf('/') + 1);
+          expect(names, functionName).toContain(`${folder}wordnet/index.noun`);
+        }
+      }
+    }
   });
 
   it('ships one zip per function whose .mjs holds at most 150 KB of own code (answering functions apart), the AWS SDK bundled in', async () => {

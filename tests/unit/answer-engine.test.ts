@@ -89,7 +89,7 @@ describe('descriptions', () => {
     ['most expensive product', 'Listing products, highest price first (top 1)'],
     ['customers with more than 5 orders', 'Counting orders per customer, keeping those with over 5'],
     ['how many customers have orders', 'Counting customers with related orders'],
-    ['orders per month', 'Counting orders per month (of ordered at)'],
+    ['orders per month', 'Counting orders per month ordered'],
   ];
   it.each(cases)('%s', (question, description) => {
     expect(askSql(question).description).toBe(description);

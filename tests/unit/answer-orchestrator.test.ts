@@ -392,6 +392,26 @@ describe('answers without a query', () => {
     expect(stored().map((m) => m.role)).toEqual(['user', 'assistant']);
     expect(stored()[1]?.metadata).toMatchObject({ query_type: kind, row_count: 0 });
   });
+
+  it("suggests a clarification's readings (“Did you mean …”) instead of follow-ups", async () => {
+    // Arrange: an engine that asks back with two readings of the question
+    const readings = ['orders with status cancelled', 'list the countries by name'];
+    const proposal: Proposal = {
+      kind: 'clarification',
+      message: 'Did you mean one of these?',
+      suggestions: readings,
+    };
+    const { connector } = fakeConnector();
+
+    // Act
+    const { answer } = await answerQuestion(
+      request(fakeEngine(proposal).engine),
+      deps(fakeGuard(), connector),
+    );
+
+    // Assert: exactly the readings, in their order
+    expect(answer).toMatchObject({ query_type: 'clarification', suggestions: readings });
+  });
 });
 
 describe('failures after the question was stored', () => {

@@ -50,7 +50,9 @@ export type ItemOf<K extends Item['kind']> = Extract<Item, { kind: K }>;
  * Why a question needs a clarification, when another reading might still answer it: the relation
  * a measure lives in cannot reach what the question names, or has no date for its period.
  */
-export type ClarifyReason = 'unreachable' | 'no-date' | 'fan-out';
+import type { ClarifyReason } from './types.ts';
+
+export type { ClarifyReason };
 
 /** Thrown while reading a question: it becomes a clarification proposal. */
 export class Clarify extends Error {
@@ -246,6 +248,13 @@ export interface Analysis {
   verbs: string[];
 }
 
+/** The bare forms a participle may come from: started → start, ending → end, closed → close. */
+const participleStems = (word: string): string[] => {
+  const base = word.replace(/(?:ed|ing)$/, '');
+  const undoubled = /([b-df-hj-np-tv-z])\1$/.test(base) ? base.slice(0, -1) : base;
+  return [base, `${base}e`, undoubled];
+};
+
 /**
  * "the pending orders", "orders that are pending": a participle next to a relation whose one
  * status column has sample values (all in one letter case) reads as a value of that column, even
@@ -266,6 +275,23 @@ const statusWord = (
   );
   if (tables.length !== 1) return undefined;
   const relation = lexicon.relations.get(tables[0]!);
+  // "leases that started in 2025", "leases ending in 2026": the verb of one of the relation's own
+  // dates (start_date, end_date) is that date, not a status.
+  const stems = participleStems(mention.text);
+  const dated = (relation?.dates ?? []).filter((column) =>
+    column.words.some(
+      (word) => stems.includes(word) || participleStems(word).some((stem) => stems.includes(stem)),
+    ),
+  );
+  if (relation && dated.length === 1) {
+    return {
+      kind: 'schema',
+      text: mention.text,
+      entries: [{ kind: 'column', table: relation.key, column: dated[0]!.name, rank: 2 }],
+      at: mention.at,
+      end: mention.end,
+    };
+  }
   const statuses = (relation?.columns ?? []).filter(
     (column) =>
       column.kind === 'text' &&
@@ -320,6 +346,8 @@ const decide = (lexicon: Lexicon, given: readonly Mention[]): { items: Item[]; n
   if (unknown.length > 0) {
     throw new Clarify(
       `I'm not sure what ${joinAnd(unknown)} ${unknown.length === 1 ? 'means' : 'mean'} here. I can answer questions about ${mainTables(lexicon)}: could you rephrase with those names?`,
+      undefined,
+      'unknown-words',
     );
   }
   const named = new Set(

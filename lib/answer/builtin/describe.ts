@@ -8,6 +8,7 @@ import type { ColumnRef, Filter, Group, Intent, Measure } from './intent.ts';
 import { pathBetween, planJoins } from './joins.ts';
 import { columnOf, type Lexicon, relationOf } from './lexicon.ts';
 import type { Link } from './link.ts';
+import type { Note } from './readings.ts';
 import { LIST_LIMIT, type RenderedSql } from './render.ts';
 import type { Mention } from './scan.ts';
 import { capitalize, joinAnd, plural as pluralOf, wordTable } from './words.ts';
@@ -68,13 +69,16 @@ const eventVerb = (lexicon: Lexicon, ref: ColumnRef): string | undefined => {
 /** The filters on one relation, in schema terms: "with status 'cancelled', ordered in 2025 (…)". */
 const schemaClauses = (lexicon: Lexicon, filters: readonly Filter[], subject?: string): string[] => {
   const conditions: string[] = [];
+  const states: string[] = [];
   const periods: string[] = [];
   for (const filter of filters) {
     const column = columnOf(lexicon, filter.ref)?.display ?? filter.ref.column;
     switch (filter.kind) {
       case 'in': {
         if (columnOf(lexicon, filter.ref)?.kind === 'boolean' && filter.values.length === 1) {
-          conditions.push(`${column} ${filter.values[0] === true ? 'true' : 'false'}`);
+          // In plain words: "that are furnished", "that are not active" (not "furnished false").
+          const yes = (filter.values[0] === true) !== filter.negated;
+          states.push(`${yes ? '' : 'not '}${column.replace(/^(is|has|was) /, '')}`);
         } else {
           conditions.push(
             `${column} ${filter.negated ? 'not ' : ''}${filter.values.map(quote).join(' or ')}`,
@@ -111,8 +115,15 @@ const schemaClauses = (lexicon: Lexicon, filters: readonly Filter[], subject?: s
         break;
     }
   }
-  return [...(conditions.length > 0 ? [`with ${joinAnd(conditions)}`] : []), ...periods];
+  return [
+    ...(states.length > 0 ? [`that are ${joinAnd(states)}`] : []),
+    ...(conditions.length > 0 ? [`with ${joinAnd(conditions)}`] : []),
+    ...periods,
+  ];
 };
+
+/** Whether a clause of `schemaClauses` is a condition (not a period). */
+const isCondition = (clause: string): boolean => clause.startsWith('with ') || clause.startsWith('that are ');
 
 /** "orders with status 'cancelled' of customers with country 'Spain'". */
 const schemaNoun = (lexicon: Lexicon, intent: Intent): string => {
@@ -127,8 +138,8 @@ const schemaNoun = (lexicon: Lexicon, intent: Intent): string => {
   ];
   const ownClauses = schemaClauses(lexicon, [...new Set(own)], intent.subject);
   // Conditions first, then the related rows' conditions, then the periods.
-  const parts = [subject.other, ...ownClauses.filter((clause) => clause.startsWith('with '))];
-  const periods = ownClauses.filter((clause) => !clause.startsWith('with '));
+  const parts = [subject.other, ...ownClauses.filter(isCondition)];
+  const periods = ownClauses.filter((clause) => !isCondition(clause));
   for (const [table, filters] of byTable) {
     if (table === intent.subject) continue;
     const clauses = schemaClauses(
@@ -145,7 +156,14 @@ const schemaNoun = (lexicon: Lexicon, intent: Intent): string => {
 const groupText = (lexicon: Lexicon, group: Group, subject: string): string => {
   if (group.kind === 'entity') return relationOf(lexicon, group.table).one;
   if (group.kind === 'column') return display(lexicon, group.ref, subject);
-  return `${group.unit} (of ${display(lexicon, group.ref, subject)})`;
+  // In plain words: "per month ordered", "per month of the order date", "per month of start date".
+  const verb = eventVerb(lexicon, group.ref);
+  if (verb) {
+    return group.ref.table === subject
+      ? `${group.unit} ${verb}`
+      : `${group.unit} of the ${relationOf(lexicon, group.ref.table).one} date`;
+  }
+  return `${group.unit} of ${display(lexicon, group.ref, subject)}`;
 };
 
 export const describeIntent = (lexicon: Lexicon, intent: Intent): string => {
@@ -201,8 +219,14 @@ const linkedName = (lexicon: Lexicon, link: Link): string => {
  * were read ("reading “clients” as customers, “custmers” as customers"), so that a misreading
  * shows.
  */
-export const interpretationOf = (lexicon: Lexicon, intent: Intent, mentions: readonly Mention[]): string => {
+export const interpretationOf = (
+  lexicon: Lexicon,
+  intent: Intent,
+  mentions: readonly Mention[],
+  readings: readonly Note[] = [],
+): string => {
   const notes = [
+    ...readings.flatMap((note) => (note.kind === 'as' ? [note.text] : [])),
     ...new Set(
       mentions.flatMap((mention) =>
         mention.kind === 'schema' && mention.link && mention.link.source !== 'joined'
@@ -213,8 +237,13 @@ export const interpretationOf = (lexicon: Lexicon, intent: Intent, mentions: rea
       ),
     ),
   ];
+  const leftOut = readings.flatMap((note) => (note.kind === 'out' ? [note.text] : []));
   const description = describeIntent(lexicon, intent);
-  return notes.length > 0 ? `${description}; reading ${joinAnd(notes)}` : description;
+  return [
+    description,
+    ...(notes.length > 0 ? [`reading ${joinAnd(notes)}`] : []),
+    ...(leftOut.length > 0 ? [`leaving out ${joinAnd(leftOut)} (it says nothing about the data)`] : []),
+  ].join('; ');
 };
 
 // ---- natural noun phrases ----------------------------------------------------------------------

@@ -15,6 +15,14 @@ import { BUILTIN_ENGINE, type Intent, readState, stateOf } from './intent.ts';
 import { checkIntent, interpret } from './interpret.ts';
 import { columnOf, type Lexicon, lexiconFor } from './lexicon.ts';
 import { ratioProposal, ratioQuestion, sideQuestion } from './ratio.ts';
+import {
+  alternativesOf,
+  candidateReadings,
+  clearBest,
+  type Note,
+  orAcrossColumns,
+  rankedAggregate,
+} from './readings.ts';
 import { renderSql } from './render.ts';
 import { scan } from './scan.ts';
 import { tokenize } from './tokens.ts';
@@ -22,6 +30,8 @@ import { tokenize } from './tokens.ts';
 export const MAX_QUESTION_LENGTH = 1000;
 /** How far back a follow-up may reach past clarifications and small talk. */
 const FOLLOW_UP_REACH = 4;
+/** Questions offered back with a clarification, at most. */
+const MAX_OPTIONS = 3;
 
 /** Whether every relation and column a saved intent names still exists in the catalog. */
 const fits = (lexicon: Lexicon, intent: Intent): boolean => {
@@ -120,17 +130,72 @@ export const proposeBuiltin = (input: EngineInput): Proposal => {
         'I can divide one count or total by another, not lists or groups. Could you ask for the two numbers one at a time?',
     };
   }
-  const mentions = scan(lexicon, tokenize(core), input.now);
   const prior = priorIntent(input.history, lexicon);
-  const interpretation = interpret({ lexicon, mentions, ...(prior ? { prior } : {}) });
+  const read = (text: string) => {
+    const mentions = scan(lexicon, tokenize(text), input.now);
+    return { mentions, interpretation: interpret({ lexicon, mentions, ...(prior ? { prior } : {}) }) };
+  };
+  /** The intent a question reads as, when it reads as one the engine can answer. */
+  const readIntent = (text: string): Intent | undefined => {
+    const reading = read(text).interpretation;
+    return reading.kind === 'intent' &&
+      !orAcrossColumns(text, reading.intent) &&
+      renderSql(lexicon, reading.intent, input.dialect).kind === 'sql'
+      ? reading.intent
+      : undefined;
+  };
+  const first = read(core);
+  let { mentions, interpretation } = first;
+  let notes: Note[] = [];
+  const ranked = interpretation.kind === 'clarify' ? rankedAggregate(core, readIntent) : undefined;
+  if (ranked) interpretation = checkIntent(lexicon, ranked);
+  if (interpretation.kind === 'clarify' && interpretation.reason === 'unknown-words') {
+    // Readings with evidence (readings.ts): the words that link to nothing read every other way.
+    const words = mentions.flatMap((mention) => (mention.kind === 'unknown' ? [mention.text] : []));
+    const alternatives = alternativesOf(lexicon, core, words, readIntent);
+    const best = clearBest(alternatives);
+    if (best) {
+      ({ mentions, interpretation } = read(best.question));
+      notes = best.notes;
+    } else if (alternatives.length > 0) {
+      return {
+        kind: 'clarification',
+        message: `${interpretation.message.replace(/ I can answer questions about .*$/, '')} Did you mean one of these?`,
+        suggestions: alternatives.slice(0, MAX_OPTIONS).map((alternative) => alternative.question),
+      };
+    }
+  }
   if (interpretation.kind === 'clarify') {
+    // A phrase that could mean two things: each meaning, named, as a question to pick.
+    const options = candidateReadings(lexicon, core, interpretation, readIntent).slice(0, MAX_OPTIONS);
     return {
       kind: 'clarification',
       message: interpretation.message,
       ...(interpretation.candidates ? { candidates: interpretation.candidates } : {}),
+      ...(options.length > 1 ? { suggestions: options.map((option) => option.question) } : {}),
     };
   }
   const { intent } = interpretation;
+  // "list their properties" after a question that was asked back: "their" has nothing to refer
+  // to, and all the rows would be a confident wrong answer.
+  const refersBack =
+    mentions.some((mention) => mention.kind === 'anaphora' || mention.kind === 'followup') ||
+    /^\W*(?:\w+\s+){0,3}(?:their|its)\b/i.test(core);
+  const lastTurn = input.history.at(-1);
+  if (refersBack && lastTurn !== undefined && (lastTurn.kind === 'clarification' || !prior)) {
+    return {
+      kind: 'clarification',
+      message:
+        'What are you referring to? I could not answer the question before, so please ask the whole question, for example “How many orders were placed last month?”.',
+    };
+  }
+  if (orAcrossColumns(core, intent)) {
+    return {
+      kind: 'clarification',
+      message:
+        'I can combine conditions on one column with “or” (“in Spain or France”), not conditions on different columns. Could you ask for each condition separately?',
+    };
+  }
   const rendered = renderSql(lexicon, intent, input.dialect);
   if (rendered.kind === 'problem') {
     return {
@@ -143,7 +208,7 @@ export const proposeBuiltin = (input: EngineInput): Proposal => {
     kind: 'sql',
     sql: rendered.rendered.sql,
     description: describeIntent(lexicon, intent),
-    interpretation: interpretationOf(lexicon, intent, mentions),
+    interpretation: interpretationOf(lexicon, intent, mentions, notes),
     state: stateOf(intent),
     shape: shapeOf(lexicon, intent, rendered.rendered),
   };

@@ -1,16 +1,8 @@
-// Step 5 of the builtin pipeline, continued: the analysed question becomes an intent, or a
-// question back. Every word that matters has to land somewhere, and every schema word has to mean
-// one thing: a word that could mean two tables, columns or values, a number without a column, a
-// ranking without a measure, two join paths: each is a clarification that says what was
-// understood and what could match. A wrong answer is worse than a question back (NaLIR, ATHENA
-// and PRECISE all stop there). Follow-ups start from the previous intent and change one part.
-import type { Candidate } from '../engine.ts';
 import { lastDayBefore, monthNames } from '../time.ts';
 import {
   type Analysis,
   analyse,
   Clarify,
-  type ClarifyReason,
   type Item,
   type ItemOf,
   mainTables,
@@ -35,11 +27,10 @@ import { columnOf, type Lexicon, mainRelations, tableName } from './lexicon.ts';
 import { relationsOf } from './render.ts';
 import { measureColumn, monthColumn, Resolver } from './resolve.ts';
 import type { Mention } from './scan.ts';
+import type { Interpretation } from './types.ts';
 import { capitalize, joinAnd, singular } from './words.ts';
 
-export type Interpretation =
-  | { kind: 'intent'; intent: Intent }
-  | { kind: 'clarify'; message: string; candidates?: Candidate[]; reason?: ClarifyReason };
+export type { Interpretation };
 
 // ---- building the intent -----------------------------------------------------------------------
 
@@ -107,7 +98,7 @@ const rankingLimit = (ranking: Ranking, plural: boolean): number =>
   ranking.n ?? (plural || ranking.word === 'top' || ranking.word === 'bottom' ? DEFAULT_TOP : 1);
 
 /** One reading of a question while it is being built into parts. */
-interface Reading {
+interface Draft {
   resolver: Resolver;
   lexicon: Lexicon;
   analysis: Analysis;
@@ -169,7 +160,7 @@ const build = (resolver: Resolver, prior: Intent | undefined): Parts => {
   const focus = at(focusIndex);
   if (focusIndex !== undefined) used.add(focusIndex);
 
-  const c: Reading = {
+  const c: Draft = {
     resolver,
     lexicon,
     analysis,
@@ -194,7 +185,7 @@ const build = (resolver: Resolver, prior: Intent | undefined): Parts => {
 };
 
 /** What is measured and how: a ranking, an aggregate, a count of related rows, or rows. */
-const readStatement = (c: Reading): void => {
+const readStatement = (c: Draft): void => {
   const { lexicon, analysis, prior, focusEntity } = c;
   const { aggregate, ranking, rankKey } = analysis;
   if (ranking && rankKey) readRanking(c, ranking, rankKey);
@@ -210,7 +201,7 @@ const readStatement = (c: Reading): void => {
 type Aggregate = NonNullable<Analysis['aggregate']>;
 
 /** What a ranking with a key ranks: rows by a column, or one value per focus row or group, ranked. */
-const readRanking = (c: Reading, ranking: Ranking, rankKey: RankKey): void => {
+const readRanking = (c: Draft, ranking: Ranking, rankKey: RankKey): void => {
   const { resolver, lexicon, items, parts, focus, focusEntity } = c;
   const plural =
     focus?.kind === 'entity' ? focus.plural : focus?.kind === 'column' ? pluralText(focus.text) : false;
@@ -329,7 +320,7 @@ const readRanking = (c: Reading, ranking: Ranking, rankKey: RankKey): void => {
 };
 
 /** "and the bottom 3?": the previous ranking, turned around or cut differently. */
-const readPriorRanking = (c: Reading, ranking: Ranking, prior: Intent & { order: Order }): void => {
+const readPriorRanking = (c: Draft, ranking: Ranking, prior: Intent & { order: Order }): void => {
   const { resolver, parts } = c;
   parts.order = { ...prior.order, dir: ranking.dir };
   const limit = ranking.n ?? prior.limit;
@@ -347,7 +338,7 @@ const readPriorRanking = (c: Reading, ranking: Ranking, prior: Intent & { order:
 };
 
 /** "the 5 largest payments": rows ranked by the one amount that measures them. */
-const readSizeRanking = (c: Reading, ranking: Ranking, ref: ColumnRef): void => {
+const readSizeRanking = (c: Draft, ranking: Ranking, ref: ColumnRef): void => {
   const { resolver, parts, focus } = c;
   c.subject = ref.table;
   parts.metric = 'rows';
@@ -358,7 +349,7 @@ const readSizeRanking = (c: Reading, ranking: Ranking, ref: ColumnRef): void => 
 };
 
 /** A ranking that says not by what: the question back names candidates. */
-const rankingWithoutKey = (c: Reading, ranking: Ranking): void => {
+const rankingWithoutKey = (c: Draft, ranking: Ranking): void => {
   const { resolver, lexicon, focus, focusEntity } = c;
   const what = focus?.kind === 'entity' ? resolver.relation(focusEntity!).other : 'rows';
   const candidates = focusEntity
@@ -375,7 +366,7 @@ const rankingWithoutKey = (c: Reading, ranking: Ranking): void => {
 };
 
 /** An aggregate word ("how many", "total", "average", "highest"): what it applies to. */
-const readAggregate = (c: Reading, aggregate: Aggregate): void => {
+const readAggregate = (c: Draft, aggregate: Aggregate): void => {
   const { resolver, lexicon, used, parts, focusEntity } = c;
   const aggregateTarget = c.at(aggregate.target);
   const countColumn =
@@ -398,7 +389,7 @@ const readAggregate = (c: Reading, aggregate: Aggregate): void => {
 };
 
 /** A count: of the relation named, or of the focus, or the sum of a relation of tallies. */
-const readCount = (c: Reading, aggregate: Aggregate): void => {
+const readCount = (c: Draft, aggregate: Aggregate): void => {
   const aggregateTarget = c.at(aggregate.target);
   const countTarget = aggregateTarget?.kind === 'entity' ? aggregateTarget : undefined;
   const { resolver, lexicon, analysis, parts, focusEntity } = c;
@@ -426,6 +417,7 @@ const readCount = (c: Reading, aggregate: Aggregate): void => {
             .filter(
               (column) =>
                 column.numeric &&
+                !column.money &&
                 /^(count|num|number|cnt|total)$/.test(column.words[column.words.length - 1] ?? '') &&
                 singular(column.words.slice(0, -1).join(' ')) === counted.one,
             )
@@ -442,11 +434,15 @@ const readCount = (c: Reading, aggregate: Aggregate): void => {
       );
     }
   }
-  // A relation of counts (checkin.count): its rows are tallies, "how many" adds them up.
+  // A relation of counts (checkin.count): its rows are tallies, "how many" adds them up. A money
+  // column named total (orders.total) is what an order is worth, never how many there are.
   const tally = c.subject
     ? resolver
         .relation(c.subject)
-        .columns.filter((column) => column.numeric && /^(count|cnt|total)$/.test(column.name.toLowerCase()))
+        .columns.filter(
+          (column) =>
+            column.numeric && !column.money && /^(count|cnt|total)$/.test(column.name.toLowerCase()),
+        )
     : [];
   parts.metric =
     tally.length === 1 && c.subject
@@ -466,7 +462,7 @@ const readCount = (c: Reading, aggregate: Aggregate): void => {
 };
 
 /** A sum, average, minimum or maximum: of a named column or measure, or of a relation's one amount. */
-const readMeasureAggregate = (c: Reading, aggregate: Aggregate): void => {
+const readMeasureAggregate = (c: Draft, aggregate: Aggregate): void => {
   const { resolver, lexicon, analysis, items, used, prior, parts, focusEntity } = c;
   const target = c.at(aggregate.target);
   let measure: Measure | undefined;
@@ -558,7 +554,7 @@ const readMeasureAggregate = (c: Reading, aggregate: Aggregate): void => {
  * No ranking and no aggregate word: a measure alone is summed ("revenue per category", "sales in
  * 2025"), a number named with a grouping is added up or averaged, a grouping alone counts.
  */
-const readImpliedMetric = (c: Reading): void => {
+const readImpliedMetric = (c: Draft): void => {
   const { resolver, lexicon, analysis, items, used, prior, parts } = c;
   const measureIndex = items.findIndex((item, position) => item.kind === 'measure' && !used.has(position));
   const leftover = analysis.groups.length > 0 ? numericLeftover(lexicon, analysis) : undefined;
@@ -573,7 +569,7 @@ const readImpliedMetric = (c: Reading): void => {
 
 /** "shipping cost per channel": a number named with a grouping is added up (or averaged, for
  *  prices and rates, which do not add up). */
-const readGroupedNumber = (c: Reading, index: number): void => {
+const readGroupedNumber = (c: Draft, index: number): void => {
   const { resolver, lexicon, items, used, parts, focusEntity } = c;
   const item = items[index] as ItemOf<'column'>;
   used.add(index);
@@ -605,7 +601,7 @@ const readGroupedNumber = (c: Reading, index: number): void => {
  * "customers with more than 5 orders": one row per customer, counting their orders; otherwise
  * rows, when nothing else is asked.
  */
-const readHaving = (c: Reading): void => {
+const readHaving = (c: Draft): void => {
   const { resolver, analysis, prior, parts, focusEntity } = c;
   const havingComparison = analysis.comparisons.find((comparison) => comparison.countOf);
   if (havingComparison && !parts.metric) {
@@ -646,7 +642,7 @@ const readHaving = (c: Reading): void => {
  * "how many pets are neutered vs not neutered": a yes/no column asked both ways is a grouping by
  * it, not two conditions no row meets together. In a list it is asked about.
  */
-const splitOnFlag = (c: Reading): void => {
+const splitOnFlag = (c: Draft): void => {
   const { parts, resolver } = c;
   const flags = parts.filters.filter(
     (filter): filter is Extract<Filter, { kind: 'in' }> =>
@@ -673,7 +669,7 @@ const splitOnFlag = (c: Reading): void => {
  * a relation whose one key points at the subject. "products with no category": the subject's own
  * key to that relation is NULL. Anything else is asked about.
  */
-const absentFilter = (c: Reading, subject: string, absence: Analysis['absences'][number]): Filter => {
+const absentFilter = (c: Draft, subject: string, absence: Analysis['absences'][number]): Filter => {
   const { resolver, lexicon } = c;
   const refs = 'refs' in absence ? absence.refs : [];
   const own = refs.filter((ref) => ref.table === subject);
@@ -718,7 +714,7 @@ const everyOneHas = (one: string, what: string): string =>
   `Every ${one} has ${/^[aeiou]/.test(what) ? 'an' : 'a'} ${what}, so none is without one.`;
 
 /** The relation the rows come from: the focus, the previous subject, a value's or a column's. */
-const settleSubject = (c: Reading): string => {
+const settleSubject = (c: Draft): string => {
   const { resolver, lexicon, analysis, items, used, prior, parts, focus, focusEntity } = c;
   // Subject fallbacks: the focus, then a value's or a column's relation, then the previous subject.
   c.subject ??= focusEntity;
@@ -746,6 +742,22 @@ const settleSubject = (c: Reading): string => {
     );
     if (named) c.subject = resolver.columnRef(named.refs, named.text, undefined).table;
   }
+  if (!c.subject && (parts.metric === undefined || parts.metric === 'rows') && !parts.group) {
+    // "what are the different property types", "list the genres": the values of the one text
+    // column named, each with how many rows have it.
+    const columns = items.flatMap((item, index) =>
+      item.kind === 'column' && !used.has(index) ? [{ item, index }] : [],
+    );
+    const only = columns.length === 1 ? columns[0]! : undefined;
+    const texts = only?.item.refs.filter((ref) => columnOf(lexicon, ref)?.kind === 'text') ?? [];
+    if (only && texts.length > 0 && items.every((item) => item.kind !== 'entity')) {
+      const ref = resolver.columnRef(texts, only.item.text, undefined);
+      used.add(only.index);
+      c.subject = ref.table;
+      parts.group = { kind: 'column', ref };
+      parts.metric = { fn: 'count' };
+    }
+  }
   if (!c.subject) {
     throw new Clarify(`What would you like to know? I can answer questions about ${mainTables(lexicon)}.`);
   }
@@ -754,7 +766,7 @@ const settleSubject = (c: Reading): string => {
 };
 
 /** Grouping and sorting. */
-const readGrouping = (c: Reading, subject: string): void => {
+const readGrouping = (c: Draft, subject: string): void => {
   const { resolver, analysis, prior, at, parts } = c;
   // ---- grouping ----
   if (c.groupFromFocus) parts.group = c.groupFromFocus;
@@ -832,7 +844,7 @@ const readGrouping = (c: Reading, subject: string): void => {
 };
 
 /** Filters: values, quoted names, flags, keys, comparisons and periods. */
-const readFilters = (c: Reading, subject: string): void => {
+const readFilters = (c: Draft, subject: string): void => {
   const { resolver, lexicon, analysis, items, used, parts } = c;
   const filters = parts.filters;
   const valueGroups = new Map<string, { ref: ColumnRef; values: string[]; negated: boolean }>();
@@ -985,7 +997,7 @@ const readFilters = (c: Reading, subject: string): void => {
 };
 
 /** Every relation and column the question names must play a part. */
-const requireUse = (c: Reading, subject: string): void => {
+const requireUse = (c: Draft, subject: string): void => {
   const { resolver, lexicon, items, used, parts, focusIndex, entityIndexes } = c;
   const filters = parts.filters;
   // Entities named but not otherwise used: rows must have a related one ("customers with orders").

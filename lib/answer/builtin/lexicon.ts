@@ -125,6 +125,10 @@ const moneyWords = new Set([
   'paid',
   'value',
   'turnover',
+  'rent',
+  'fare',
+  'deposit',
+  'premium',
 ]);
 const notMoneyWords = new Set(['rate', 'percent', 'percentage', 'pct', 'ratio', 'count', 'number', 'id']);
 

@@ -98,6 +98,16 @@ const countAt = (tokens: readonly Token[], index: number): number | undefined =>
 const recentMonth = (today: Date, month: number): number =>
   month <= today.getUTCMonth() ? today.getUTCFullYear() : today.getUTCFullYear() - 1;
 
+/** Phrase knowledge: days named relative to today, longest first. */
+const RELATIVE_DAYS: readonly (readonly [string, number])[] = [
+  ['day before yesterday', -2],
+  ['day after tomorrow', 2],
+  ['yesterday', -1],
+  ['today', 0],
+  ['tomorrow', 1],
+];
+const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
+
 /** One date expression at `index`: a day, a calendar unit, a rolling span. */
 const spanAt = (
   tokens: readonly Token[],
@@ -139,13 +149,51 @@ const spanAt = (
     if (word === undefined) return undefined;
   }
 
-  if (word === 'today')
-    return { span: { from: today, to: addDays(today, 1), label: 'today', absolute: false }, end: start + 1 };
-  if (word === 'yesterday') {
+  // Days relative to today, from a table ("the day before yesterday", "tomorrow").
+  for (const [phrase, offset] of RELATIVE_DAYS) {
+    const words = phrase.split(' ');
+    if (words.every((part, at) => wordAt(tokens, start + at) === part)) {
+      const from = addDays(today, offset);
+      return {
+        span: {
+          from,
+          to: addDays(from, 1),
+          label: words.length > 1 ? `the ${phrase}` : phrase,
+          absolute: false,
+        },
+        end: start + words.length,
+      };
+    }
+  }
+  // "next Monday", "last Friday", "this Tuesday": that day of the week.
+  const weekday = WEEKDAYS.indexOf(wordAt(tokens, start + 1) ?? '');
+  if (weekday >= 0 && (word === 'next' || word === 'last' || word === 'this' || word === 'coming')) {
+    const current = today.getUTCDay();
+    const ahead = (weekday - current + 7) % 7;
+    const offset =
+      word === 'last' ? -((current - weekday + 7) % 7 || 7) : word === 'this' ? ahead : ahead || 7;
+    const from = addDays(today, offset);
     return {
-      span: { from: addDays(today, -1), to: today, label: 'yesterday', absolute: false },
-      end: start + 1,
+      span: { from, to: addDays(from, 1), label: `${word} ${WEEKDAYS[weekday]}`, absolute: false },
+      end: start + 2,
     };
+  }
+  // "next week", "the coming month", "the next 7 days": ahead of today.
+  if (word === 'next' || word === 'coming' || word === 'upcoming' || word === 'following') {
+    const count = countAt(tokens, start + 1);
+    if (count !== undefined) {
+      const unit = units[wordAt(tokens, start + 2) ?? ''];
+      if (!unit) return undefined;
+      const label = `the next ${count} ${count === 1 ? unit : `${unit}s`}`;
+      return {
+        span: { from: today, to: addUnits(today, unit, count), label, absolute: false },
+        end: start + 3,
+      };
+    }
+    const unit = units[wordAt(tokens, start + 1) ?? ''];
+    if (!unit) return undefined;
+    const { from, to } = calendarRange(today, unit, 1);
+    return { span: { from, to, label: `next ${unit}`, absolute: false }, end: start + 2 };
   }
   if (
     word === 'ytd' ||

@@ -18,6 +18,18 @@ import { pathBetween } from './joins.ts';
 import { type ColumnInfo, columnOf, type Lexicon, type RelationInfo, tableName } from './lexicon.ts';
 import { capitalize, joinAnd, phraseKey } from './words.ts';
 
+/** Phrase knowledge: words that say how often an amount is due, not what it is the cost of. */
+const RATE_PERIODS = new Set([
+  'monthly',
+  'weekly',
+  'annual',
+  'yearly',
+  'daily',
+  'hourly',
+  'nightly',
+  'quarterly',
+]);
+
 // ---- resolution against a subject --------------------------------------------------------------
 
 export class Resolver {
@@ -155,8 +167,14 @@ export class Resolver {
     let money = this.worthOf(table);
     // "the most expensive treatment" where a cost or fee is the relation's only money column, and
     // is its own (one word: a shipping_cost is not what an order costs).
+    // A money column qualified only by its period ("monthly_rent", "annual_fee") is the row's own too.
     if (money.length === 0)
-      money = relation.columns.filter((column) => column.money && !column.key && column.words.length === 1);
+      money = relation.columns.filter(
+        (column) =>
+          column.money &&
+          !column.key &&
+          (column.words.length === 1 || (column.words.length === 2 && RATE_PERIODS.has(column.words[0]!))),
+      );
     if (money.length > 1) {
       const prices = money.filter((column) => column.words.includes('price'));
       if (prices.length === 1) money = prices;

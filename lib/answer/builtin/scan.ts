@@ -4,52 +4,13 @@
 // follow-ups, a one-word schema phrase; then skips function words and fillers. Whatever is left
 // is reported as not understood, so that the engine never answers a question it half read.
 import type { Entry, Lexicon } from './lexicon.ts';
-import { joinedLink, type Link, linkWord, misspelledFiller, roleOf } from './link.ts';
-import { type Period, periodAt } from './periods.ts';
-import type { Token } from './tokens.ts';
+import { joinedLink, linkWord, misspelledFiller, roleOf } from './link.ts';
+import { periodAt } from './periods.ts';
+import type { AggregateFn, CompareOp, Hint, Mention, MentionOf, Token } from './types.ts';
 import { lexicalDatabase } from './wordnet.ts';
 import { anaphora, fillers, numberWord, phraseKey, stopwords, unitWords, wordTable } from './words.ts';
 
-export type CompareOp = '>' | '>=' | '<' | '<=' | '=';
-export type AggregateFn = 'count' | 'sum' | 'avg' | 'min' | 'max';
-export type Hint = 'money' | 'date' | 'units' | 'count' | 'rating' | 'weight' | 'height' | 'length';
-
-interface At {
-  /** First token index. */
-  at: number;
-  /** Index after the last token. */
-  end: number;
-}
-
-export type Mention = At &
-  /** `link`: read through a synonym, a broader term or a typo (link.ts), not by name. */
-  (
-    | { kind: 'schema'; text: string; entries: Entry[]; link?: Link }
-    | { kind: 'quoted'; text: string; entries: Entry[] }
-    | { kind: 'period'; period: Period }
-    | { kind: 'compare'; op: CompareOp | 'between'; value: number; high?: number; money: boolean }
-    | { kind: 'aggregate'; fn: AggregateFn; word: string }
-    | { kind: 'group'; unit?: 'year' | 'quarter' | 'month' | 'day' }
-    /** `target`: the schema phrase sorted by, when the clause is exactly one. */
-    | { kind: 'sort'; dir?: 'asc' | 'desc'; target?: MentionOf<'schema'> }
-    | { kind: 'direction'; dir: 'asc' | 'desc' }
-    | { kind: 'top'; n?: number; dir: 'asc' | 'desc'; hint?: Hint; word: string }
-    | { kind: 'superlative'; dir: 'asc' | 'desc'; hint?: Hint; word: string }
-    | { kind: 'list' }
-    | { kind: 'negation' }
-    | { kind: 'anaphora'; word: string }
-    | { kind: 'followup' }
-    /** A verb skipped as filler ("published", "handled"): it may name how two relations connect. */
-    | { kind: 'verb'; text: string }
-    | { kind: 'cost' }
-    /** "named", "called": the quoted text after it is a name. */
-    | { kind: 'named' }
-    | { kind: 'number'; value: number; money: boolean }
-    /** `raw`: the word as written, when capitalized (a proper name, maybe). */
-    | { kind: 'unknown'; text: string; raw?: string }
-  );
-
-export type MentionOf<K extends Mention['kind']> = Extract<Mention, { kind: K }>;
+export type { AggregateFn, CompareOp, Hint, Mention, MentionOf } from './types.ts';
 
 const wordAt = (tokens: readonly Token[], index: number): string | undefined => {
   const token = tokens[index];
@@ -486,7 +447,15 @@ const listPhrases = [
 const negationPhrases = [
   // "out of print", "out of stock": a yes/no column negated (anything else is a clarification).
   'out of',
+  // Exclusions: each negates the filter that follows it ("apart from the terminated ones").
   'other than',
+  'apart from',
+  'aside from',
+  'leaving aside',
+  'setting aside',
+  'not counting',
+  'not including',
+  'excepting',
   'except for',
   'not',
   'non',
@@ -647,7 +616,53 @@ const verbRelation = (lexicon: Lexicon, word: string): Entry[] | undefined => {
   return undefined;
 };
 
-export const scan = (lexicon: Lexicon, tokens: readonly Token[], now: Date): Mention[] => {
+/** Phrase knowledge: verbs that ask for a grouping the "by" after them names ("break … down by"). */
+const GROUPING_REQUESTS: Record<string, readonly string[]> = wordTable({
+  break: ['down', 'out'],
+  split: ['up', 'out'],
+  breakdown: [],
+});
+
+/**
+ * The tokens without a request for a grouping ("break that down by month", "split revenue up by
+ * store", "a breakdown of tickets by channel") when a grouping marker follows: the marker says it.
+ */
+const withoutGroupingRequests = (tokens: readonly Token[]): readonly Token[] => {
+  const words = tokens.map((token) => (token.kind === 'word' ? token.text : ''));
+  const drop = new Set<number>();
+  words.forEach((word, index) => {
+    const particles = GROUPING_REQUESTS[word];
+    if (!particles || !words.slice(index + 1).some((later) => later === 'by' || later === 'per')) return;
+    drop.add(index);
+    if (word === 'breakdown' && words[index + 1] === 'of') drop.add(index + 1);
+    const particle = words.slice(index + 1, index + 4).findIndex((later) => particles.includes(later));
+    if (particle >= 0) drop.add(index + 1 + particle);
+  });
+  return drop.size === 0 ? tokens : tokens.filter((_, index) => !drop.has(index));
+};
+
+/** Phrase knowledge: the units of time an amount of money is quoted per ("$900 a month"). */
+const RATE_UNITS = new Set(['hour', 'night', 'day', 'week', 'month', 'year', 'annum']);
+
+/**
+ * The tokens without the rate after an amount of money ("studios under $900 a month", "£20 an
+ * hour"): the amount is compared with the column as it is; the rate says how it is quoted.
+ */
+const withoutRates = (tokens: readonly Token[]): readonly Token[] =>
+  tokens.filter((token, index) => {
+    const at = (offset: number) => tokens[index + offset];
+    const word = (candidate: Token | undefined) => (candidate?.kind === 'word' ? candidate.text : undefined);
+    const moneyBefore = (offset: number) => {
+      const before = at(offset);
+      return before?.kind === 'number' && before.money;
+    };
+    if (/^an?$/.test(word(token) ?? '')) return !(moneyBefore(-1) && RATE_UNITS.has(word(at(1)) ?? ''));
+    if (RATE_UNITS.has(word(token) ?? '')) return !(moneyBefore(-2) && /^an?$/.test(word(at(-1)) ?? ''));
+    return true;
+  });
+
+export const scan = (lexicon: Lexicon, given: readonly Token[], now: Date): Mention[] => {
+  const tokens = withoutRates(withoutGroupingRequests(given));
   const mentions: Mention[] = [];
   let index = 0;
   const push = (mention: Mention): void => {

@@ -1,19 +1,10 @@
 // Step 1 of the builtin pipeline: a question becomes a list of tokens (words, numbers, dates,
 // quoted literals, comparison symbols). Words are lower-cased, spelling-folded and stripped of
 // possessive 's; identifiers typed as such (order_items, orderItems) become their words.
+import type { Token } from './types.ts';
 import { spellings, splitIdentifier, wordTable } from './words.ts';
 
-export type Token =
-  /**
-   * `cased`: the word as written when it starts with a capital ("Central"): maybe a name.
-   * `possessive`: written with 's ("Harbor's pets"): it names whose, not what.
-   */
-  | { kind: 'word'; text: string; cased?: string; possessive?: true }
-  | { kind: 'number'; value: number; money: boolean; percent: boolean; raw: string }
-  | { kind: 'date'; iso: string }
-  | { kind: 'quoted'; text: string }
-  | { kind: 'symbol'; text: string }
-  | { kind: 'break'; text: string };
+export type { Token } from './types.ts';
 
 const pattern = new RegExp(
   [
@@ -121,12 +112,81 @@ const wordTokens = (raw: string): Token[] => {
 
 const multipliers: Record<string, number> = wordTable({ k: 1_000, m: 1_000_000, bn: 1_000_000_000 });
 
+// ---- dates written with a day -------------------------------------------------------------------
+
+const monthNumbers: Record<string, number> = wordTable({
+  january: 1,
+  jan: 1,
+  february: 2,
+  feb: 2,
+  march: 3,
+  mar: 3,
+  april: 4,
+  apr: 4,
+  may: 5,
+  june: 6,
+  jun: 6,
+  july: 7,
+  jul: 7,
+  august: 8,
+  aug: 8,
+  september: 9,
+  sep: 9,
+  sept: 9,
+  october: 10,
+  oct: 10,
+  november: 11,
+  nov: 11,
+  december: 12,
+  dec: 12,
+});
+const monthPattern = Object.keys(monthNumbers).join('|');
+const ordinal = '(?:st|nd|rd|th)?';
+/** "3 May 2025", "3rd of May", "May 3, 2025", "May 3rd": a day, a month, maybe a year. */
+const writtenDate = new RegExp(
+  [
+    String.raw`\b(\d{1,2})${ordinal}\s+(?:of\s+)?(${monthPattern})\.?(?:,?\s+(\d{4}))?\b`,
+    String.raw`\b(${monthPattern})\.?\s+(\d{1,2})${ordinal}(?!\s*(?:[:.]\d|%))(?:,?\s+(\d{4}))?\b(?!\s*(?:am|pm)\b)`,
+  ].join('|'),
+  'gi',
+);
+
+/**
+ * Dates written with a day ("from 3 May to 9 June 2025", "on May 3rd, 2025") as ISO dates, which
+ * the scanner reads as days. A day without a year takes the year of the next date that has one
+ * ("3 May to 9 June 2025"); without any year it is left as written (the question is asked back).
+ * "may" in lower case before a number is a verb, not May.
+ */
+export const withIsoDates = (text: string): string => {
+  const found = [...text.matchAll(writtenDate)].flatMap((match) => {
+    const dayFirst = match[1] !== undefined;
+    const monthWord = (dayFirst ? match[2] : match[4]) ?? '';
+    if (!dayFirst && monthWord === 'may') return [];
+    const day = Number(dayFirst ? match[1] : match[5]);
+    const month = monthNumbers[monthWord.toLowerCase()]!;
+    const year = (dayFirst ? match[3] : match[6]) as string | undefined;
+    return [{ at: match.index, length: match[0].length, day, month, year: year ? Number(year) : undefined }];
+  });
+  let result = text;
+  for (let index = found.length - 1; index >= 0; index -= 1) {
+    const date = found[index]!;
+    const year = date.year ?? found.slice(index + 1).find((later) => later.year !== undefined)?.year;
+    if (year === undefined) continue;
+    const days = new Date(Date.UTC(year, date.month, 0)).getUTCDate();
+    if (date.day < 1 || date.day > days) continue;
+    const iso = `${year}-${String(date.month).padStart(2, '0')}-${String(date.day).padStart(2, '0')}`;
+    result = result.slice(0, date.at) + iso + result.slice(date.at + date.length);
+  }
+  return result;
+};
+
 export const tokenize = (question: string): Token[] => {
   const tokens: Token[] = [];
   // Hyphens join words ("best-selling", "30-day") and separate ranges ("10-20"): treat as spaces.
-  const text = question
-    .normalize('NFC')
-    .replace(/(?<=\p{L})[-–—](?=[\p{L}\p{N}])|(?<=\p{N})[-–—](?=\p{L})/gu, ' ');
+  const text = withIsoDates(question.normalize('NFC')).replace(
+    /(?<=\p{L})[-–—](?=[\p{L}\p{N}])|(?<=\p{N})[-–—](?=\p{L})/gu,
+    ' ',
+  );
   for (const match of text.matchAll(pattern)) {
     const quoted = match[1] ?? match[2] ?? match[3] ?? match[4];
     if (quoted !== undefined) {

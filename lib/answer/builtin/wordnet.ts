@@ -19,6 +19,8 @@ import { wordTable } from './words.ts';
 export type WordClass = 'n' | 'v' | 'a' | 'r';
 const CLASSES: readonly WordClass[] = ['n', 'v', 'a', 'r'];
 const FILE_SUFFIX: Record<WordClass, string> = { n: 'noun', v: 'verb', a: 'adj', r: 'adv' };
+/** WordNet's lexicographer file of nouns that denote people (noun.person). */
+const NOUN_PERSON = 18;
 
 /** One reading of a word: its base form in one word class, how often its senses were seen. */
 export interface Reading {
@@ -48,6 +50,8 @@ export interface LexicalDatabase {
   dominantClass(word: string): WordClass | undefined;
   /** Synonyms and broader terms of the first `senses` senses of `word` in `wordClass`. */
   related(word: string, wordClass: 'n' | 'v', senses?: number): Related;
+  /** Whether the commonest sense of the noun is a person ("patrons", "riders", "borrowers"). */
+  person(word: string): boolean;
   /** Milliseconds the files took to load. */
   readonly loadMs: number;
 }
@@ -153,6 +157,8 @@ interface Synset {
   words: string[];
   /** Offsets of broader senses (hypernyms, instance hypernyms). */
   broader: number[];
+  /** The lexicographer file the sense is filed under (18: noun.person). */
+  lexFile: number;
 }
 
 class WordNet implements LexicalDatabase {
@@ -254,10 +260,16 @@ class WordNet implements LexicalDatabase {
     for (let index = 0; index < pointers; index += 1, at += 4) {
       if (parts[at] === '@' || parts[at] === '@i') broader.push(Number(parts[at + 1]));
     }
-    const synset = { words, broader };
+    const synset = { words, broader, lexFile: Number.parseInt(parts[1] ?? '-1', 10) };
     if (this.#synsets.size > 20_000) this.#synsets.clear();
     this.#synsets.set(key, synset);
     return synset;
+  }
+
+  person(word: string): boolean {
+    const reading = this.readings(word).find((candidate) => candidate.wordClass === 'n');
+    const first = reading?.offsets[0];
+    return first !== undefined && this.#synset('n', first)?.lexFile === NOUN_PERSON;
   }
 
   related(word: string, wordClass: 'n' | 'v', senses = 2): Related {

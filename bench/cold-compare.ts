@@ -1,0 +1,129 @@
+// Cold import of the same functions from two packaged builds, side by side: fresh Node processes,
+// interleaved (A, B, A, B, …) so that the machine's load falls on both alike, as bench (c) imports
+// one bundle (source maps enabled, the function's environment from the packaged template).
+//
+//   serverless package --stage prod --package <dirA>     (one build, e.g. before a change)
+//   serverless package --stage prod --package <dirB>     (the other)
+//   node bench/cold-compare.ts <dirA> <dirB> [--runs 21] [--functions chatMessage,stream]
+//
+// Prints, per function, each build's median and p90 import time and the ratio B / A of medians,
+// for wall-clock time and for the CPU time the import used (user + system), which a machine busy
+// with other work inflates far less.
+import { execFile } from 'node:child_process';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { parseArgs, promisify } from 'node:util';
+import { fixed, median, nodeBin, percentile, projectPath, root } from './common.ts';
+
+const run = promisify(execFile);
+
+const probeSource = `
+globalThis.awslambda ??= { streamifyResponse: (handler) => handler, HttpResponseStream: { from: (stream) => stream } };
+const cpu = process.cpuUsage();
+const started = performance.now();
+await import(process.argv[1]);
+const used = process.cpuUsage(cpu);
+process.stdout.write(JSON.stringify([performance.now() - started, (used.user + used.system) / 1000]));
+`;
+
+interface Build {
+  label: string;
+  dir: string;
+  extracted: string;
+  template: { Resources: Record<string, { Type: string; Properties: Record<string, unknown> }> };
+}
+
+const environmentOf = (build: Build, functionName: string): Record<string, string> => {
+  const lambda = Object.values(build.template.Resources).find(
+    (resource) =>
+      resource.Type === 'AWS::Lambda::Function' &&
+      String((resource.Properties.Code as { S3Key?: string } | undefined)?.S3Key ?? '').endsWith(
+        `/${functionName}.zip`,
+      ),
+  );
+  const variables = (lambda?.Properties.Environment as { Variables?: Record<string, unknown> } | undefined)
+    ?.Variables;
+  return Object.fromEntries(
+    Object.entries(variables ?? {}).filter(
+      (entry): entry is [string, string] => typeof entry[1] === 'string',
+    ),
+  );
+};
+
+const bundleOf = async (build: Build, functionName: string): Promise<string> => {
+  const dir = join(build.extracted, functionName);
+  if (!existsSync(dir)) {
+    mkdirSync(dir, { recursive: true });
+    await run('unzip', ['-q', '-o', join(build.dir, `${functionName}.zip`), '-d', dir]);
+  }
+  const functions = join(dir, 'functions');
+  const entry = readdirSync(functions).find((name) => name.endsWith('.mjs'));
+  if (!entry) throw new Error(`${functionName}.zip of ${build.label} holds no bundle`);
+  return join(functions, entry);
+};
+
+/** Wall-clock and CPU milliseconds (user + system) of one import in a fresh process. */
+const importMs = async (file: string, environment: Record<string, string>): Promise<[number, number]> => {
+  const { stdout } = await run(
+    nodeBin,
+    ['--input-type=module', '-e', probeSource, pathToFileURL(file).href],
+    {
+      cwd: root,
+      timeout: 30_000,
+      env: { PATH: projectPath(), HOME: process.env.HOME ?? '/tmp', ...environment },
+    },
+  );
+  return JSON.parse(stdout) as [number, number];
+};
+
+const main = async () => {
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: {
+      runs: { type: 'string', default: '21' },
+      functions: { type: 'string', default: 'chatMessage,conversationMessage,stream' },
+    },
+  });
+  if (positionals.length !== 2) throw new Error('usage: node bench/cold-compare.ts <dirA> <dirB> [--runs N]');
+  const scratch = join(root, 'node_modules', '.cache', 'tabletalk-cold-compare');
+  rmSync(scratch, { recursive: true, force: true });
+  const builds: Build[] = positionals.map((dir, index) => ({
+    label: index === 0 ? 'A' : 'B',
+    dir,
+    extracted: join(scratch, String(index)),
+    template: JSON.parse(readFileSync(join(dir, 'cloudformation-template-update-stack.json'), 'utf8')),
+  }));
+  const runs = Number(values.runs);
+  console.log(`A = ${builds[0]!.dir}\nB = ${builds[1]!.dir}\n${runs} fresh processes each, interleaved\n`);
+  console.log('| function | A median (p90) | B median (p90) | B / A | CPU A | CPU B | CPU B / A |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const functionName of values.functions.split(',')) {
+    const targets = await Promise.all(
+      builds.map(async (build) => ({
+        file: await bundleOf(build, functionName),
+        environment: environmentOf(build, functionName),
+        samples: [] as number[],
+        cpu: [] as number[],
+      })),
+    );
+    // One unmeasured import each: the files are in the page cache for both.
+    for (const target of targets) await importMs(target.file, target.environment);
+    for (let index = 0; index < runs; index += 1) {
+      const order = index % 2 === 0 ? targets : [...targets].reverse();
+      for (const target of order) {
+        const [wall, cpu] = await importMs(target.file, target.environment);
+        target.samples.push(wall);
+        target.cpu.push(cpu);
+      }
+    }
+    const [a, b] = targets.map((target) => target.samples);
+    const [cpuA, cpuB] = targets.map((target) => median(target.cpu));
+    console.log(
+      `| ${functionName} | ${fixed(median(a!), 1)} ms (${fixed(percentile(a!, 90), 1)}) | ${fixed(median(b!), 1)} ms (${fixed(percentile(b!, 90), 1)}) | ${fixed(median(b!) / median(a!), 2)} | ${fixed(cpuA!, 1)} ms | ${fixed(cpuB!, 1)} ms | ${fixed(cpuB! / cpuA!, 2)} |`,
+    );
+  }
+  rmSync(scratch, { recursive: true, force: true });
+};
+
+await main();
