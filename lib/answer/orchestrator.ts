@@ -516,6 +516,8 @@ export const answerQuestion = async (
     indexedAt: catalog.full.indexedAt,
     examples: request.examples,
     glossary: request.glossary,
+    instructions: personality?.instructions,
+    now: input.now,
   };
   const propose = async (): Promise<{ proposal: Proposal; answeredBy: AnsweredBy }> =>
     (await reusableSql(sqlSource)) ?? {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConnector } from '#lib/connectors/index.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
 import { addPattern } from '#lib/store/patterns.ts';
-import type { Personality } from '#lib/store/personalities.ts';
+import { createPersonality, type Personality } from '#lib/store/personalities.ts';
 import { demoSeedFile } from '../helpers/answering.ts';
 import { type FakeOpenAi, reply } from '../helpers/fake-openai.ts';
 import { startScriptedModelStack } from '../helpers/scripted-model.ts';
@@ -45,11 +45,11 @@ const countFor = async (tenant: number, table: string): Promise<number> => {
   }
 };
 
-const ask = async (tenant: string, message: string, conversation = randomUUID()) => {
+const ask = async (tenant: string, message: string, conversation = randomUUID(), personalityId?: string) => {
   const response = await fetch(`${gateway.url}/api/v1/chat/${conversation}/message`, {
     method: 'POST',
     headers: { 'X-API-Key': acme.sk, 'X-Tenant-Id': tenant, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ message, database_id: shop.id, personality_id: personality.id }),
+    body: JSON.stringify({ message, database_id: shop.id, personality_id: personalityId ?? personality.id }),
   });
   const body = (await response.json()) as { data: Record<string, unknown> };
   expect(response.status, JSON.stringify(body)).toBe(200);
@@ -81,6 +81,36 @@ describe('the shared SQL cache', () => {
     expect(first.answer.results).toEqual([{ customers: await countFor(1, 'customers') }]);
     expect(second.answer.results).toEqual([{ customers: await countFor(2, 'customers') }]);
     expect(second.answer.sql).toBe('SELECT count(*) AS customers FROM customers');
+  });
+
+  it('asks the model again under a personality with other instructions, and the request carries them', async () => {
+    fake.reset();
+    const question = 'How many products are in the catalogue?';
+    const answer = reply({
+      kind: 'sql',
+      sql: 'SELECT count(*) AS products FROM products',
+      description: 'Counting products',
+    });
+    fake.respond(answer);
+    const first = await ask('1', question);
+    const formal = await createPersonality({
+      organizationId: acme.organization.id,
+      name: 'Formal scripted model',
+      engine: 'openai',
+      model: 'gpt-cache-e2e',
+      instructions: 'Only count products that are in stock, and say so.',
+    });
+    const before = fake.requests.length;
+    fake.respond(answer);
+
+    const second = await ask('2', question, randomUUID(), formal.id);
+
+    expect(first.answer.answered_by).toBe('model');
+    expect(second.answer.answered_by).toBe('model');
+    expect(fake.requests.length).toBeGreaterThan(before);
+    expect(JSON.stringify(fake.requests[before]?.body.messages)).toContain(
+      'Only count products that are in stock',
+    );
   });
 
   it('asks the model again for a follow-up, whose SQL depends on the conversation', async () => {
