@@ -321,8 +321,16 @@ const repairable = (error: unknown): error is ServiceError =>
   error.detail !== 'QUERY_TIMEOUT' &&
   error.detail !== 'QUERY_TOO_EXPENSIVE';
 
+/**
+ * Guard refusals a model can fix by rewriting its query (docs/model-engines.md "Repair"): a
+ * relation or column it misspelt or invented, SQL that does not parse. The guard's message
+ * names only what the query itself wrote, never data.
+ */
+const FIXABLE_REFUSALS: ReadonlySet<string> = new Set(['UNKNOWN_RELATION', 'PARSE_ERROR']);
+const MAX_REFUSAL_TEXT = 300;
+
 type Ran =
-  | { kind: 'refused'; code: string }
+  | { kind: 'refused'; code: string; message: string }
   | { kind: 'rows'; result: Awaited<ReturnType<Connector['execute']>> };
 
 /** The connector's limits, the statement timeout cut to the time left before the deadline (at least 1 s). */
@@ -367,7 +375,7 @@ const guardAndRun = async (
       engine: request.engine.name,
       databaseId: request.database.id,
     });
-    return { kind: 'refused', code: outcome.code };
+    return { kind: 'refused', code: outcome.code, message: outcome.message };
   }
   const allowed = outcome;
   const result = await timings.measure('db', async () => {
@@ -394,21 +402,39 @@ const runProposal = async (
   let query = proposal;
   let repaired = false;
   let ran: Ran;
+  const repair = engine.repair?.bind(engine);
+  /** The one repair round: the engine's new proposal for `error`, or a message that ends the answer. */
+  const askRepair = async (error: string): Promise<Produced | undefined> => {
+    const next = await timings.measure('engine', () =>
+      engineCall(engine, () => repair!(input, { sql: query.sql, error })),
+    );
+    repaired = true;
+    if (next.kind !== 'sql') return { ...fromMessage(next), repaired: true };
+    query = next;
+    return undefined;
+  };
   try {
     ran = await guardAndRun(request, query, timings, deps);
   } catch (error) {
-    const repair = engine.repair?.bind(engine);
     if (!repair || !repairable(error)) throw error;
     logger.info('the database rejected the query; asking the engine to repair it', {
       engine: engine.name,
       detail: error.detail,
     });
-    const next = await timings.measure('engine', () =>
-      engineCall(engine, () => repair(input, { sql: query.sql, error: error.message })),
+    const ended = await askRepair(error.message);
+    if (ended) return ended;
+    ran = await guardAndRun(request, query, timings, deps);
+  }
+  // A refusal the engine can fix gets the same single round, with the guard's own message.
+  if (ran.kind === 'refused' && !repaired && repair && FIXABLE_REFUSALS.has(ran.code)) {
+    logger.info('the guard refused a fixable query; asking the engine to repair it', {
+      engine: engine.name,
+      code: ran.code,
+    });
+    const ended = await askRepair(
+      `The service refused the query before running it (${ran.code}): ${ran.message.slice(0, MAX_REFUSAL_TEXT)}`,
     );
-    if (next.kind !== 'sql') return { ...fromMessage(next), repaired: true };
-    query = next;
-    repaired = true;
+    if (ended) return ended;
     ran = await guardAndRun(request, query, timings, deps);
   }
   const flags = repaired ? { repaired } : {};

@@ -16,6 +16,7 @@
 import type { Catalog, CatalogRelation } from '#lib/connectors/types.ts';
 import { lexiconFor } from '../builtin/lexicon.ts';
 import { editDistance, linkWord } from '../builtin/link.ts';
+import { lexicalDatabase } from '../builtin/wordnet.ts';
 import { phraseKey, singular, splitIdentifier, stopwords } from '../builtin/words.ts';
 import type { Glossary } from '../glossary.ts';
 
@@ -172,10 +173,16 @@ const linkText = (
         const entries = lexicon.phrases.get(phraseKey(slice));
         if (!entries) continue;
         for (let i = start; i < start + size; i++) covered.add(i);
+        // A value many relations share ("open", "active") says little about which one is meant.
+        // So does a column every relation has ("amount", "created at").
+        const valueTables = new Set(entries.filter((e) => e.kind === 'value').map((e) => e.table)).size;
+        const columnTables = new Set(entries.filter((e) => e.kind === 'column').map((e) => e.table)).size;
         for (const entry of entries) {
           if (entry.kind === 'relation') evidence.add(entry.table, 5 + entry.rank);
-          else if (entry.kind === 'column') evidence.add(entry.table, 2 + entry.rank / 2, entry.column);
-          else if (entry.kind === 'value') evidence.add(entry.table, 4, entry.column, entry.value);
+          else if (entry.kind === 'column')
+            evidence.add(entry.table, (2 + entry.rank / 2) / Math.sqrt(columnTables), entry.column);
+          else if (entry.kind === 'value')
+            evidence.add(entry.table, 4 / valueTables, entry.column, entry.value);
         }
       }
     }
@@ -205,6 +212,7 @@ const linkText = (
   const content = contentOf(words);
   // 3. Words of column descriptions, and split column names the lexicon may rank low.
   const wordSet = new Set(content.map(singular));
+  const columnHits: { key: string; column: string; score: number }[] = [];
   for (const relation of catalog.relations) {
     const key = relationKey(relation);
     for (const column of relation.columns) {
@@ -215,10 +223,15 @@ const linkText = (
         : [];
       const nameHits = nameWords.filter((word) => word.length > 2 && wordSet.has(word)).length;
       const descriptionHits = new Set(described.filter((word) => word.length > 2 && wordSet.has(word))).size;
-      if (nameHits > 0) evidence.add(key, 1 + nameHits, column.name);
-      if (descriptionHits > 0) evidence.add(key, 1.5 * Math.min(descriptionHits, 2), column.name);
+      const score =
+        (nameHits > 0 ? 1 + nameHits : 0) + (descriptionHits > 0 ? 1.5 * Math.min(descriptionHits, 2) : 0);
+      if (score > 0) columnHits.push({ key, column: column.name, score });
     }
   }
+  // Evidence every relation shares (each has an `amount`) counts little for any one of them.
+  const hitRelations = new Set(columnHits.map((hit) => hit.key)).size;
+  for (const hit of columnHits)
+    evidence.add(hit.key, hit.score / Math.sqrt(Math.max(1, hitRelations / 3)), hit.column);
 
   // 4. The value index: phrases of the question against each column's sampled values.
   const phrases: string[] = [];
@@ -230,6 +243,7 @@ const linkText = (
       phrases.push(slice.join(' '));
     }
   }
+  const valueHits: { key: string; column: string; value: string; score: number; folded: string }[] = [];
   for (const relation of catalog.relations) {
     const key = relationKey(relation);
     for (const [column, values] of Object.entries(relation.samples)) {
@@ -240,12 +254,18 @@ const linkText = (
         if (folded === '') continue;
         let best = 0;
         for (const phrase of phrases) best = Math.max(best, valueMatch(phrase, folded));
-        if (best > 0) evidence.add(key, best, column, value);
+        if (best > 0) valueHits.push({ key, column, value, score: best, folded });
       }
     }
   }
+  // A value many relations share counts for each of them in proportion (but is always shown).
+  const sharing = new Map<string, Set<string>>();
+  for (const hit of valueHits) sharing.set(hit.folded, (sharing.get(hit.folded) ?? new Set()).add(hit.key));
+  for (const hit of valueHits)
+    evidence.add(hit.key, hit.score / (sharing.get(hit.folded)?.size ?? 1), hit.column, hit.value);
 
   // 5. WordNet and typos for content words nothing above explained ("trucks" → vehicles).
+  wordSenseLinks(catalog, words, covered, evidence);
   if (lexicon) {
     words.forEach((word, index) => {
       if (covered.has(index) || word.length < 3 || stopwords.has(word) || questionFillers.has(word)) return;
@@ -260,5 +280,107 @@ const linkText = (
         else if (entry.kind === 'column') evidence.add(entry.table, 2 * link!.score, entry.column);
       }
     });
+  }
+};
+
+// ---- word senses --------------------------------------------------------------------------------
+
+/** The nouns a relation's name reads as: `feedback_entries` → "feedback entry", "entry". */
+const relationNouns = (relation: CatalogRelation): string[] => {
+  const words = splitIdentifier(relation.name).map(singular);
+  return [...new Set([words.join(' '), words[words.length - 1] ?? ''])].filter((noun) => noun.length > 2);
+};
+
+type Senses = { near: Set<string>; far: Set<string>; lemma: string };
+
+/** A noun's synonyms and direct broader terms (`near`), and those two steps up (`far`). */
+const sensesOf = (noun: string): Senses | undefined => {
+  const database = lexicalDatabase();
+  if (!database) return undefined;
+  const related = database.related(noun.replaceAll(' ', '_'), 'n', 3);
+  const norm = (term: string) => term.toLowerCase().replaceAll('_', ' ');
+  const near = new Set([...related.synonyms, ...related.direct].map(norm));
+  const far = new Set(related.broader.map(norm));
+  const lemma = database
+    .readings(noun.replaceAll(' ', '_'))
+    .find((reading) => reading.wordClass === 'n')?.lemma;
+  return { near, far, lemma: norm(lemma ?? noun) };
+};
+
+const relationSenses = new WeakMap<Catalog, Map<string, Senses[]>>();
+
+const sensesOfRelations = (catalog: Catalog): Map<string, Senses[]> => {
+  let senses = relationSenses.get(catalog);
+  if (!senses) {
+    senses = new Map();
+    for (const relation of catalog.relations) {
+      senses.set(
+        relationKey(relation),
+        relationNouns(relation).flatMap((noun) => sensesOf(noun) ?? []),
+      );
+    }
+    relationSenses.set(catalog, senses);
+  }
+  return senses;
+};
+
+/** Generic terms two unrelated nouns share in WordNet; they say nothing. */
+const GENERIC = new Set(
+  'entity object whole thing artifact artefact instrumentality person individual someone somebody mortal soul group grouping act human action abstraction measure relation communication event activity attribute state matter physical entity unit'.split(
+    ' ',
+  ),
+);
+
+/**
+ * Content words no name explained, read through WordNet against the relations' names: a word
+ * whose synonym or broader term is a relation's noun ("trucks" → motor vehicle → vehicles), or
+ * that shares a synonym or direct broader term with it ("depot" and "warehouse": storehouse).
+ */
+const wordSenseLinks = (
+  catalog: Catalog,
+  words: readonly string[],
+  covered: ReadonlySet<number>,
+  evidence: Evidence,
+) => {
+  const database = lexicalDatabase();
+  if (!database) return;
+  const relations = sensesOfRelations(catalog);
+  const candidates: string[] = [];
+  words.forEach((word, index) => {
+    if (covered.has(index) || word.length < 3 || stopwords.has(word) || questionFillers.has(word)) return;
+    candidates.push(word);
+    const next = words[index + 1];
+    if (next && !covered.has(index + 1) && !stopwords.has(next)) candidates.push(`${word} ${next}`);
+  });
+  for (const candidate of candidates) {
+    const senses = sensesOf(candidate);
+    if (!senses || (senses.near.size === 0 && senses.far.size === 0)) continue;
+    const heads = (terms: Set<string>) => new Set([...terms].map((term) => term.split(' ').pop() ?? term));
+    const nearHeads = heads(senses.near);
+    const farHeads = heads(senses.far);
+    for (const relation of catalog.relations) {
+      const key = relationKey(relation);
+      let score = 0;
+      for (const noun of relationNouns(relation)) {
+        if (senses.near.has(noun) || nearHeads.has(noun)) score = Math.max(score, 4);
+        else if (senses.far.has(noun) || farHeads.has(noun)) score = Math.max(score, 2.5);
+      }
+      // The relation is a kind of what the word names ("agreements" → contract, a kind of agreement).
+      const kinds = relations.get(key) ?? [];
+      const headsOf = (terms: Set<string>) => [...terms].map((term) => term.split(' ').pop() ?? term);
+      if (
+        score === 0 &&
+        kinds.some((other) => other.near.has(senses.lemma) || headsOf(other.near).includes(senses.lemma))
+      )
+        score = 3.5;
+      else if (score === 0 && kinds.some((other) => other.far.has(senses.lemma))) score = 2.5;
+      if (score === 0) {
+        for (const other of relations.get(key) ?? []) {
+          const shared = [...other.near].filter((term) => senses.near.has(term) && !GENERIC.has(term));
+          if (shared.length > 0) score = Math.max(score, 2);
+        }
+      }
+      if (score > 0) evidence.add(key, score);
+    }
   }
 };

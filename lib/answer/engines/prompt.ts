@@ -48,8 +48,8 @@ export interface PromptOptions {
 }
 
 export const defaultPromptOptions: PromptOptions = {
-  maxRelations: 8,
-  schemaTokens: 900,
+  maxRelations: 6,
+  schemaTokens: 600,
   wideColumns: 14,
   maxExamples: 5,
   maxTurns: 6,
