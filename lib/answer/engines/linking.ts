@@ -36,6 +36,8 @@ export interface LinkedRelation {
 export interface SchemaLinks {
   /** Every relation with evidence, by key. */
   byKey: Map<string, LinkedRelation>;
+  /** Joins between relations, declared or inferred from names (the builtin lexicon's), as key pairs. */
+  joins: [string, string][];
 }
 
 /** Case, accents and spacing removed: "Café  Crème" and "cafe creme" are the same. */
@@ -150,7 +152,10 @@ export const linkSchema = (
   ];
   for (const [text, weight] of texts)
     linkText(catalog, text, evidence(weight), lexicon, tenantColumn, glossary);
-  return { byKey };
+  const joins: [string, string][] = [];
+  for (const edges of lexicon?.edges.values() ?? [])
+    for (const edge of edges) if (edge.child !== edge.parent) joins.push([edge.child, edge.parent]);
+  return { byKey, joins };
 };
 
 const linkText = (
