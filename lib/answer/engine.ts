@@ -74,6 +74,8 @@ export interface EngineInput {
    * never call it. The orchestrator adds them up (`AnswerOutcome.tokens`).
    */
   onUsage?: (usage: TokenUsage) => void;
+  /** Called once for every call the engine makes to a model provider (counted in usage). */
+  onModelCall?: () => void;
 }
 
 export type ModelData = 'rows' | 'aggregates' | 'schema_only';

@@ -101,6 +101,21 @@ export interface ChatAnswer {
   suggestions: string[];
 }
 
+/** The steps a streamed answer reports before its first piece (docs/model-engines.md "Progress"). */
+export type AnswerStep = 'reading_question' | 'writing_query' | 'running_query' | 'writing_answer';
+
+export const STEP_MESSAGES: Record<AnswerStep, string> = {
+  reading_question: 'Reading the question…',
+  writing_query: 'Writing the query…',
+  running_query: 'Running the query…',
+  writing_answer: 'Writing the answer…',
+};
+
+export interface AnswerStatus {
+  step: AnswerStep;
+  message: string;
+}
+
 export interface AnswerRequest {
   caller: Caller;
   conversationId: string;
@@ -130,6 +145,11 @@ export interface AnswerRequest {
    * timeout; with too little left the deterministic composition answers.
    */
   deadline?: number;
+  /**
+   * Streaming: told each step (reading the question, writing the query, running it, writing the
+   * answer) as it starts, until the first piece of the answer goes out; never after it.
+   */
+  onStatus?: (status: AnswerStatus) => void | Promise<void>;
   /**
    * Streaming: receives the answer's text piece by piece as it is produced (their concatenation
    * is the stored message); awaited, so that a caller can pace the pieces to its reader.
@@ -208,15 +228,27 @@ const engineCall = async <T>(engine: Engine, call: () => Promise<T>): Promise<T>
  */
 interface Emitter {
   emit: (piece: string) => Promise<void>;
+  /** A step's status, only before the first piece. */
+  status: (step: AnswerStep) => Promise<void>;
   readonly handed: string[];
   readonly streaming: boolean;
 }
 
-const emitter = (onPiece: PieceSink | undefined, signal: AbortSignal | undefined): Emitter => {
+const emitter = (
+  onPiece: PieceSink | undefined,
+  signal: AbortSignal | undefined,
+  onStatus?: AnswerRequest['onStatus'],
+): Emitter => {
   const handed: string[] = [];
+  let last: AnswerStep | undefined;
   return {
     handed,
     streaming: onPiece !== undefined,
+    status: async (step) => {
+      if (!onStatus || handed.length > 0 || step === last || signal?.aborted) return;
+      last = step;
+      await onStatus({ step, message: STEP_MESSAGES[step] });
+    },
     emit: async (piece) => {
       if (!onPiece || piece === '' || signal?.aborted) return;
       await onPiece(piece);
@@ -263,6 +295,7 @@ const composeRows = async (
   out: Emitter,
   deadline: number | undefined,
 ): Promise<ComposedAnswer & { stopped?: boolean }> => {
+  await out.status('writing_answer');
   const sendAll = async (composed: ComposedAnswer): Promise<ComposedAnswer> => {
     for (const piece of composed.pieces) await out.emit(piece);
     return composed;
@@ -312,6 +345,75 @@ const composeRows = async (
     }
   }
   return sendAll(composeAnswer(proposal, rows));
+};
+
+const AGGREGATE_CALL =
+  /^(?:count|sum|avg|min|max|stddev|stddev_pop|stddev_samp|variance|var_pop|var_samp|bool_and|bool_or|every)\s*\(/i;
+
+/** The top-level items of a select list (commas inside parentheses or quotes kept). */
+const selectItems = (list: string): string[] => {
+  const items: string[] = [];
+  let depth = 0;
+  let quote: string | undefined;
+  let start = 0;
+  for (let i = 0; i < list.length; i++) {
+    const char = list[i]!;
+    if (quote) {
+      if (char === quote) quote = undefined;
+    } else if (char === "'" || char === '"' || char === '`') quote = char;
+    else if (char === '(') depth++;
+    else if (char === ')') depth--;
+    else if (char === ',' && depth === 0) {
+      items.push(list.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  items.push(list.slice(start).trim());
+  return items;
+};
+
+/**
+ * Whether every column of a query's result is an aggregate (`model_data: aggregates`): one
+ * SELECT without GROUP BY, set operations or a WITH, each item an aggregate call (with an alias
+ * and arithmetic on aggregates allowed). Anything else is not, which only costs the model's
+ * wording: the service writes the answer.
+ */
+export const onlyAggregateColumns = (sql: string): boolean => {
+  const text = sql.trim().replace(/;$/, '');
+  if (!/^select\s/i.test(text) || /\b(?:group\s+by|union|intersect|except|over)\b/i.test(text)) return false;
+  const from = text.search(/\sfrom\s/i);
+  const list = text.slice(6, from < 0 ? undefined : from).trim();
+  if (/^distinct\b/i.test(list)) return false;
+  return selectItems(list).every((item) => {
+    const expression = item.replace(/\s+as\s+("[^"]*"|`[^`]*`|\w+)$/i, '').trim();
+    const stripped = expression.replace(/^[(\s]+/, '');
+    return (
+      AGGREGATE_CALL.test(stripped) && !/\b(?:case|select)\b/i.test(expression.replace(AGGREGATE_CALL, ''))
+    );
+  });
+};
+
+/** The engine that writes the answer from the rows: without its own `compose` when the rows may not reach a model. */
+const composerFor = (request: AnswerRequest, query: SqlProposal): Engine => {
+  const { engine, database } = request;
+  if (!engine.compose) return engine;
+  const mode = database.modelData ?? 'rows';
+  const allowed = mode === 'rows' || (mode === 'aggregates' && onlyAggregateColumns(query.sql));
+  return allowed ? engine : { name: engine.name, propose: engine.propose.bind(engine) };
+};
+
+/** The rows a model may read: without the database's redacted columns (by column name). */
+const rowsForModel = (request: AnswerRequest, rows: ResultRows): ResultRows => {
+  const redacted = new Set(
+    (request.database.redactedColumns ?? []).map((name) => name.split('.').pop()?.toLowerCase() ?? ''),
+  );
+  if (redacted.size === 0) return rows;
+  const columns = rows.columns.filter((column) => !redacted.has(column.toLowerCase()));
+  return {
+    columns,
+    rows: rows.rows.map((row) => Object.fromEntries(columns.map((column) => [column, row[column]]))),
+    truncated: rows.truncated,
+  };
 };
 
 /** A database error an engine may be able to fix by rewriting its query (not a time or cost limit). */
@@ -405,6 +507,7 @@ const runProposal = async (
   const repair = engine.repair?.bind(engine);
   /** The one repair round: the engine's new proposal for `error`, or a message that ends the answer. */
   const askRepair = async (error: string): Promise<Produced | undefined> => {
+    await out.status('writing_query');
     const next = await timings.measure('engine', () =>
       engineCall(engine, () => repair!(input, { sql: query.sql, error })),
     );
@@ -414,6 +517,7 @@ const runProposal = async (
     return undefined;
   };
   try {
+    await out.status('running_query');
     ran = await guardAndRun(request, query, timings, deps);
   } catch (error) {
     if (!repair || !repairable(error)) throw error;
@@ -423,6 +527,7 @@ const runProposal = async (
     });
     const ended = await askRepair(error.message);
     if (ended) return ended;
+    await out.status('running_query');
     ran = await guardAndRun(request, query, timings, deps);
   }
   // A refusal the engine can fix gets the same single round, with the guard's own message.
@@ -435,6 +540,7 @@ const runProposal = async (
       `The service refused the query before running it (${ran.code}): ${ran.message.slice(0, MAX_REFUSAL_TEXT)}`,
     );
     if (ended) return ended;
+    await out.status('running_query');
     ran = await guardAndRun(request, query, timings, deps);
   }
   const flags = repaired ? { repaired } : {};
@@ -454,11 +560,13 @@ const runProposal = async (
   const { result } = ran;
   const results = result.rows.slice(0, RESULT_ROW_CAP);
   const truncated = result.rows.length > RESULT_ROW_CAP;
+  const rows = { columns: result.columns, rows: results, truncated };
+  const composer = composerFor(request, query);
   const { text, pieces, stopped } = await timings.measure('engine', () =>
     composeRows(
-      engine,
+      composer,
       query,
-      { columns: result.columns, rows: results, truncated },
+      composer.compose ? rowsForModel(request, rows) : rows,
       input,
       out,
       request.deadline,
@@ -493,6 +601,7 @@ export const answerQuestion = async (
   const timings = request.timings ?? new Timings();
   const { caller, conversationId, question, database, catalog, engine, personality } = request;
   let tokens: TokenUsage | undefined;
+  let modelCalls = 0;
   const input: EngineInput = {
     question,
     catalog: catalog.visible,
@@ -507,8 +616,14 @@ export const answerQuestion = async (
     onUsage: (usage) => {
       tokens = { input: (tokens?.input ?? 0) + usage.input, output: (tokens?.output ?? 0) + usage.output };
     },
+    onModelCall: () => {
+      modelCalls += 1;
+    },
+    ...(database.modelData ? { modelData: database.modelData } : {}),
+    ...(database.redactedColumns?.length ? { redactedColumns: database.redactedColumns } : {}),
   };
-  const out = emitter(request.onPiece, request.signal);
+  const out = emitter(request.onPiece, request.signal, request.onStatus);
+  await out.status('reading_question');
   const conversation = {
     userId: caller.userId ?? '',
     databaseId: database.id,
@@ -545,11 +660,15 @@ export const answerQuestion = async (
     instructions: personality?.instructions,
     now: input.now,
   };
-  const propose = async (): Promise<{ proposal: Proposal; answeredBy: AnsweredBy }> =>
-    (await reusableSql(sqlSource)) ?? {
+  const propose = async (): Promise<{ proposal: Proposal; answeredBy: AnsweredBy }> => {
+    const reused = await reusableSql(sqlSource);
+    if (reused) return reused;
+    await out.status('writing_query');
+    return {
       proposal: await engineCall(engine, () => engine.propose(input)),
       answeredBy: engine.name === BUILTIN ? 'builtin' : 'model',
     };
+  };
   const [stored, proposed] = await Promise.allSettled([
     append('user', question),
     timings.measure('engine', propose),
@@ -614,8 +733,14 @@ export const answerQuestion = async (
   const executionMs = Math.round(timings.elapsed());
   const { query } = produced;
   // This month's answers by who answered (GET /organization/usage), counted while it is stored.
-  const counted = countAnswer(caller.organizationId, proposed.value.answeredBy).catch((error: unknown) =>
-    logger.warn('an answer could not be counted', { error: error as Error }),
+  const work = {
+    calls: modelCalls,
+    inputTokens: tokens?.input ?? 0,
+    outputTokens: tokens?.output ?? 0,
+    repairs: produced.repaired ? 1 : 0,
+  };
+  const counted = countAnswer(caller.organizationId, proposed.value.answeredBy, new Date(), work).catch(
+    (error: unknown) => logger.warn('an answer could not be counted', { error: error as Error }),
   );
   const assistant = await append('assistant', text, {
     query_type: produced.kind,
@@ -630,6 +755,8 @@ export const answerQuestion = async (
     ...(produced.refusal ? { refusal: produced.refusal } : {}),
     ...(produced.repaired ? { repaired: true } : {}),
     ...(incomplete ? { incomplete: true } : {}),
+    ...(modelCalls > 0 ? { model_calls: modelCalls } : {}),
+    ...(tokens ? { tokens } : {}),
   });
 
   await counted;
