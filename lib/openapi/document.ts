@@ -49,6 +49,7 @@ const componentSchemas: Record<string, Schema> = {
   QueryType: schemas.QueryType,
   ChatAnswer: schemas.ChatAnswer,
   ChatAnswerResponse: schemas.ChatAnswerResponse,
+  StreamStatus: schemas.StreamStatus,
   StreamChunk: schemas.StreamChunk,
   StreamDone: schemas.StreamDone,
   OpenApiDocument: schemas.OpenApiDocument,
@@ -304,6 +305,7 @@ const successResponse = (route: RouteDoc, response: RouteResponse): Json => {
         },
       },
       'x-sse-events': {
+        ...(response.events.status ? { status: ref(componentNameOf(response.events.status)) } : {}),
         message: ref(componentNameOf(response.events.message)),
         done: ref(componentNameOf(response.events.done)),
         error: ref(componentNameOf(response.events.error)),

@@ -32,6 +32,7 @@ import {
   OpenApiDocument,
   StreamChunk,
   StreamDone,
+  StreamStatus,
 } from './schemas.ts';
 
 type Schema = v.GenericSchema;
@@ -44,7 +45,7 @@ export interface RouteResponse {
   /** The JSON body; absent for an event stream. */
   schema?: Schema;
   /** A `text/event-stream` body: the data schema of each kind of event (`message` is unnamed). */
-  events?: { message: Schema; done: Schema; error: Schema };
+  events?: { status?: Schema; message: Schema; done: Schema; error: Schema };
 }
 
 export interface RouteDoc {
@@ -267,6 +268,8 @@ export const routes: readonly RouteDoc[] = [
     description:
       'Answers `message` in an existing conversation (it supplies the database) as server-sent ' +
       'events, written as the answer is produced:\n\n' +
+      '- `event: status` with `data:` StreamStatus: the step the answer is at (reading_question, ' +
+      'writing_query, running_query, writing_answer), each as it starts, before the first piece;\n' +
       '- `data: {"content": "…"}` (unnamed events, schema StreamChunk): the pieces of the answer, ' +
       'in order; their concatenation is the stored assistant message;\n' +
       '- `event: done` with `data:` StreamDone: the last event of an answered stream;\n' +
@@ -284,7 +287,7 @@ export const routes: readonly RouteDoc[] = [
       {
         status: 200,
         description: 'The event stream',
-        events: { message: StreamChunk, done: StreamDone, error: ErrorEnvelope },
+        events: { status: StreamStatus, message: StreamChunk, done: StreamDone, error: ErrorEnvelope },
       },
     ],
     errors: answering,

@@ -307,6 +307,12 @@ export const ChatOrAppendResponse = v.union([ChatAnswerResponse, AppendResponse]
 
 // ---- Streaming -------------------------------------------------------------------------------
 
+/** `event: status`: the step an answer is at, before its first piece. */
+export const StreamStatus = v.object({
+  step: v.picklist(['reading_question', 'writing_query', 'running_query', 'writing_answer']),
+  message: v.string(),
+});
+
 /** An unnamed server-sent event: a piece of the answer. */
 export const StreamChunk = v.object({ content: v.string() });
 
