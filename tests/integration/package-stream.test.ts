@@ -149,7 +149,10 @@ describe('the packaged stream function under a response-stream shim', () => {
       chart: null,
       suggestions: expect.any(Array),
     });
-    const content = events.slice(0, -1);
+    // Status events (the steps) come first, then the answer's pieces.
+    const statuses = events.filter((event) => event.event === 'status');
+    expect(events.slice(0, statuses.length)).toEqual(statuses);
+    const content = events.slice(statuses.length, -1);
     for (const event of content) expect(event.event).toBeUndefined();
     const text = content.map((event) => JSON.parse(event.data).content as string).join('');
     expect(text.length).toBeGreaterThan(0);
