@@ -177,8 +177,9 @@ describe('the packaged stream function under a response-stream shim', () => {
     // Assert
     const { prelude, events } = readResponse(raw);
     expect(prelude.statusCode).toBe(200);
-    expect(events.map((event) => event.event)).toEqual(['error']);
-    const envelope = JSON.parse(events[0]!.data);
+    // The steps it reached, then the error.
+    expect(events.map((event) => event.event)).toEqual(['status', 'status', 'status', 'error']);
+    const envelope = JSON.parse(events.at(-1)!.data);
     expect(envelope).toMatchObject({
       success: false,
       error: { code: 'DB_CONNECTION_FAILED' },
