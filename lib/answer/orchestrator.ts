@@ -398,7 +398,16 @@ const composerFor = (request: AnswerRequest, query: SqlProposal): Engine => {
   const { engine, database } = request;
   if (!engine.compose) return engine;
   const mode = database.modelData ?? 'rows';
-  const allowed = mode === 'rows' || (mode === 'aggregates' && onlyAggregateColumns(query.sql));
+  // A query that reads a redacted column at all (under an alias, inside an expression) never
+  // has its rows shown to a model: dropping result columns by name would not catch it.
+  const identifiers = new Set(
+    [...query.sql.matchAll(/[A-Za-z_][A-Za-z0-9_$]*/g)].map((match) => match[0].toLowerCase()),
+  );
+  const readsRedacted = (database.redactedColumns ?? []).some((name) =>
+    identifiers.has(name.split('.').pop()?.toLowerCase() ?? ''),
+  );
+  const allowed =
+    !readsRedacted && (mode === 'rows' || (mode === 'aggregates' && onlyAggregateColumns(query.sql)));
   return allowed ? engine : { name: engine.name, propose: engine.propose.bind(engine) };
 };
 
