@@ -55,6 +55,13 @@ Commands:
       [{"column_name": "...", "column_description": "..."}]}}, kept with the database and
       applied at every indexing. --glossary file.json: {"synonyms": {...}, "metrics": {...},
       "filters": {...}}, checked against the new index and the SQL guard (docs/databases.md).
+  database egress set --database UUID [--model-data rows|aggregates|schema_only]
+      [--redact table.column,… | --redact ""]
+      what of the database may reach a model provider (docs/model-engines.md "Data egress"):
+      rows (the default) sample values and result rows; aggregates: result rows only when
+      every column is an aggregate; schema_only: neither, the service writes the answer.
+      --redact names columns never sent to a model ("" clears the list). Seen by the next
+      question; no re-index.
   database glossary set --database UUID --file glossary.json
       checks a glossary against the schema index and the SQL guard, then replaces it
   database list --org ID
@@ -122,6 +129,8 @@ const optionConfig = {
   policy: { type: 'string' },
   glossary: { type: 'string' },
   descriptions: { type: 'string' },
+  'model-data': { type: 'string' },
+  redact: { type: 'string' },
   'per-minute': { type: 'string' },
   'per-hour': { type: 'string' },
   concurrent: { type: 'string' },
@@ -191,6 +200,7 @@ export const commands = {
   'database list': { required: ['org'], optional: [] },
   'database index': { required: ['id'], optional: [] },
   'database glossary set': { required: ['database', 'file'], optional: [] },
+  'database egress set': { required: ['database'], optional: ['model-data', 'redact'] },
   'sql check': {
     required: ['database'],
     optional: ['tenant', 'scope', 'execute', 'timeout-ms', 'sql', 'jsonl'],

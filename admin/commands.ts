@@ -12,9 +12,9 @@ import { isServiceError } from '#lib/errors.ts';
 import { uuidPattern } from '#lib/ids.ts';
 import { effectiveLimits, type LimitOverrides, PlanName } from '#lib/limits/plans.ts';
 import { createKey, publicApiKey, revokeKey } from '#lib/manage/api-keys.ts';
-import { createDatabase } from '#lib/manage/database-changes.ts';
+import { createDatabase, updateDatabase } from '#lib/manage/database-changes.ts';
 import { indexDatabase } from '#lib/manage/databases.ts';
-import { ApiKeyCreateBody } from '#lib/manage/inputs.ts';
+import { ApiKeyCreateBody, DatabaseUpdateBody } from '#lib/manage/inputs.ts';
 import { effectivePolicy } from '#lib/sql/policy.ts';
 import { type ApiKeyRecord, listApiKeys } from '#lib/store/api-keys.ts';
 import { BrandingUpdate, saveBranding } from '#lib/store/branding.ts';
@@ -593,6 +593,29 @@ const databaseGlossarySet: Run = async (values, connect) => {
   return { database_id: id, glossary };
 };
 
+/** What of a database may reach a model provider, through the control plane's update (no re-index). */
+const databaseEgressSet: Run = async (values, connect) => {
+  const id = uuidOption('database', values.database);
+  if (values['model-data'] === undefined && values.redact === undefined)
+    throw new UsageError('database egress set takes --model-data, --redact or both');
+  const body = v.safeParse(DatabaseUpdateBody, {
+    ...(values['model-data'] !== undefined ? { model_data: values['model-data'] } : {}),
+    ...(values.redact !== undefined
+      ? {
+          redacted_columns: values.redact
+            .split(',')
+            .map((name) => name.trim())
+            .filter(Boolean),
+        }
+      : {}),
+  });
+  if (!body.success) throw new UsageError(body.issues.map((issue) => issue.message).join('; '));
+  await connect();
+  const database = await databaseById(id);
+  const updated = await updateDatabase(database.organizationId, id, body.output);
+  return { database_id: id, model_data: updated.model_data, redacted_columns: updated.redacted_columns };
+};
+
 const databaseIndex: Run = async (values, connect) => {
   const id = uuidOption('id', values.id);
   await connect();
@@ -710,6 +733,7 @@ export const runners: Record<CommandName, Run> = {
   'database list': databaseList,
   'database index': databaseIndex,
   'database glossary set': databaseGlossarySet,
+  'database egress set': databaseEgressSet,
   'sql check': sqlCheck,
   'personality create': personalityCreate,
   'personality list': personalityList,

@@ -64,6 +64,12 @@ const UNSEEN_PRECISION = 0.9;
 const UNSEEN_DECLINES = 0.95;
 const UNSEEN_COVERAGE = 0.6;
 
+// `--linking` measures the model engines' prompts instead (eval/linking.ts) and exits.
+if (process.argv.includes('--linking')) {
+  await import('./linking.ts');
+  process.exit(0);
+}
+
 // ---- arguments ------------------------------------------------------------------------------
 
 const argValue = (name: string): string | undefined => {

@@ -5,7 +5,9 @@
 // as an ordinary JSON error envelope with its status: an unknown conversation (404; it supplies
 // the database — unless `database_id` is given, which creates it as the chat endpoints do), a
 // missing or empty `message` (400), the tenant.
-// Then `data: {"content": …}` for each piece of the answer as it is produced (a model engine's
+// Then `event: status` with {step, message} as each step starts (reading_question,
+// writing_query, running_query, writing_answer), until the first piece; then
+// `data: {"content": …}` for each piece of the answer as it is produced (a model engine's
 // tokens as they arrive, the builtin's sentence then its summary of the rows; `: ping` while
 // idle), and `event: done` with {conversation_id, sources, query_type, execution_time_ms,
 // row_count} and the rows (results, results_truncated); a failure after that point (the database, a model that breaks off mid-answer) is
@@ -19,7 +21,15 @@ import { errorEnvelope, toServiceError } from '#lib/errors.ts';
 import { api } from '#lib/http/api.ts';
 import type { ApiResult } from '#lib/http/types.ts';
 import { logger } from '#lib/log.ts';
-import { PING_INTERVAL_MS, SSE_HEADERS, sseData, sseDone, sseError, sseStream } from '#lib/stream/sse.ts';
+import {
+  PING_INTERVAL_MS,
+  SSE_HEADERS,
+  sseData,
+  sseDone,
+  sseError,
+  sseEvent,
+  sseStream,
+} from '#lib/stream/sse.ts';
 
 /**
  * Test seams: a pause after each piece (a slow stream of the builtin engine's instant answer),
@@ -56,6 +66,8 @@ export const handler = api({
       const outcome = await answerQuestion({
         ...request,
         signal,
+        // Progress before the first piece: `event: status` {step, message} per step.
+        onStatus: (status) => send(sseEvent('status', status)),
         onPiece: async (piece) => {
           await send(sseData({ content: piece }));
           if (pacing.pieceDelayMs > 0) await sleep(pacing.pieceDelayMs);

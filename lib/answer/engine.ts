@@ -61,12 +61,24 @@ export interface EngineInput {
    */
   glossary?: Glossary;
   /**
+   * What of the database may reach a model (the database's `model_data`, docs/model-engines.md
+   * "Data egress"): `rows` (default) sample values and result rows; `aggregates` result rows only
+   * when every column is an aggregate; `schema_only` neither (the service composes the answer).
+   */
+  modelData?: ModelData;
+  /** Columns (`table.column` or `schema.table.column`) never shown to a model, nor their values. */
+  redactedColumns?: readonly string[];
+  /**
    * Receives the token usage of each model call the engine makes for this question (proposal,
    * format retry, repair, composition), as the provider reported it; engines without a model
    * never call it. The orchestrator adds them up (`AnswerOutcome.tokens`).
    */
   onUsage?: (usage: TokenUsage) => void;
+  /** Called once for every call the engine makes to a model provider (counted in usage). */
+  onModelCall?: () => void;
 }
+
+export type ModelData = 'rows' | 'aggregates' | 'schema_only';
 
 /** Model tokens of one call, from the provider's usage fields (OpenAI `usage`, Bedrock `usage`). */
 export interface TokenUsage {

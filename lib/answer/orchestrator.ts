@@ -104,6 +104,21 @@ export interface ChatAnswer {
   suggestions: string[];
 }
 
+/** The steps a streamed answer reports before its first piece (docs/model-engines.md "Progress"). */
+export type AnswerStep = 'reading_question' | 'writing_query' | 'running_query' | 'writing_answer';
+
+export const STEP_MESSAGES: Record<AnswerStep, string> = {
+  reading_question: 'Reading the question…',
+  writing_query: 'Writing the query…',
+  running_query: 'Running the query…',
+  writing_answer: 'Writing the answer…',
+};
+
+export interface AnswerStatus {
+  step: AnswerStep;
+  message: string;
+}
+
 export interface AnswerRequest {
   caller: Caller;
   conversationId: string;
@@ -133,6 +148,11 @@ export interface AnswerRequest {
    * timeout; with too little left the deterministic composition answers.
    */
   deadline?: number;
+  /**
+   * Streaming: told each step (reading the question, writing the query, running it, writing the
+   * answer) as it starts, until the first piece of the answer goes out; never after it.
+   */
+  onStatus?: (status: AnswerStatus) => void | Promise<void>;
   /**
    * Streaming: receives the answer's text piece by piece as it is produced (their concatenation
    * is the stored message); awaited, so that a caller can pace the pieces to its reader.
@@ -216,15 +236,27 @@ const engineCall = async <T>(engine: Engine, call: () => Promise<T>): Promise<T>
  */
 interface Emitter {
   emit: (piece: string) => Promise<void>;
+  /** A step's status, only before the first piece. */
+  status: (step: AnswerStep) => Promise<void>;
   readonly handed: string[];
   readonly streaming: boolean;
 }
 
-const emitter = (onPiece: PieceSink | undefined, signal: AbortSignal | undefined): Emitter => {
+const emitter = (
+  onPiece: PieceSink | undefined,
+  signal: AbortSignal | undefined,
+  onStatus?: AnswerRequest['onStatus'],
+): Emitter => {
   const handed: string[] = [];
+  let last: AnswerStep | undefined;
   return {
     handed,
     streaming: onPiece !== undefined,
+    status: async (step) => {
+      if (!onStatus || handed.length > 0 || step === last || signal?.aborted) return;
+      last = step;
+      await onStatus({ step, message: STEP_MESSAGES[step] });
+    },
     emit: async (piece) => {
       if (!onPiece || piece === '' || signal?.aborted) return;
       await onPiece(piece);
@@ -271,6 +303,7 @@ const composeRows = async (
   out: Emitter,
   deadline: number | undefined,
 ): Promise<ComposedAnswer & { stopped?: boolean }> => {
+  await out.status('writing_answer');
   const sendAll = async (composed: ComposedAnswer): Promise<ComposedAnswer> => {
     for (const piece of composed.pieces) await out.emit(piece);
     return composed;
@@ -322,6 +355,84 @@ const composeRows = async (
   return sendAll(composeAnswer(proposal, rows));
 };
 
+const AGGREGATE_CALL =
+  /^(?:count|sum|avg|min|max|stddev|stddev_pop|stddev_samp|variance|var_pop|var_samp|bool_and|bool_or|every)\s*\(/i;
+
+/** The top-level items of a select list (commas inside parentheses or quotes kept). */
+const selectItems = (list: string): string[] => {
+  const items: string[] = [];
+  let depth = 0;
+  let quote: string | undefined;
+  let start = 0;
+  for (let i = 0; i < list.length; i++) {
+    const char = list[i]!;
+    if (quote) {
+      if (char === quote) quote = undefined;
+    } else if (char === "'" || char === '"' || char === '`') quote = char;
+    else if (char === '(') depth++;
+    else if (char === ')') depth--;
+    else if (char === ',' && depth === 0) {
+      items.push(list.slice(start, i).trim());
+      start = i + 1;
+    }
+  }
+  items.push(list.slice(start).trim());
+  return items;
+};
+
+/**
+ * Whether every column of a query's result is an aggregate (`model_data: aggregates`): one
+ * SELECT without GROUP BY, set operations or a WITH, each item an aggregate call (with an alias
+ * and arithmetic on aggregates allowed). Anything else is not, which only costs the model's
+ * wording: the service writes the answer.
+ */
+export const onlyAggregateColumns = (sql: string): boolean => {
+  const text = sql.trim().replace(/;$/, '');
+  if (!/^select\s/i.test(text) || /\b(?:group\s+by|union|intersect|except|over)\b/i.test(text)) return false;
+  const from = text.search(/\sfrom\s/i);
+  const list = text.slice(6, from < 0 ? undefined : from).trim();
+  if (/^distinct\b/i.test(list)) return false;
+  return selectItems(list).every((item) => {
+    const expression = item.replace(/\s+as\s+("[^"]*"|`[^`]*`|\w+)$/i, '').trim();
+    const stripped = expression.replace(/^[(\s]+/, '');
+    return (
+      AGGREGATE_CALL.test(stripped) && !/\b(?:case|select)\b/i.test(expression.replace(AGGREGATE_CALL, ''))
+    );
+  });
+};
+
+/** The engine that writes the answer from the rows: without its own `compose` when the rows may not reach a model. */
+const composerFor = (request: AnswerRequest, query: SqlProposal): Engine => {
+  const { engine, database } = request;
+  if (!engine.compose) return engine;
+  const mode = database.modelData ?? 'rows';
+  // A query that reads a redacted column at all (under an alias, inside an expression) never
+  // has its rows shown to a model: dropping result columns by name would not catch it.
+  const identifiers = new Set(
+    [...query.sql.matchAll(/[A-Za-z_][A-Za-z0-9_$]*/g)].map((match) => match[0].toLowerCase()),
+  );
+  const readsRedacted = (database.redactedColumns ?? []).some((name) =>
+    identifiers.has(name.split('.').pop()?.toLowerCase() ?? ''),
+  );
+  const allowed =
+    !readsRedacted && (mode === 'rows' || (mode === 'aggregates' && onlyAggregateColumns(query.sql)));
+  return allowed ? engine : { name: engine.name, propose: engine.propose.bind(engine) };
+};
+
+/** The rows a model may read: without the database's redacted columns (by column name). */
+const rowsForModel = (request: AnswerRequest, rows: ResultRows): ResultRows => {
+  const redacted = new Set(
+    (request.database.redactedColumns ?? []).map((name) => name.split('.').pop()?.toLowerCase() ?? ''),
+  );
+  if (redacted.size === 0) return rows;
+  const columns = rows.columns.filter((column) => !redacted.has(column.toLowerCase()));
+  return {
+    columns,
+    rows: rows.rows.map((row) => Object.fromEntries(columns.map((column) => [column, row[column]]))),
+    truncated: rows.truncated,
+  };
+};
+
 /** A database error an engine may be able to fix by rewriting its query (not a time or cost limit). */
 const repairable = (error: unknown): error is ServiceError =>
   error instanceof ServiceError &&
@@ -329,8 +440,16 @@ const repairable = (error: unknown): error is ServiceError =>
   error.detail !== 'QUERY_TIMEOUT' &&
   error.detail !== 'QUERY_TOO_EXPENSIVE';
 
+/**
+ * Guard refusals a model can fix by rewriting its query (docs/model-engines.md "Repair"): a
+ * relation or column it misspelt or invented, SQL that does not parse. The guard's message
+ * names only what the query itself wrote, never data.
+ */
+const FIXABLE_REFUSALS: ReadonlySet<string> = new Set(['UNKNOWN_RELATION', 'PARSE_ERROR']);
+const MAX_REFUSAL_TEXT = 300;
+
 type Ran =
-  | { kind: 'refused'; code: string }
+  | { kind: 'refused'; code: string; message: string }
   | { kind: 'rows'; result: Awaited<ReturnType<Connector['execute']>> };
 
 /** The connector's limits, the statement timeout cut to the time left before the deadline (at least 1 s). */
@@ -375,7 +494,7 @@ const guardAndRun = async (
       engine: request.engine.name,
       databaseId: request.database.id,
     });
-    return { kind: 'refused', code: outcome.code };
+    return { kind: 'refused', code: outcome.code, message: outcome.message };
   }
   const allowed = outcome;
   const result = await timings.measure('db', async () => {
@@ -402,21 +521,43 @@ const runProposal = async (
   let query = proposal;
   let repaired = false;
   let ran: Ran;
+  const repair = engine.repair?.bind(engine);
+  /** The one repair round: the engine's new proposal for `error`, or a message that ends the answer. */
+  const askRepair = async (error: string): Promise<Produced | undefined> => {
+    await out.status('writing_query');
+    const next = await timings.measure('engine', () =>
+      engineCall(engine, () => repair!(input, { sql: query.sql, error })),
+    );
+    repaired = true;
+    if (next.kind !== 'sql') return { ...fromMessage(next), repaired: true };
+    query = next;
+    return undefined;
+  };
   try {
+    await out.status('running_query');
     ran = await guardAndRun(request, query, timings, deps);
   } catch (error) {
-    const repair = engine.repair?.bind(engine);
     if (!repair || !repairable(error)) throw error;
     logger.info('the database rejected the query; asking the engine to repair it', {
       engine: engine.name,
       detail: error.detail,
     });
-    const next = await timings.measure('engine', () =>
-      engineCall(engine, () => repair(input, { sql: query.sql, error: error.message })),
+    const ended = await askRepair(error.message);
+    if (ended) return ended;
+    await out.status('running_query');
+    ran = await guardAndRun(request, query, timings, deps);
+  }
+  // A refusal the engine can fix gets the same single round, with the guard's own message.
+  if (ran.kind === 'refused' && !repaired && repair && FIXABLE_REFUSALS.has(ran.code)) {
+    logger.info('the guard refused a fixable query; asking the engine to repair it', {
+      engine: engine.name,
+      code: ran.code,
+    });
+    const ended = await askRepair(
+      `The service refused the query before running it (${ran.code}): ${ran.message.slice(0, MAX_REFUSAL_TEXT)}`,
     );
-    if (next.kind !== 'sql') return { ...fromMessage(next), repaired: true };
-    query = next;
-    repaired = true;
+    if (ended) return ended;
+    await out.status('running_query');
     ran = await guardAndRun(request, query, timings, deps);
   }
   const flags = repaired ? { repaired } : {};
@@ -436,11 +577,13 @@ const runProposal = async (
   const { result } = ran;
   const results = result.rows.slice(0, RESULT_ROW_CAP);
   const truncated = result.rows.length > RESULT_ROW_CAP;
+  const rows = { columns: result.columns, rows: results, truncated };
+  const composer = composerFor(request, query);
   const { text, pieces, stopped } = await timings.measure('engine', () =>
     composeRows(
-      engine,
+      composer,
       query,
-      { columns: result.columns, rows: results, truncated },
+      composer.compose ? rowsForModel(request, rows) : rows,
       input,
       out,
       request.deadline,
@@ -475,6 +618,7 @@ export const answerQuestion = async (
   const timings = request.timings ?? new Timings();
   const { caller, conversationId, question, database, catalog, engine, personality } = request;
   let tokens: TokenUsage | undefined;
+  let modelCalls = 0;
   const input: EngineInput = {
     question,
     catalog: catalog.visible,
@@ -489,8 +633,14 @@ export const answerQuestion = async (
     onUsage: (usage) => {
       tokens = { input: (tokens?.input ?? 0) + usage.input, output: (tokens?.output ?? 0) + usage.output };
     },
+    onModelCall: () => {
+      modelCalls += 1;
+    },
+    ...(database.modelData ? { modelData: database.modelData } : {}),
+    ...(database.redactedColumns?.length ? { redactedColumns: database.redactedColumns } : {}),
   };
-  const out = emitter(request.onPiece, request.signal);
+  const out = emitter(request.onPiece, request.signal, request.onStatus);
+  await out.status('reading_question');
   const conversation = {
     userId: caller.userId ?? '',
     databaseId: database.id,
@@ -535,12 +685,18 @@ export const answerQuestion = async (
     indexedAt: catalog.full.indexedAt,
     examples: request.examples,
     glossary: request.glossary,
+    instructions: personality?.instructions,
+    now: input.now,
   };
-  const propose = async (): Promise<{ proposal: Proposal; answeredBy: AnsweredBy }> =>
-    (await reusableSql(sqlSource)) ?? {
+  const propose = async (): Promise<{ proposal: Proposal; answeredBy: AnsweredBy }> => {
+    const reused = await reusableSql(sqlSource);
+    if (reused) return reused;
+    await out.status('writing_query');
+    return {
       proposal: await engineCall(engine, () => engine.propose(input)),
       answeredBy: engine.name === BUILTIN ? 'builtin' : 'model',
     };
+  };
   const [stored, proposed] = await Promise.allSettled([
     append('user', question),
     timings.measure('engine', propose),
@@ -609,9 +765,16 @@ export const answerQuestion = async (
   // 5. The answer is stored, then returned.
   const executionMs = Math.round(timings.elapsed());
   const { query } = produced;
-  // This month's answers by who answered (GET /organization/usage), counted as it is stored.
+  // This month's answers by who answered, and the model work they cost (GET /organization/usage),
+  // counted as the answer is stored.
+  const work = {
+    calls: modelCalls,
+    inputTokens: tokens?.input ?? 0,
+    outputTokens: tokens?.output ?? 0,
+    repairs: produced.repaired ? 1 : 0,
+  };
   const counted: AlongsideWrite = {
-    update: answerCountUpdate(caller.organizationId, proposed.value.answeredBy),
+    update: answerCountUpdate(caller.organizationId, proposed.value.answeredBy, new Date(), work),
   };
   const assistant = await append(
     'assistant',
@@ -629,6 +792,8 @@ export const answerQuestion = async (
       ...(produced.refusal ? { refusal: produced.refusal } : {}),
       ...(produced.repaired ? { repaired: true } : {}),
       ...(incomplete ? { incomplete: true } : {}),
+      ...(modelCalls > 0 ? { model_calls: modelCalls } : {}),
+      ...(tokens ? { tokens } : {}),
     },
     [counted, ...leaseBack],
   );

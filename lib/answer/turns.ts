@@ -37,6 +37,9 @@ export interface AssistantMetadata {
   error?: { code: string; detail?: string };
   /** A streamed answer whose reader went away: the content is what was sent before that. */
   incomplete?: boolean;
+  /** Calls to a model provider this answer cost, and their tokens as the provider reported them. */
+  model_calls?: number;
+  tokens?: { input: number; output: number };
 }
 
 const kinds = ['sql', 'clarification', 'conversational', 'refused'] as const;

@@ -163,6 +163,8 @@ export const createDatabase = async (
         ...(body.descriptions && Object.keys(body.descriptions).length > 0
           ? { descriptions: body.descriptions }
           : {}),
+        ...(body.model_data && body.model_data !== 'rows' ? { modelData: body.model_data } : {}),
+        ...(body.redacted_columns?.length ? { redactedColumns: body.redacted_columns } : {}),
       },
       new Date(),
       { uniqueName: true },
@@ -213,6 +215,13 @@ export const updateDatabase = async (
     policy: settings.policy,
     ...(body.descriptions !== undefined
       ? { descriptions: Object.keys(body.descriptions).length > 0 ? body.descriptions : null }
+      : {}),
+    // What reaches a model is read at each answer: no re-index.
+    ...(body.model_data !== undefined
+      ? { modelData: body.model_data === 'rows' ? null : body.model_data }
+      : {}),
+    ...(body.redacted_columns !== undefined
+      ? { redactedColumns: body.redacted_columns.length > 0 ? body.redacted_columns : null }
       : {}),
   };
   let record: DatabaseRecord;

@@ -15,6 +15,8 @@ export const databaseDetail = (record: DatabaseRecord) => ({
   indexed_at: record.schemaIndex?.indexedAt ?? null,
   tables: record.schemaIndex?.relations ?? null,
   policy: record.policy,
+  model_data: record.modelData ?? 'rows',
+  redacted_columns: record.redactedColumns ?? [],
   updated_at: record.updatedAt ?? record.createdAt,
 });
 export type DatabaseDetail = ReturnType<typeof databaseDetail>;

@@ -76,12 +76,43 @@ export const DescriptionsInput = v.pipe(
   v.description('What columns mean, table → column → text; applied at each indexing'),
 );
 
+/** A column named for redaction: `table.column` or `schema.table.column`. */
+const RedactedColumn = v.pipe(
+  v.string(),
+  v.regex(
+    /^[^.\s]{1,128}(?:\.[^.\s]{1,128}){1,2}$/,
+    'a redacted column is table.column or schema.table.column',
+  ),
+);
+
+/** What of a database may reach a model provider (docs/model-engines.md "Data egress"). */
+const egressFields = {
+  model_data: v.optional(
+    v.pipe(
+      v.picklist(['rows', 'aggregates', 'schema_only'], 'model_data must be rows, aggregates or schema_only'),
+      v.description(
+        'what may reach a model provider: rows (default) sample values and result rows; aggregates: result rows only when every column is an aggregate; schema_only: neither (the service writes the answer)',
+      ),
+    ),
+  ),
+  redacted_columns: v.optional(
+    v.pipe(
+      v.array(RedactedColumn),
+      v.maxLength(200, 'at most 200 redacted columns'),
+      v.description(
+        'columns never sent to a model provider, in a prompt, a sample or a row: table.column or schema.table.column',
+      ),
+    ),
+  ),
+};
+
 const policyFields = {
   requires_organization_scoping: v.optional(
     v.pipe(v.boolean(), v.description('true: X-Tenant-Id is required and every query is filtered by tenant')),
   ),
   policy: v.optional(RowPolicy),
   descriptions: v.optional(DescriptionsInput),
+  ...egressFields,
 };
 
 /** The body of POST /api/v1/organization/databases. */

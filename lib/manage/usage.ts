@@ -35,6 +35,8 @@ export const readUsage = async (principal: Principal, now = Date.now()) => {
     monthly: window('month', limits.monthlyRequests, items.counters, now),
     indexing: { used: items.indexingUsed, limit: limits.indexingOperations, resets_at: monthEnds },
     answers: items.answers,
+    // This month's model calls, tokens (as providers reported them) and repair rounds.
+    model: items.model,
   };
 };
 export type Usage = Awaited<ReturnType<typeof readUsage>>;

@@ -49,6 +49,7 @@ const componentSchemas: Record<string, Schema> = {
   QueryType: schemas.QueryType,
   ChatAnswer: schemas.ChatAnswer,
   ChatAnswerResponse: schemas.ChatAnswerResponse,
+  StreamStatus: schemas.StreamStatus,
   StreamChunk: schemas.StreamChunk,
   StreamDone: schemas.StreamDone,
   StreamEvent: schemas.StreamEvent,

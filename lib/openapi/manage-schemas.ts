@@ -64,6 +64,16 @@ export const DatabaseDetail = v.pipe(
       v.description('relations in the current schema index; null: not indexed'),
     ),
     policy: RowPolicyDoc,
+    model_data: v.pipe(
+      v.picklist(['rows', 'aggregates', 'schema_only']),
+      v.description(
+        'what may reach a model provider: rows (sample values and result rows), aggregates (result rows only when every column is an aggregate), schema_only (neither; the service writes the answer)',
+      ),
+    ),
+    redacted_columns: v.pipe(
+      v.array(v.string()),
+      v.description('columns never sent to a model provider (table.column or schema.table.column)'),
+    ),
     updated_at: timestamp,
   }),
   v.description('A connected database with its index and row policy: never its URL, host, user or password'),
@@ -218,6 +228,12 @@ export const Usage = v.pipe(
     answers: v.pipe(
       v.object({ builtin: count, model: count, pattern: count, cache: count }),
       v.description('answers this calendar month by who answered'),
+    ),
+    model: v.pipe(
+      v.object({ calls: count, input_tokens: count, output_tokens: count, repairs: count }),
+      v.description(
+        'calls to model providers this calendar month, their input and output tokens as the providers reported them, and repair rounds',
+      ),
     ),
   }),
   v.description("The organization's plan, current windows and quotas"),

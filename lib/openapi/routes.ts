@@ -267,6 +267,8 @@ export const routes: readonly RouteDoc[] = [
     description:
       'Answers `message` in an existing conversation (it supplies the database) as server-sent ' +
       'events (each parsed event is a StreamEvent), written as the answer is produced:\n\n' +
+      '- `event: status` with `data:` StreamStatus: the step the answer is at (reading_question, ' +
+      'writing_query, running_query, writing_answer), each as it starts, before the first piece;\n' +
       '- `data: {"content": "…"}` (unnamed events, schema StreamChunk): the pieces of the answer, ' +
       'in order; their concatenation is the stored assistant message;\n' +
       '- `event: done` with `data:` StreamDone: the last event of an answered stream;\n' +

@@ -309,6 +309,12 @@ export const ChatOrAppendResponse = v.union([ChatAnswerResponse, AppendResponse]
 
 // ---- Streaming -------------------------------------------------------------------------------
 
+/** `event: status`: the step an answer is at, before its first piece. */
+export const StreamStatus = v.object({
+  step: v.picklist(['reading_question', 'writing_query', 'running_query', 'writing_answer']),
+  message: v.string(),
+});
+
 /** An unnamed server-sent event: a piece of the answer. */
 export const StreamChunk = v.object({ content: v.string() });
 
@@ -335,12 +341,13 @@ export type StreamDone = v.InferOutput<typeof StreamDone>;
  */
 export const StreamEvent = v.pipe(
   v.variant('event', [
+    v.object({ event: v.literal('status'), data: StreamStatus }),
     v.object({ event: v.literal('message'), data: StreamChunk }),
     v.object({ event: v.literal('done'), data: StreamDone }),
     v.object({ event: v.literal('error'), data: ErrorEnvelope }),
   ]),
   v.description(
-    'One event of an answer stream: `message` (unnamed on the wire) with a piece of the answer, `done` with the answer, `error` with a failure after the stream started',
+    'One event of an answer stream: `status` with the step the answer is at (before the first piece), `message` (unnamed on the wire) with a piece of the answer, `done` with the answer, `error` with a failure after the stream started',
   ),
 );
 export type StreamEvent = v.InferOutput<typeof StreamEvent>;

@@ -117,6 +117,14 @@ export const DatabaseRecord = v.object({
    * ColumnDescriptions: table → column → text), applied to the catalog at each indexing.
    */
   descriptions: v.optional(v.record(v.string(), v.record(v.string(), v.string()))),
+  /**
+   * What may reach a model provider (docs/model-engines.md "Data egress"): `rows` (the default)
+   * sample values and result rows; `aggregates` result rows only when every column is an
+   * aggregate; `schema_only` neither.
+   */
+  modelData: v.optional(v.picklist(['rows', 'aggregates', 'schema_only'])),
+  /** Columns (`table.column` or `schema.table.column`) never sent to a model, nor their values. */
+  redactedColumns: v.optional(v.array(v.string())),
   createdAt: v.string(),
   updatedAt: v.optional(v.string()),
 });
@@ -207,6 +215,8 @@ export interface DatabaseChanges {
   scopeFilterColumn?: string | null;
   policy?: RowPolicy;
   descriptions?: Record<string, Record<string, string>> | null;
+  modelData?: 'rows' | 'aggregates' | 'schema_only' | null;
+  redactedColumns?: string[] | null;
 }
 
 /**

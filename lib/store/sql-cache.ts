@@ -1,7 +1,7 @@
 // The shared SQL cache of the model engines (docs/design.md "Answers people can check and
 // improve"): the SQL a model wrote for a first question on a database, kept per database and
 // key (lib/answer/sql-cache.ts: the normalised question and everything the model was shown).
-// Item: PK SQLCACHE#<database id>, SK <key>; it expires on its own after CACHE_TTL_SECONDS
+// Item: PK SQLCACHE#<database id>, SK <key>, `day` when the SQL serves only on that day; it expires on its own after CACHE_TTL_SECONDS
 // (the table's TTL attribute `expiresAt`). It holds SQL and its reading, never rows: a hit is
 // guarded and rewritten for the caller's tenant like any other SQL.
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
@@ -16,6 +16,8 @@ export const CachedSql = v.object({
   sql: v.string(),
   description: v.string(),
   interpretation: v.optional(v.string()),
+  /** The day (UTC, YYYY-MM-DD) the SQL is tied to, when it is (a date literal, the clock): it serves only then. */
+  day: v.optional(v.string()),
   createdAt: v.string(),
 });
 export type CachedSql = v.InferOutput<typeof CachedSql>;

@@ -4,11 +4,15 @@
 // asks it first in its own conversation, and answers with tenant 2's rows only; a follow-up
 // still goes to the model; an approved pattern's question is answered from the pattern.
 import { randomUUID } from 'node:crypto';
+import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConnector } from '#lib/connectors/index.ts';
+import { createApiKey } from '#lib/store/api-keys.ts';
+import { documents, tableName } from '#lib/store/client.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
+import { messageKey } from '#lib/store/messages.ts';
 import { addPattern } from '#lib/store/patterns.ts';
-import type { Personality } from '#lib/store/personalities.ts';
+import { createPersonality, type Personality } from '#lib/store/personalities.ts';
 import { demoSeedFile } from '../helpers/answering.ts';
 import { type FakeOpenAi, reply } from '../helpers/fake-openai.ts';
 import { startScriptedModelStack } from '../helpers/scripted-model.ts';
@@ -45,11 +49,11 @@ const countFor = async (tenant: number, table: string): Promise<number> => {
   }
 };
 
-const ask = async (tenant: string, message: string, conversation = randomUUID()) => {
+const ask = async (tenant: string, message: string, conversation = randomUUID(), personalityId?: string) => {
   const response = await fetch(`${gateway.url}/api/v1/chat/${conversation}/message`, {
     method: 'POST',
     headers: { 'X-API-Key': acme.sk, 'X-Tenant-Id': tenant, 'Content-Type': 'application/json' },
-    body: JSON.stringify({ message, database_id: shop.id, personality_id: personality.id }),
+    body: JSON.stringify({ message, database_id: shop.id, personality_id: personalityId ?? personality.id }),
   });
   const body = (await response.json()) as { data: Record<string, unknown> };
   expect(response.status, JSON.stringify(body)).toBe(200);
@@ -83,6 +87,36 @@ describe('the shared SQL cache', () => {
     expect(second.answer.sql).toBe('SELECT count(*) AS customers FROM customers');
   });
 
+  it('asks the model again under a personality with other instructions, and the request carries them', async () => {
+    fake.reset();
+    const question = 'How many products are in the catalogue?';
+    const answer = reply({
+      kind: 'sql',
+      sql: 'SELECT count(*) AS products FROM products',
+      description: 'Counting products',
+    });
+    fake.respond(answer);
+    const first = await ask('1', question);
+    const formal = await createPersonality({
+      organizationId: acme.organization.id,
+      name: 'Formal scripted model',
+      engine: 'openai',
+      model: 'gpt-cache-e2e',
+      instructions: 'Only count products that are in stock, and say so.',
+    });
+    const before = fake.requests.length;
+    fake.respond(answer);
+
+    const second = await ask('2', question, randomUUID(), formal.id);
+
+    expect(first.answer.answered_by).toBe('model');
+    expect(second.answer.answered_by).toBe('model');
+    expect(fake.requests.length).toBeGreaterThan(before);
+    expect(JSON.stringify(fake.requests[before]?.body.messages)).toContain(
+      'Only count products that are in stock',
+    );
+  });
+
   it('asks the model again for a follow-up, whose SQL depends on the conversation', async () => {
     fake.reset();
     const question = 'And how many orders is that?';
@@ -100,6 +134,49 @@ describe('the shared SQL cache', () => {
 
     expect(followUp.answer.answered_by).toBe('model');
     expect(fake.requests.length).toBeGreaterThan(before);
+  });
+});
+
+describe('model work in usage', () => {
+  it('stores the model calls and tokens with the answer and sums them in GET /organization/usage', async () => {
+    const manage = (await createApiKey({ organizationId: acme.organization.id, kind: 'sk', manage: true }))
+      .key;
+    const usage = async () => {
+      const response = await fetch(`${gateway.url}/api/v1/organization/usage`, {
+        headers: { 'X-API-Key': manage },
+      });
+      expect(response.status).toBe(200);
+      return (
+        (await response.json()) as {
+          data: { model: { calls: number; input_tokens: number; output_tokens: number } };
+        }
+      ).data.model;
+    };
+    const before = await usage();
+    fake.reset();
+    fake.respond(
+      reply({ kind: 'sql', sql: 'SELECT count(*) AS stores FROM stores', description: 'Counting stores' }),
+    );
+
+    const { conversation, answer } = await ask('1', `How many stores are open ${randomUUID()}?`);
+
+    expect(answer.answered_by).toBe('model');
+    // The proposal (1,412 prompt and 58 completion tokens in the scripted reply), and the
+    // composition the server refused (a call, no tokens).
+    const after = await usage();
+    expect(after.calls - before.calls).toBe(fake.requests.length);
+    expect(after.input_tokens - before.input_tokens).toBe(1_412);
+    expect(after.output_tokens - before.output_tokens).toBe(58);
+    const { Item } = await documents().send(
+      new GetCommand({
+        TableName: tableName(),
+        Key: messageKey(acme.organization.id, conversation, String(answer.message_id)),
+      }),
+    );
+    expect(JSON.parse(String(Item?.metadataJson))).toMatchObject({
+      model_calls: fake.requests.length,
+      tokens: { input: 1_412, output: 58 },
+    });
   });
 });
 

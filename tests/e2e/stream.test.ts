@@ -90,8 +90,14 @@ const readEvents = async (response: Response, started = performance.now()) => {
   const events: EventSourceMessage[] = [];
   const arrivals: number[] = [];
   const comments: string[] = [];
+  /** The `status` events (before the first piece), apart from the answer's events. */
+  const statuses: { step: string; message: string; at: number; before: number }[] = [];
   const parser = createParser({
     onEvent: (event) => {
+      if (event.event === 'status') {
+        statuses.push({ ...JSON.parse(event.data), at: performance.now() - started, before: events.length });
+        return;
+      }
       events.push(event);
       arrivals.push(performance.now() - started);
     },
@@ -101,7 +107,7 @@ const readEvents = async (response: Response, started = performance.now()) => {
   for await (const chunk of response.body as unknown as AsyncIterable<Uint8Array>) {
     parser.feed(decoder.decode(chunk, { stream: true }));
   }
-  return { events, arrivals, comments };
+  return { events, arrivals, comments, statuses };
 };
 
 const historyOf = async (id: string, headers: Headers) =>
@@ -238,7 +244,9 @@ describe('streaming an answer', () => {
       });
       const reader = response.body!.getReader();
       const decoder = new TextDecoder();
-      while (!received.includes('\n\n')) {
+      // Status events come first; the client leaves after the first piece of the answer.
+      const firstPiece = /(?:^|\n)data: (\{"content"[^\n]*)\n\n/;
+      while (!firstPiece.test(received)) {
         const { value, done } = await reader.read();
         if (done) break;
         received += decoder.decode(value, { stream: true });
@@ -256,7 +264,7 @@ describe('streaming an answer', () => {
     expect(messages[3]!.sender).toBe('ASSISTANT');
     expect(messages[3]!.metadata).toMatchObject({ incomplete: true });
     // What the client received before it left.
-    const first = JSON.parse(received.slice('data: '.length, received.indexOf('\n\n'))).content as string;
+    const first = JSON.parse(/(?:^|\n)data: (\{"content"[^\n]*)\n\n/.exec(received)![1]!).content as string;
     expect(messages[3]!.content).toBe(first);
   });
 });
@@ -341,6 +349,27 @@ describe('streaming through a model engine', () => {
       model: 'gpt-stream-e2e',
       query_type: 'sql',
     });
+  });
+
+  it('sends a status per step before the first piece, the first within 100 ms while the model takes 1.5 s', async () => {
+    const { headers, id } = await modelConversation('Hello!');
+    fake.respond({ ...countQuery, delayMs: 1_500 }, streamed(['There are', ' 42 orders.']));
+
+    const started = performance.now();
+    const response = await fetch(streamUrl(id, 'How many orders are there?'), { headers });
+    const { events, statuses } = await readEvents(response, started);
+
+    expect(statuses.map((status) => status.step)).toEqual([
+      'reading_question',
+      'writing_query',
+      'running_query',
+      'writing_answer',
+    ]);
+    expect(statuses.every((status) => status.before === 0)).toBe(true);
+    expect(statuses[0]!.message).toBe('Reading the question…');
+    expect(statuses[0]!.at).toBeLessThan(100);
+    expect(statuses[2]!.at).toBeGreaterThan(1_400);
+    expect(events.at(-1)?.event).toBe('done');
   });
 
   it('answers with the deterministic composition when the model fails before writing', async () => {

@@ -149,7 +149,10 @@ describe('the packaged stream function under a response-stream shim', () => {
       chart: null,
       suggestions: expect.any(Array),
     });
-    const content = events.slice(0, -1);
+    // Status events (the steps) come first, then the answer's pieces.
+    const statuses = events.filter((event) => event.event === 'status');
+    expect(events.slice(0, statuses.length)).toEqual(statuses);
+    const content = events.slice(statuses.length, -1);
     for (const event of content) expect(event.event).toBeUndefined();
     const text = content.map((event) => JSON.parse(event.data).content as string).join('');
     expect(text.length).toBeGreaterThan(0);
@@ -174,8 +177,9 @@ describe('the packaged stream function under a response-stream shim', () => {
     // Assert
     const { prelude, events } = readResponse(raw);
     expect(prelude.statusCode).toBe(200);
-    expect(events.map((event) => event.event)).toEqual(['error']);
-    const envelope = JSON.parse(events[0]!.data);
+    // The steps it reached, then the error.
+    expect(events.map((event) => event.event)).toEqual(['status', 'status', 'status', 'error']);
+    const envelope = JSON.parse(events.at(-1)!.data);
     expect(envelope).toMatchObject({
       success: false,
       error: { code: 'DB_CONNECTION_FAILED' },

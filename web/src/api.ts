@@ -172,6 +172,8 @@ export const newId = (): string =>
 
 export interface StreamHandlers {
   onContent(chunk: string): void;
+  /** A step of the answer before its first piece ("Writing the query…"): `event: status`. */
+  onStatus?(message: string, step: string): void;
 }
 
 /** A server-sent event: its name (`message` when unnamed) and its data lines joined. */
@@ -323,6 +325,8 @@ export class ChatClient {
           if (event === 'message' && typeof payload.content === 'string') {
             text += payload.content;
             handlers.onContent(payload.content);
+          } else if (event === 'status' && typeof payload.message === 'string') {
+            handlers.onStatus?.(payload.message, String(payload.step ?? ''));
           } else if (event === 'done') {
             answer = { ...(payload as unknown as Omit<Answer, 'message'>), message: text };
           } else if (event === 'error') {

@@ -343,7 +343,9 @@ export const create = (target: string | HTMLElement, options: WidgetOptions): Wi
     }
     const pending = element('div', { class: 'msg assistant', 'aria-busy': 'true' });
     const text = element('span', { class: 'text' });
-    pending.append(text);
+    // The step the service is on ("Writing the query…") until the first words arrive.
+    const progress = element('span', { class: 'progress' });
+    pending.append(progress, text);
     log.append(pending);
     scrollToEnd();
     status.textContent = 'Answering…';
@@ -354,8 +356,13 @@ export const create = (target: string | HTMLElement, options: WidgetOptions): Wi
           question,
           {
             onContent: (chunk) => {
+              progress.remove();
               text.textContent += chunk;
               scrollToEnd();
+            },
+            onStatus: (message) => {
+              if (text.textContent === '') progress.textContent = message;
+              status.textContent = message;
             },
           },
           controller?.signal,

@@ -142,6 +142,7 @@ export const createModelEngine = (options: ModelEngineOptions): Engine & Require
     const deadline = AbortSignal.timeout(timeoutMs);
     const signal = input.signal ? AbortSignal.any([deadline, input.signal]) : deadline;
     const send = async (request: ChatPrompt) => {
+      input.onModelCall?.();
       const reply = await bounded(call(request, signal), signal);
       if (typeof reply === 'string') return reply.slice(0, MAX_REPLY_LENGTH);
       if (reply.usage) input.onUsage?.(reply.usage);
@@ -189,6 +190,7 @@ export const createModelEngine = (options: ModelEngineOptions): Engine & Require
       await onPiece(piece);
     };
     try {
+      input.onModelCall?.();
       const { usage } = await bounded(
         writer(buildComposePrompt(input, proposal, result), signal, onText),
         signal,

@@ -1,0 +1,391 @@
+// Schema linking for the model engines (docs/design.md "The model path"): which relations,
+// columns and sample values of the indexed schema a question needs in its prompt. It shares the
+// builtin engine's linker (lib/answer/builtin/: the lexicon's phrases for names, split
+// identifiers, singular forms, synonyms, glossary terms and sample values; WordNet and typo
+// links for words the lexicon does not know) and adds what a prompt needs on top:
+//   - words of column descriptions;
+//   - the relations a glossary metric's or filter's SQL names, when the question uses its term;
+//   - the value index: the question's words and phrases matched against each column's sampled
+//     values (exact, case and accent insensitive, singular forms, a typo, a prefix);
+//   - foreign-key neighbours of the linked relations (the join table, the dimension), and the
+//     relation that bridges two linked ones;
+//   - ranking, then pruning of wide relations to the linked columns plus keys and labels.
+// The sampled values are the schema index's, which keeps only values seen under two or more
+// tenants (and scopes) (lib/connectors: IntrospectOptions.policy): nothing one tenant alone has
+// is ever matched or written into a prompt.
+import type { Catalog, CatalogRelation } from '#lib/connectors/types.ts';
+import { lexiconFor } from '../builtin/lexicon.ts';
+import { editDistance, linkWord } from '../builtin/link.ts';
+import { lexicalDatabase } from '../builtin/wordnet.ts';
+import { phraseKey, singular, splitIdentifier, stopwords } from '../builtin/words.ts';
+import type { Glossary } from '../glossary.ts';
+
+export const relationKey = (relation: { schema: string; name: string }): string =>
+  `${relation.schema}.${relation.name}`;
+
+/** What linking found for one relation. */
+export interface LinkedRelation {
+  relation: CatalogRelation;
+  score: number;
+  /** Columns a word of the question named (by name, description, value or glossary). */
+  columns: Set<string>;
+  /** Sampled values the question named, by column, best first. */
+  values: Map<string, string[]>;
+}
+
+export interface SchemaLinks {
+  /** Every relation with evidence, by key. */
+  byKey: Map<string, LinkedRelation>;
+  /** Joins between relations, declared or inferred from names (the builtin lexicon's), as key pairs. */
+  joins: [string, string][];
+}
+
+/** Case, accents and spacing removed: "Café  Crème" and "cafe creme" are the same. */
+export const foldText = (text: string): string =>
+  text
+    .normalize('NFD')
+    .replace(/\p{M}/gu, '')
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
+
+const MAX_PHRASE_WORDS = 4;
+const MAX_VALUE_LENGTH = 80;
+
+/** Words that never link on their own, beyond the lexicon's stopwords. */
+const questionFillers = new Set(
+  `show list give tell get find display many much number count total average sum top best worst most least
+  per each every last this next previous past year years month months week weeks day days today yesterday
+  how what which who when where why please me us our we my there were was is are be been being do does did
+  have has had with without than more less over under between across into onto by from for of in on at to
+  and or not no all any some the a an`.split(/\s+/),
+);
+
+const contentOf = (words: readonly string[]): string[] =>
+  words.filter((word) => word.length > 1 && !stopwords.has(word) && !questionFillers.has(word));
+
+/** Names of relations a glossary SQL expression mentions (`SUM(items.qty * items.price)` → items). */
+const relationsNamedIn = (catalog: Catalog, sql: string): CatalogRelation[] => {
+  const identifiers = new Set(
+    [...sql.matchAll(/[A-Za-z_][A-Za-z0-9_$]*/g)].map((match) => match[0].toLowerCase()),
+  );
+  return catalog.relations.filter((relation) => identifiers.has(relation.name.toLowerCase()));
+};
+
+const columnsNamedIn = (relation: CatalogRelation, sql: string): string[] => {
+  const identifiers = new Set(
+    [...sql.matchAll(/[A-Za-z_][A-Za-z0-9_$]*/g)].map((match) => match[0].toLowerCase()),
+  );
+  return relation.columns.filter((c) => identifiers.has(c.name.toLowerCase())).map((c) => c.name);
+};
+
+/** How close a phrase of the question is to a sampled value, 0 when it is not. */
+const valueMatch = (phrase: string, value: string): number => {
+  if (phrase === value) return 3;
+  const phraseWords = phrase.split(' ');
+  const valueWords = value.split(' ');
+  if (phraseKey(phraseWords) === phraseKey(valueWords)) return 3;
+  // A prefix: "electr" → "electronics", "united" → "united states" (at least four letters).
+  if (phrase.length >= 4 && value.startsWith(phrase) && value.length <= phrase.length + 12) return 1.5;
+  // A typo: one edit from five letters, two from eight.
+  const limit = phrase.length >= 8 ? 2 : phrase.length >= 5 ? 1 : 0;
+  if (
+    limit > 0 &&
+    Math.abs(phrase.length - value.length) <= limit &&
+    editDistance(phrase, value, limit) <= limit
+  )
+    return 2;
+  return 0;
+};
+
+interface Evidence {
+  add(key: string, score: number, column?: string, value?: string): void;
+}
+
+/**
+ * Links the question (and, at half weight, its context: earlier questions, a failed query) to
+ * the catalog. `tenantColumn` is never linked.
+ */
+export const linkSchema = (
+  catalog: Catalog,
+  question: string,
+  options: {
+    context?: readonly string[];
+    tenantColumn?: string | undefined;
+    glossary?: Glossary | undefined;
+  } = {},
+): SchemaLinks => {
+  const byKey = new Map<string, LinkedRelation>();
+  const relations = new Map(catalog.relations.map((relation) => [relationKey(relation), relation]));
+  const { tenantColumn, glossary } = options;
+  const evidence = (weight: number): Evidence => ({
+    add: (key, score, column, value) => {
+      const relation = relations.get(key);
+      if (!relation || column === tenantColumn) return;
+      let linked = byKey.get(key);
+      if (!linked) {
+        linked = { relation, score: 0, columns: new Set(), values: new Map() };
+        byKey.set(key, linked);
+      }
+      linked.score += score * weight;
+      if (column !== undefined && relation.columns.some((c) => c.name === column)) {
+        linked.columns.add(column);
+        if (value !== undefined) {
+          const values = linked.values.get(column) ?? [];
+          if (!values.includes(value)) values.push(value);
+          linked.values.set(column, values);
+        }
+      }
+    },
+  });
+  let lexicon: ReturnType<typeof lexiconFor> | undefined;
+  try {
+    lexicon = lexiconFor(catalog, tenantColumn, glossary);
+  } catch {
+    lexicon = undefined;
+  }
+  const texts: [string, number][] = [
+    ...(options.context ?? [])
+      .filter((text) => text.trim() !== '')
+      .map((text): [string, number] => [text, 0.5]),
+    [question, 1],
+  ];
+  for (const [text, weight] of texts)
+    linkText(catalog, text, evidence(weight), lexicon, tenantColumn, glossary);
+  const joins: [string, string][] = [];
+  for (const edges of lexicon?.edges.values() ?? [])
+    for (const edge of edges) if (edge.child !== edge.parent) joins.push([edge.child, edge.parent]);
+  return { byKey, joins };
+};
+
+const linkText = (
+  catalog: Catalog,
+  text: string,
+  evidence: Evidence,
+  lexicon: ReturnType<typeof lexiconFor> | undefined,
+  tenantColumn: string | undefined,
+  glossary: Glossary | undefined,
+): void => {
+  const words = foldText(text).split(' ').filter(Boolean);
+  const covered = new Set<number>();
+
+  // 1. The lexicon's phrases, longest first: names, synonyms, glossary terms, values.
+  if (lexicon) {
+    for (let size = Math.min(MAX_PHRASE_WORDS, words.length); size >= 1; size--) {
+      for (let start = 0; start + size <= words.length; start++) {
+        const slice = words.slice(start, start + size);
+        if (size === 1 && (stopwords.has(slice[0]!) || questionFillers.has(slice[0]!))) continue;
+        const entries = lexicon.phrases.get(phraseKey(slice));
+        if (!entries) continue;
+        for (let i = start; i < start + size; i++) covered.add(i);
+        // A value many relations share ("open", "active") says little about which one is meant.
+        // So does a column every relation has ("amount", "created at").
+        const valueTables = new Set(entries.filter((e) => e.kind === 'value').map((e) => e.table)).size;
+        const columnTables = new Set(entries.filter((e) => e.kind === 'column').map((e) => e.table)).size;
+        for (const entry of entries) {
+          if (entry.kind === 'relation') evidence.add(entry.table, 5 + entry.rank);
+          else if (entry.kind === 'column')
+            evidence.add(entry.table, (2 + entry.rank / 2) / Math.sqrt(columnTables), entry.column);
+          else if (entry.kind === 'value')
+            evidence.add(entry.table, 4 / valueTables, entry.column, entry.value);
+        }
+      }
+    }
+  }
+
+  // 2. The glossary: a term's metric or filter SQL brings the relations (and columns) it names;
+  // a synonym's target, the relation it names.
+  if (glossary) {
+    const folded = ` ${words.join(' ')} `;
+    const uses = (term: string) => {
+      const key = foldText(term);
+      return key !== '' && (folded.includes(` ${key} `) || folded.includes(` ${key}s `));
+    };
+    const linkSql = (sql: string) => {
+      for (const relation of relationsNamedIn(catalog, sql)) {
+        const key = relationKey(relation);
+        evidence.add(key, 6);
+        for (const column of columnsNamedIn(relation, sql)) evidence.add(key, 0, column);
+      }
+    };
+    for (const [term, sql] of Object.entries(glossary.metrics)) if (uses(term)) linkSql(sql);
+    for (const [term, sql] of Object.entries(glossary.filters)) if (uses(term)) linkSql(sql);
+    for (const [term, target] of Object.entries(glossary.synonyms))
+      if (uses(term)) linkSql(target.replace('.', ' '));
+  }
+
+  const content = contentOf(words);
+  // 3. Words of column descriptions, and split column names the lexicon may rank low.
+  const wordSet = new Set(content.map(singular));
+  const columnHits: { key: string; column: string; score: number }[] = [];
+  for (const relation of catalog.relations) {
+    const key = relationKey(relation);
+    for (const column of relation.columns) {
+      if (column.name === tenantColumn) continue;
+      const nameWords = splitIdentifier(column.name).map(singular);
+      const described = column.description
+        ? contentOf(foldText(column.description).split(' ')).map(singular)
+        : [];
+      const nameHits = nameWords.filter((word) => word.length > 2 && wordSet.has(word)).length;
+      const descriptionHits = new Set(described.filter((word) => word.length > 2 && wordSet.has(word))).size;
+      const score =
+        (nameHits > 0 ? 1 + nameHits : 0) + (descriptionHits > 0 ? 1.5 * Math.min(descriptionHits, 2) : 0);
+      if (score > 0) columnHits.push({ key, column: column.name, score });
+    }
+  }
+  // Evidence every relation shares (each has an `amount`) counts little for any one of them.
+  const hitRelations = new Set(columnHits.map((hit) => hit.key)).size;
+  for (const hit of columnHits)
+    evidence.add(hit.key, hit.score / Math.sqrt(Math.max(1, hitRelations / 3)), hit.column);
+
+  // 4. The value index: phrases of the question against each column's sampled values.
+  const phrases: string[] = [];
+  for (let size = 1; size <= MAX_PHRASE_WORDS; size++) {
+    for (let start = 0; start + size <= words.length; start++) {
+      const slice = words.slice(start, start + size);
+      if (contentOf([slice[0]!, slice[slice.length - 1]!]).length < 2 && size > 1) continue;
+      if (size === 1 && contentOf(slice).length === 0) continue;
+      phrases.push(slice.join(' '));
+    }
+  }
+  const valueHits: { key: string; column: string; value: string; score: number; folded: string }[] = [];
+  for (const relation of catalog.relations) {
+    const key = relationKey(relation);
+    for (const [column, values] of Object.entries(relation.samples)) {
+      if (column === tenantColumn) continue;
+      for (const value of values) {
+        if (value.length > MAX_VALUE_LENGTH) continue;
+        const folded = foldText(value);
+        if (folded === '') continue;
+        let best = 0;
+        for (const phrase of phrases) best = Math.max(best, valueMatch(phrase, folded));
+        if (best > 0) valueHits.push({ key, column, value, score: best, folded });
+      }
+    }
+  }
+  // A value many relations share counts for each of them in proportion (but is always shown).
+  const sharing = new Map<string, Set<string>>();
+  for (const hit of valueHits) sharing.set(hit.folded, (sharing.get(hit.folded) ?? new Set()).add(hit.key));
+  for (const hit of valueHits)
+    evidence.add(hit.key, hit.score / (sharing.get(hit.folded)?.size ?? 1), hit.column, hit.value);
+
+  // 5. WordNet and typos for content words nothing above explained ("trucks" → vehicles).
+  wordSenseLinks(catalog, words, covered, evidence);
+  if (lexicon) {
+    words.forEach((word, index) => {
+      if (covered.has(index) || word.length < 3 || stopwords.has(word) || questionFillers.has(word)) return;
+      let link: ReturnType<typeof linkWord>;
+      try {
+        link = linkWord(lexicon, word);
+      } catch {
+        link = undefined;
+      }
+      for (const entry of link?.entries ?? []) {
+        if (entry.kind === 'relation') evidence.add(entry.table, 5 * link!.score);
+        else if (entry.kind === 'column') evidence.add(entry.table, 2 * link!.score, entry.column);
+      }
+    });
+  }
+};
+
+// ---- word senses --------------------------------------------------------------------------------
+
+/** The nouns a relation's name reads as: `feedback_entries` → "feedback entry", "entry". */
+const relationNouns = (relation: CatalogRelation): string[] => {
+  const words = splitIdentifier(relation.name).map(singular);
+  return [...new Set([words.join(' '), words[words.length - 1] ?? ''])].filter((noun) => noun.length > 2);
+};
+
+type Senses = { near: Set<string>; far: Set<string>; lemma: string };
+
+/** A noun's synonyms and direct broader terms (`near`), and those two steps up (`far`). */
+const sensesOf = (noun: string): Senses | undefined => {
+  const database = lexicalDatabase();
+  if (!database) return undefined;
+  const related = database.related(noun.replaceAll(' ', '_'), 'n', 3);
+  const norm = (term: string) => term.toLowerCase().replaceAll('_', ' ');
+  const near = new Set([...related.synonyms, ...related.direct].map(norm));
+  const far = new Set(related.broader.map(norm));
+  const lemma = database
+    .readings(noun.replaceAll(' ', '_'))
+    .find((reading) => reading.wordClass === 'n')?.lemma;
+  return { near, far, lemma: norm(lemma ?? noun) };
+};
+
+const relationSenses = new WeakMap<Catalog, Map<string, Senses[]>>();
+
+const sensesOfRelations = (catalog: Catalog): Map<string, Senses[]> => {
+  let senses = relationSenses.get(catalog);
+  if (!senses) {
+    senses = new Map();
+    for (const relation of catalog.relations) {
+      senses.set(
+        relationKey(relation),
+        relationNouns(relation).flatMap((noun) => sensesOf(noun) ?? []),
+      );
+    }
+    relationSenses.set(catalog, senses);
+  }
+  return senses;
+};
+
+/** Generic terms two unrelated nouns share in WordNet; they say nothing. */
+const GENERIC = new Set(
+  'entity object whole thing artifact artefact instrumentality person individual someone somebody mortal soul group grouping act human action abstraction measure relation communication event activity attribute state matter physical entity unit'.split(
+    ' ',
+  ),
+);
+
+/**
+ * Content words no name explained, read through WordNet against the relations' names: a word
+ * whose synonym or broader term is a relation's noun ("trucks" → motor vehicle → vehicles), or
+ * that shares a synonym or direct broader term with it ("depot" and "warehouse": storehouse).
+ */
+const wordSenseLinks = (
+  catalog: Catalog,
+  words: readonly string[],
+  covered: ReadonlySet<number>,
+  evidence: Evidence,
+) => {
+  const database = lexicalDatabase();
+  if (!database) return;
+  const relations = sensesOfRelations(catalog);
+  const candidates: string[] = [];
+  words.forEach((word, index) => {
+    if (covered.has(index) || word.length < 3 || stopwords.has(word) || questionFillers.has(word)) return;
+    candidates.push(word);
+    const next = words[index + 1];
+    if (next && !covered.has(index + 1) && !stopwords.has(next)) candidates.push(`${word} ${next}`);
+  });
+  for (const candidate of candidates) {
+    const senses = sensesOf(candidate);
+    if (!senses || (senses.near.size === 0 && senses.far.size === 0)) continue;
+    const heads = (terms: Set<string>) => new Set([...terms].map((term) => term.split(' ').pop() ?? term));
+    const nearHeads = heads(senses.near);
+    const farHeads = heads(senses.far);
+    for (const relation of catalog.relations) {
+      const key = relationKey(relation);
+      let score = 0;
+      for (const noun of relationNouns(relation)) {
+        if (senses.near.has(noun) || nearHeads.has(noun)) score = Math.max(score, 4);
+        else if (senses.far.has(noun) || farHeads.has(noun)) score = Math.max(score, 2.5);
+      }
+      // The relation is a kind of what the word names ("agreements" → contract, a kind of agreement).
+      const kinds = relations.get(key) ?? [];
+      const headsOf = (terms: Set<string>) => [...terms].map((term) => term.split(' ').pop() ?? term);
+      if (
+        score === 0 &&
+        kinds.some((other) => other.near.has(senses.lemma) || headsOf(other.near).includes(senses.lemma))
+      )
+        score = 3.5;
+      else if (score === 0 && kinds.some((other) => other.far.has(senses.lemma))) score = 2.5;
+      if (score === 0) {
+        for (const other of relations.get(key) ?? []) {
+          const shared = [...other.near].filter((term) => senses.near.has(term) && !GENERIC.has(term));
+          if (shared.length > 0) score = Math.max(score, 2);
+        }
+      }
+      if (score > 0) evidence.add(key, score);
+    }
+  }
+};

@@ -1,0 +1,146 @@
+// Schema linking and value retrieval of the model engines (lib/answer/engines/linking.ts and the
+// schema details of prompt.ts): which relations, columns and sampled values a question brings
+// into the prompt on a 50-table schema, and what a database's egress settings keep out.
+import { describe, expect, it } from 'vitest';
+import type { EngineInput } from '#lib/answer/engine.ts';
+import { buildPrompt } from '#lib/answer/engines/prompt.ts';
+import { countTokens } from '#lib/answer/engines/tokens.ts';
+import type { Glossary } from '#lib/answer/glossary.ts';
+import { catalogOf, col, type TableSpec } from '../fixtures/catalogs/define.ts';
+import { wideTables } from '../fixtures/catalogs/wide.ts';
+import { engineInput } from '../helpers/engines.ts';
+
+const categories = [
+  'Backpacks',
+  'Camp Kitchen',
+  'Chairs',
+  'Climbing',
+  'Coolers',
+  'Footwear',
+  'Headlamps',
+  'Jackets',
+  'Navigation',
+  'Sleeping Bags',
+  'Stoves',
+  'Tents',
+];
+const countries = [
+  'Canada',
+  "Côte d'Ivoire",
+  'Denmark',
+  'France',
+  'Germany',
+  'Japan',
+  'Mexico',
+  'Norway',
+  'Spain',
+  'Sweden',
+  'United Kingdom',
+  'United States',
+];
+const extraColumns = Array.from({ length: 24 }, (_, index) => col(`attribute_${index + 1}`, 'text', 'text'));
+
+const tables: TableSpec[] = [
+  ...wideTables,
+  {
+    name: 'countries',
+    columns: [col('id', 'integer', 'integer'), col('name', 'text', 'text', { samples: countries })],
+  },
+  {
+    name: 'products',
+    columns: [
+      col('id', 'integer', 'integer'),
+      col('org_id', 'integer', 'integer', { references: 'organizations' }),
+      col('title', 'text', 'text'),
+      col('category', 'text', 'text', { samples: categories }),
+      col('country_id', 'integer', 'integer', { references: 'countries' }),
+      col('unit_price', 'decimal', 'numeric(12,2)'),
+      ...extraColumns,
+    ],
+  },
+];
+const catalog = catalogOf(tables, { indexedAt: '2026-03-02T00:00:00.000Z' });
+
+const ask = (question: string, extra: Partial<EngineInput> = {}) => {
+  const prompt = buildPrompt(engineInput({ question, catalog, tenantColumn: 'org_id', ...extra }), 'openai');
+  const user = prompt.messages[0]!.content;
+  const schema = user.slice(user.indexOf('<schema>'), user.indexOf('</schema>'));
+  const detailed = [...schema.matchAll(/^(\w+) \(/gm)].map((match) => match[1]);
+  return { prompt, schema, detailed, tokens: countTokens(`${prompt.system}\n${user}`) };
+};
+
+/** The values shown for `relation.column` in the schema details. */
+const valuesOf = (schema: string, target: string): string[] => {
+  const [relation, column] = target.split('.');
+  const block = schema.slice(schema.indexOf(`\n${relation} (`));
+  const line = block.split('\n').find((text) => text.startsWith(`  ${column} `)) ?? '';
+  return [...line.slice(line.indexOf('values: ')).matchAll(/"((?:[^"\\]|\\.)*)"/g)].map((match) =>
+    JSON.parse(`"${match[1]}"`),
+  );
+};
+
+describe('value retrieval', () => {
+  it('puts the values a question names first in their column’s sample, past the first ten', () => {
+    const { schema, detailed } = ask('revenue from tents in the united states');
+    expect(detailed).toEqual(expect.arrayContaining(['products', 'countries']));
+    expect(valuesOf(schema, 'products.category')[0]).toBe('Tents');
+    expect(valuesOf(schema, 'countries.name')[0]).toBe('United States');
+  });
+
+  it('matches values without case or accents, with a typo, and by a prefix', () => {
+    expect(valuesOf(ask('orders shipped to cote d ivoire').schema, 'countries.name')[0]).toBe(
+      "Côte d'Ivoire",
+    );
+    expect(valuesOf(ask('how many sleepng bags did we sell').schema, 'products.category')[0]).toBe(
+      'Sleeping Bags',
+    );
+    expect(valuesOf(ask('sales of headlamp gear').schema, 'products.category')[0]).toBe('Headlamps');
+  });
+});
+
+describe('schema linking', () => {
+  it('brings a relation in through a glossary synonym, and through the SQL of a glossary metric', () => {
+    const glossary: Glossary = {
+      synonyms: { lorries: 'vehicles' },
+      metrics: { 'fleet spend': 'SUM(expenses.amount)' },
+      filters: {},
+    };
+    expect(ask('how many lorries do we run', { glossary }).detailed).toContain('vehicles');
+    expect(ask('what was the fleet spend in 2025', { glossary }).detailed).toContain('expenses');
+  });
+
+  it('reads a word through WordNet: "trucks" are vehicles', () => {
+    expect(ask('how many trucks do we have').detailed).toContain('vehicles');
+  });
+
+  it('prunes a wide relation to its keys, labels and the columns the question names', () => {
+    const { schema } = ask('average unit price of tents');
+    expect(schema).toMatch(/^ {2}unit_price /m);
+    expect(schema).toMatch(/^ {2}title /m);
+    expect(schema).toMatch(/^ {2}country_id /m);
+    expect(schema).not.toMatch(/attribute_7/);
+    expect(schema).toMatch(/\(24 more columns, named in <relations>\)/);
+  });
+
+  it('keeps the prompt of a 52-relation schema within 2,500 tokens', () => {
+    expect(
+      ask('list each depot with the truck assigned to it and its open tickets last month').tokens,
+    ).toBeLessThanOrEqual(2_500);
+  });
+});
+
+describe('data egress in the prompt', () => {
+  it('sends no sample value with schema_only', () => {
+    const { prompt, schema } = ask('revenue from tents in the united states', { modelData: 'schema_only' });
+    expect(schema).not.toContain('values:');
+    expect(`${prompt.system}${prompt.messages[0]!.content}`).not.toContain('Tents');
+  });
+
+  it('never names a redacted column, in the summary or the details', () => {
+    const { prompt } = ask('revenue per product category', { redactedColumns: ['products.category'] });
+    const user = prompt.messages[0]!.content;
+    const text = `${prompt.system}\n${user.slice(0, user.indexOf('<question>'))}`;
+    expect(text).not.toMatch(/\bcategory\b/);
+    expect(text).not.toContain('Tents');
+  });
+});
