@@ -152,7 +152,7 @@ export const readSettings = (env: Environment) => {
         max: 300_000,
         fallback: 30_000,
       }),
-      /** DB_MAX_COST: EXPLAIN cost ceiling (PostgreSQL, PGlite), default 1e7; 0 = none. */
+      /** DB_MAX_COST: cost ceiling on the generic plan (PostgreSQL, PGlite), default 1e7; 0 = none. */
       maxCost: boundedInteger(read('DB_MAX_COST'), {
         min: 0,
         max: Number.MAX_SAFE_INTEGER,

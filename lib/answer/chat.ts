@@ -24,11 +24,12 @@
 // Lookups that do not depend on each other run at once.
 import { applyEmbedSession, refuseDatabaseKey } from '#lib/auth/embed-sessions.ts';
 import type { Principal } from '#lib/auth/principal.ts';
-import { rowScopeOf } from '#lib/auth/session-scope.ts';
+import { conversationTenantOf, rowScopeOf } from '#lib/auth/session-scope.ts';
 import { resolveTenant } from '#lib/auth/tenant.ts';
 import { invalidField, ServiceError } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
 import {
+  type ConversationOwner,
   type ConversationRecord,
   conversationKeeps,
   findConversation,
@@ -95,16 +96,12 @@ interface KnownConversation {
   history: MessageRecord[];
 }
 
-const loadConversation = async (
-  organizationId: number,
-  scopeId: string | undefined,
-  id: string,
-): Promise<KnownConversation> => {
+const loadConversation = async (owner: ConversationOwner, id: string): Promise<KnownConversation> => {
   const [stored, page] = await Promise.all([
-    findConversation(organizationId, id),
-    conversationMessagePage(organizationId, scopeId, id, { limit: HISTORY_MESSAGES, order: 'desc' }),
+    findConversation(owner.organizationId, id),
+    conversationMessagePage(owner.organizationId, owner, id, { limit: HISTORY_MESSAGES, order: 'desc' }),
   ]);
-  const conversation = stored && isOwnedBy(stored, organizationId, scopeId) ? stored : undefined;
+  const conversation = stored && isOwnedBy(stored, owner) ? stored : undefined;
   return {
     conversation,
     taken: stored !== undefined && !conversation,
@@ -164,13 +161,20 @@ export const prepareChatAnswer = async (input: ChatRequest): Promise<AnswerReque
   const { principal, scopeId } = request;
   const { organizationId } = principal;
   checkKeyDatabase(principal, request.databaseId);
+  // The conversation's address (lib/store/scopes.ts): scope and, on a tenant-filtered database, tenant.
+  const owner: ConversationOwner = {
+    organizationId,
+    scopeId,
+    tenant: conversationTenantOf(principal, request.tenantHeader),
+    databaseId: principal.session?.databaseId,
+  };
 
   const prepared = await timings.measure('load', async () => {
     // The conversation, the body's database and the body's personality do not depend on each other.
     const [known, bodyDatabase, bodyPersonality] = await Promise.all([
       request.conversationId === undefined
         ? { conversation: undefined, taken: false, history: [] }
-        : loadConversation(organizationId, scopeId, request.conversationId),
+        : loadConversation(owner, request.conversationId),
       request.databaseId === undefined ? undefined : findDatabase(organizationId, request.databaseId),
       request.personalityId === undefined
         ? undefined
@@ -243,7 +247,7 @@ export const prepareChatAnswer = async (input: ChatRequest): Promise<AnswerReque
   });
 
   return {
-    caller: { organizationId, scopeId, userId: principal.userId },
+    caller: { organizationId, scopeId, tenant: owner.tenant, userId: principal.userId },
     conversationId: request.conversationId ?? request.newConversationId(),
     question: request.question,
     database: prepared.database,

@@ -496,7 +496,7 @@ export const answerQuestion = async (
       appendMessage({
         conversationId,
         organizationId: caller.organizationId,
-        scopeId: caller.scopeId,
+        scope: { scopeId: caller.scopeId, tenant: caller.tenant },
         role,
         content,
         ...(metadata ? { metadata: { ...metadata } } : {}),

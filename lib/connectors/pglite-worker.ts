@@ -22,6 +22,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite } from '@electric-sql/pglite';
+import { genericCost } from './generic-cost.ts';
 
 export interface WorkerRequest {
   id: number;
@@ -30,6 +31,8 @@ export interface WorkerRequest {
   /** Guarded SQL: `SET LOCAL search_path = pg_catalog`. Introspection runs unpinned. */
   pin: boolean;
   maxCost?: number;
+  /** The statement whose generic plan the ceiling reads (lib/connectors/generic-cost.ts). */
+  costStatement?: { sql: string; parameters: number };
 }
 
 export interface WorkerFailure {
@@ -156,25 +159,17 @@ try {
   process.exit(1);
 }
 
-/** Total Cost of the top plan node of `EXPLAIN (FORMAT JSON)`. */
-const planCost = (plan: unknown): number => {
-  const parsed = typeof plan === 'string' ? JSON.parse(plan) : plan;
-  const cost = (parsed as { Plan?: { 'Total Cost'?: unknown } }[])[0]?.Plan?.['Total Cost'];
-  return typeof cost === 'number' ? cost : 0;
-};
-
 port.on('message', async (request: WorkerRequest) => {
   let cost: number | undefined;
   try {
     await db.exec(request.pin ? 'BEGIN READ ONLY; SET LOCAL search_path = pg_catalog' : 'BEGIN READ ONLY');
     try {
-      if (request.maxCost !== undefined) {
-        const explained = await db.query<{ 'QUERY PLAN': unknown }>(
-          `EXPLAIN (FORMAT JSON) ${request.sql}`,
-          request.params,
-        );
-        cost = planCost(explained.rows[0]?.['QUERY PLAN']);
-        if (cost > request.maxCost) {
+      if (request.maxCost !== undefined && request.costStatement) {
+        cost = await genericCost(request.costStatement, async (text) => {
+          const result = await db.query<{ 'QUERY PLAN'?: unknown }>(text);
+          return result.rows[0]?.['QUERY PLAN'];
+        });
+        if (cost !== undefined && cost > request.maxCost) {
           port.postMessage({
             type: 'result',
             id: request.id,

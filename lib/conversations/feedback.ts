@@ -72,7 +72,7 @@ export const rateAnswer = async (
   body: FeedbackBody,
   now = new Date(),
 ) => {
-  const conversation = await findOwnedConversation(caller.organizationId, caller.scopeId, conversationId);
+  const conversation = await findOwnedConversation(caller, conversationId);
   if (!conversation) throw new ServiceError('CONVERSATION_NOT_FOUND');
   const message = await findMessage(caller.organizationId, conversationId, messageId);
   if (!message) throw messageNotFound();

@@ -76,8 +76,12 @@ export const answerFlowSuite = (subject: FlowSubject): void => {
   };
 
   const stored = async (conversationId: string) =>
-    (await readWholeConversation(subject.database().organizationId, undefined, conversationId))?.messages ??
-    [];
+    (
+      await readWholeConversation(
+        { organizationId: subject.database().organizationId, scopeId: undefined },
+        conversationId,
+      )
+    )?.messages ?? [];
 
   it('answers one question with each tenant’s own count', async () => {
     // Arrange
@@ -210,8 +214,7 @@ export const answerFlowSuite = (subject: FlowSubject): void => {
     // Assert
     expect(answers.map((a) => a.answer.query_type)).toEqual(['sql', 'sql']);
     const whole = await readWholeConversation(
-      subject.database().organizationId,
-      'concurrent',
+      { organizationId: subject.database().organizationId, scopeId: 'concurrent', tenant: '1' },
       conversationId,
     );
     expect(whole?.conversation.messageCount).toBe(4);
