@@ -21,6 +21,7 @@ import { connectionFailed, queryFailed, type Redact, redactorFor, tooExpensive }
 import { genericCost } from './generic-cost.ts';
 import { introspectPostgres } from './introspect-postgres.ts';
 import { parseBigInteger, rowObjects } from './rows.ts';
+import { targetSockets } from './target.ts';
 import { transportOf } from './tls.ts';
 import type { Catalog, Connector, ExecuteLimits, IntrospectOptions, QueryResult } from './types.ts';
 
@@ -106,7 +107,9 @@ export class PostgresConnector implements Connector {
       options.poolSize ?? DEFAULT_POOL_SIZE,
     );
     this.#where = `${config.host}:${config.port}`;
-    this.#pool = new pg.Pool(config);
+    // Every connection goes to the address checked once for this connector (lib/connectors/target.ts).
+    const targets = targetSockets(String(config.host));
+    this.#pool = new pg.Pool({ ...config, stream: () => targets.socket() });
     // An idle connection the server drops emits here; without a listener it would crash the process.
     this.#pool.on('error', (error) => {
       logger.warn('idle database connection failed', {

@@ -75,10 +75,11 @@ export const answerFlowSuite = (subject: FlowSubject): void => {
     return { ...outcome, conversationId };
   };
 
-  const stored = async (conversationId: string) =>
+  /** The messages of a conversation; `tenant`: the X-Tenant-Id it was asked under (part of its address). */
+  const stored = async (conversationId: string, tenant?: string) =>
     (
       await readWholeConversation(
-        { organizationId: subject.database().organizationId, scopeId: undefined },
+        { organizationId: subject.database().organizationId, scopeId: undefined, tenant },
         conversationId,
       )
     )?.messages ?? [];
@@ -120,7 +121,7 @@ export const answerFlowSuite = (subject: FlowSubject): void => {
     expect(followUp.answer.conversation_id).toBe(first.answer.conversation_id);
     expect(followUp.answer.results).toEqual([{ order_count: expected }]);
     expect(followUp.answer.message).toBe(`There are ${expected} cancelled orders in 2025.`);
-    const messages = await stored(first.answer.conversation_id);
+    const messages = await stored(first.answer.conversation_id, '1');
     expect(messages.map((m) => [m.role, m.content])).toEqual([
       ['user', 'How many orders were placed in 2025?'],
       ['assistant', first.answer.message],
