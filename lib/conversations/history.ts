@@ -32,6 +32,12 @@ import { titleOf, UNTITLED } from './title.ts';
 export interface Caller extends ConversationOwner {
   /** Portal JWT `sub`; undefined for API keys. */
   userId?: string | undefined;
+  /**
+   * A visitor of the integrator's page (an embed session): its key (the session's tenant and
+   * scope, hashed). Its feedback's candidates have their own quota, and its refusals name no
+   * relation or column (lib/conversations/feedback.ts).
+   */
+  visitor?: string | undefined;
 }
 
 const conversationNotFound = () => new ServiceError('CONVERSATION_NOT_FOUND');

@@ -81,4 +81,5 @@ export const historyCaller = (
   tenant: context.conversationTenant,
   databaseId: context.principal.session?.databaseId,
   userId: context.principal.userId,
+  visitor: context.principal.session?.limitKey,
 });
