@@ -156,6 +156,7 @@ export const readMessages = async (
     const after = await positionOf(MessagePosition, query, cursor);
     const page = await scopeMessagePage(caller.organizationId, caller, {
       limit,
+      databaseId: caller.databaseId,
       order,
       afterId: after?.[0],
     });

@@ -79,10 +79,13 @@ export type MessageRecord = v.InferOutput<typeof MessageRecord>;
 export const parseMessage = (item: Record<string, unknown>): MessageRecord => v.parse(MessageRecord, item);
 
 /** The whole item of a message, keys included (also what tests seed with BatchWriteItem). */
-export const messageItem = (message: MessageRecord, scope: ConversationScope) => ({
+export const messageItem = (message: MessageRecord, scope: ConversationScope, databaseId?: string) => ({
   ...messageKey(message.organizationId, message.conversationId, message.id),
   ...messageTimelineKey(message.organizationId, scope, message.id),
   type: 'message',
+  // The conversation's database, so a scope's timeline can be read for one database only
+  // (an embed session's); absent on messages of conversations without one yet.
+  ...(databaseId ? { databaseId } : {}),
   ...message,
 });
 
@@ -210,7 +213,7 @@ export const appendMessage = async (
             {
               Put: {
                 TableName: tableName(),
-                Item: messageItem(message, input.scope),
+                Item: messageItem(message, input.scope, input.conversation.databaseId),
                 ConditionExpression: 'attribute_not_exists(PK)',
               },
             },
@@ -255,7 +258,13 @@ export const PAGE_BYTE_BUDGET = 4 * 1024 * 1024;
 export const scopeMessagePage = (
   organizationId: number,
   scope: ConversationScope,
-  options: { limit: number; order: 'asc' | 'desc'; afterId?: string | undefined },
+  options: {
+    limit: number;
+    order: 'asc' | 'desc';
+    afterId?: string | undefined;
+    /** An embed session's database: only messages of its conversations (and of none yet). */
+    databaseId?: string | undefined;
+  },
 ): Promise<Page<MessageRecord>> =>
   readPage({
     input: {
@@ -265,9 +274,13 @@ export const scopeMessagePage = (
         options.afterId === undefined
           ? 'GSI2PK = :scope'
           : `GSI2PK = :scope AND GSI2SK ${options.order === 'asc' ? '>' : '<'} :after`,
+      ...(options.databaseId === undefined
+        ? {}
+        : { FilterExpression: 'attribute_not_exists(databaseId) OR databaseId = :database' }),
       ExpressionAttributeValues: {
         ':scope': scopePartition(organizationId, scope),
         ...(options.afterId === undefined ? {} : { ':after': options.afterId }),
+        ...(options.databaseId === undefined ? {} : { ':database': options.databaseId }),
       },
       ScanIndexForward: options.order === 'asc',
     },
