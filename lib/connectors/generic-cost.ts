@@ -3,8 +3,9 @@
 // parameters (lib/sql/generic-plan.ts), so that whether a query is refused for cost depends on
 // its shape, never on how common a literal value is among other tenants' rows. The same steps on
 // a PostgreSQL server (12 and later) and on PGlite, inside the query's read-only transaction:
-//   SAVEPOINT; SET LOCAL plan_cache_mode = force_generic_plan; PREPARE … AS <generic statement>;
-//   EXPLAIN (FORMAT JSON) EXECUTE …(NULL, …); ROLLBACK TO SAVEPOINT (the setting goes); DEALLOCATE.
+//   SAVEPOINT; SET LOCAL plan_cache_mode = force_generic_plan; PREPARE … AS <generic statement>
+//   (one round trip) → EXPLAIN (FORMAT JSON) EXECUTE …(NULL, …) → ROLLBACK TO SAVEPOINT (the
+//   setting goes); DEALLOCATE (one round trip).
 // A statement the server cannot prepare this way (a parameter whose type nothing decides) has no
 // plan to read: the ceiling lets it through to the statement timeout. Whether that happens
 // depends on the statement's text and the schema's types only.
@@ -26,28 +27,35 @@ const unpreparable = (error: unknown): boolean => {
   return typeof code === 'string' && /^(42|22)/.test(code);
 };
 
+export interface CostRunner {
+  /** Sends statements separated by `;` in one simple-protocol round trip; their results are not read. */
+  exec(text: string): Promise<unknown>;
+  /** Sends one statement and returns its first row's `QUERY PLAN`. */
+  plan(text: string): Promise<unknown>;
+}
+
 /**
- * The generic plan's cost of `statement`, with `run` sending one simple-protocol text and
- * returning the first row's `QUERY PLAN`; undefined when it cannot be prepared. Errors other than
+ * The generic plan's cost of `statement`; undefined when it cannot be prepared. Errors other than
  * "cannot be prepared" (the timeout, a lost connection) are the caller's.
  */
 export const genericCost = async (
   statement: { sql: string; parameters: number },
-  run: (text: string) => Promise<unknown>,
+  runner: CostRunner,
 ): Promise<number | undefined> => {
-  await run(`SAVEPOINT ${NAME}`);
   let prepared = false;
   try {
-    await run('SET LOCAL plan_cache_mode = force_generic_plan');
-    await run(`PREPARE ${NAME} AS ${statement.sql}`);
+    // In one round trip; inside the query's transaction each runs in turn, so a PREPARE that
+    // fails leaves the savepoint to roll back to.
+    await runner.exec(
+      `SAVEPOINT ${NAME}; SET LOCAL plan_cache_mode = force_generic_plan; PREPARE ${NAME} AS ${statement.sql}`,
+    );
     prepared = true;
     const values = statement.parameters > 0 ? `(${Array(statement.parameters).fill('NULL').join(', ')})` : '';
-    return planCost(await run(`EXPLAIN (FORMAT JSON) EXECUTE ${NAME}${values}`));
+    return planCost(await runner.plan(`EXPLAIN (FORMAT JSON) EXECUTE ${NAME}${values}`));
   } catch (error) {
     if (unpreparable(error)) return undefined;
     throw error;
   } finally {
-    await run(`ROLLBACK TO SAVEPOINT ${NAME}`);
-    if (prepared) await run(`DEALLOCATE ${NAME}`);
+    await runner.exec(`ROLLBACK TO SAVEPOINT ${NAME}${prepared ? `; DEALLOCATE ${NAME}` : ''}`);
   }
 };

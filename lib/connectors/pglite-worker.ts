@@ -165,9 +165,9 @@ port.on('message', async (request: WorkerRequest) => {
     await db.exec(request.pin ? 'BEGIN READ ONLY; SET LOCAL search_path = pg_catalog' : 'BEGIN READ ONLY');
     try {
       if (request.maxCost !== undefined && request.costStatement) {
-        cost = await genericCost(request.costStatement, async (text) => {
-          const result = await db.query<{ 'QUERY PLAN'?: unknown }>(text);
-          return result.rows[0]?.['QUERY PLAN'];
+        cost = await genericCost(request.costStatement, {
+          exec: (text) => db.exec(text),
+          plan: async (text) => (await db.query<{ 'QUERY PLAN'?: unknown }>(text)).rows[0]?.['QUERY PLAN'],
         });
         if (cost !== undefined && cost > request.maxCost) {
           port.postMessage({

@@ -197,9 +197,12 @@ export class PostgresConnector implements Connector {
     return this.#transaction(limits.timeoutMs, true, sql, async (client, query_timeout) => {
       const statement = limits.maxCost === undefined ? undefined : await costStatement(sql, params.length);
       if (limits.maxCost !== undefined && statement) {
-        const cost = await genericCost(statement, async (text) => {
-          const result = await client.query<Record<string, unknown>>(timed({ text }, query_timeout));
-          return result.rows[0]?.['QUERY PLAN'];
+        const cost = await genericCost(statement, {
+          exec: (text) => client.query(timed({ text }, query_timeout)),
+          plan: async (text) =>
+            (await client.query<Record<string, unknown>>(timed({ text }, query_timeout))).rows[0]?.[
+              'QUERY PLAN'
+            ],
         });
         if (cost !== undefined && cost > limits.maxCost) throw tooExpensive(cost, limits.maxCost);
       }
