@@ -3,7 +3,7 @@
 // parameters (lib/sql/generic-plan.ts), so that whether a query is refused for cost depends on
 // its shape, never on how common a literal value is among other tenants' rows. The same steps on
 // a PostgreSQL server (12 and later) and on PGlite, inside the query's read-only transaction:
-//   SAVEPOINT; SET LOCAL plan_cache_mode = force_generic_plan; PREPARE … AS <generic statement>
+//   SAVEPOINT → SET LOCAL plan_cache_mode = force_generic_plan; PREPARE … AS <generic statement>
 //   (one round trip) → EXPLAIN (FORMAT JSON) EXECUTE …(NULL, …) → ROLLBACK TO SAVEPOINT (the
 //   setting goes); DEALLOCATE (one round trip).
 // A statement the server cannot prepare this way (a parameter whose type nothing decides) has no
@@ -42,13 +42,12 @@ export const genericCost = async (
   statement: { sql: string; parameters: number },
   runner: CostRunner,
 ): Promise<number | undefined> => {
+  // The savepoint on its own: a statement that fails in a multi-statement text takes the
+  // savepoint of the same text with it.
+  await runner.exec(`SAVEPOINT ${NAME}`);
   let prepared = false;
   try {
-    // In one round trip; inside the query's transaction each runs in turn, so a PREPARE that
-    // fails leaves the savepoint to roll back to.
-    await runner.exec(
-      `SAVEPOINT ${NAME}; SET LOCAL plan_cache_mode = force_generic_plan; PREPARE ${NAME} AS ${statement.sql}`,
-    );
+    await runner.exec(`SET LOCAL plan_cache_mode = force_generic_plan; PREPARE ${NAME} AS ${statement.sql}`);
     prepared = true;
     const values = statement.parameters > 0 ? `(${Array(statement.parameters).fill('NULL').join(', ')})` : '';
     return planCost(await runner.plan(`EXPLAIN (FORMAT JSON) EXECUTE ${NAME}${values}`));

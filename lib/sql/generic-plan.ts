@@ -10,6 +10,21 @@
 // GROUP BY / ORDER BY / DISTINCT ON, LIMIT and OFFSET, and type modifiers (`varchar(10)`).
 import { loadPostgresParser, type PgNode, parseStatements, printStatement } from './postgres-parser.ts';
 
+/**
+ * Arguments that name a unit or a format rather than a value (`date_trunc('month', …)`,
+ * `to_char(…, 'YYYY-MM')`): kept, since a parameter there leaves the call's type undecided and
+ * the statement could not be prepared; they are never compared with data.
+ */
+const UNIT_ARGUMENTS: Record<string, number> = {
+  date_trunc: 0,
+  date_part: 0,
+  extract: 0,
+  to_char: 1,
+  to_date: 1,
+  to_timestamp: 1,
+  to_number: 1,
+};
+
 /** Fields whose constants are not values compared with data. */
 const SHAPE_FIELDS = new Set([
   'groupClause',
@@ -49,6 +64,20 @@ export const genericStatement = (sql: string, bound: number): GenericStatement |
     if (constant && !constant.isnull) {
       next += 1;
       return { ParamRef: { number: next } };
+    }
+    const call = node.FuncCall as PgNode | undefined;
+    const names = Array.isArray(call?.funcname) ? (call.funcname as PgNode[]) : [];
+    const last = names.at(-1)?.String as PgNode | undefined;
+    const unit = typeof last?.sval === 'string' ? UNIT_ARGUMENTS[last.sval.toLowerCase()] : undefined;
+    if (call && unit !== undefined && Array.isArray(call.args)) {
+      const args = (call.args as unknown[]).map((arg, index) =>
+        index === unit && (arg as PgNode)?.A_Const ? arg : visit(arg),
+      );
+      return {
+        FuncCall: Object.fromEntries(
+          Object.entries(call).map(([key, child]) => [key, key === 'args' ? args : visit(child)]),
+        ),
+      };
     }
     return Object.fromEntries(
       Object.entries(node).map(([key, child]) => [key, SHAPE_FIELDS.has(key) ? child : visit(child)]),
