@@ -102,7 +102,9 @@ describe('asking a question', () => {
         { message: suggestion, database_id: shop.id },
       );
       const followBody = await jsonOf(followUp);
-      expect(followBody.data?.query_type, `${suggestion}: ${JSON.stringify(followBody).slice(0, 300)}`).toBe('sql');
+      expect(followBody.data?.query_type, `${suggestion}: ${JSON.stringify(followBody).slice(0, 300)}`).toBe(
+        'sql',
+      );
     }
     expect(response.headers.get('server-timing')).toMatch(
       /load;dur=[\d.]+, engine;dur=[\d.]+, guard;dur=[\d.]+, db;dur=[\d.]+, store;dur=[\d.]+, total;dur=[\d.]+/,
