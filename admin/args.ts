@@ -93,6 +93,11 @@ Commands:
       conversations (--model needs openai or bedrock). Without --engine the organization's
       or the stage's engine answers.
   personality list --org ID
+  conversations migrate-addresses
+      moves conversations kept before a conversation's tenant was a part of its address
+      (an embed session's <tenant>/<scope>, and X-Tenant-Id conversations kept under their
+      scope alone) to their address of tenant and scope; run once after the deploy that brings
+      it. Safe to repeat: prints {"moved", "messages"}, 0 and 0 once nothing is left.
 
 Target:
   default        the local stack: .local/stack.json (written by npm start), else
@@ -209,6 +214,7 @@ export const commands = {
   'pattern list': { required: ['database'], optional: [] },
   'personality create': { required: ['org', 'name'], optional: ['instructions', 'engine', 'model'] },
   'personality list': { required: ['org'], optional: [] },
+  'conversations migrate-addresses': { required: [], optional: [] },
 } as const satisfies Record<string, CommandSpec>;
 
 export type CommandName = keyof typeof commands;

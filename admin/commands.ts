@@ -18,6 +18,7 @@ import { ApiKeyCreateBody, DatabaseUpdateBody } from '#lib/manage/inputs.ts';
 import { effectivePolicy } from '#lib/sql/policy.ts';
 import { type ApiKeyRecord, listApiKeys } from '#lib/store/api-keys.ts';
 import { BrandingUpdate, saveBranding } from '#lib/store/branding.ts';
+import { migrateConversationAddresses } from '#lib/store/conversation-addresses.ts';
 import {
   type DatabaseRecord,
   Engine,
@@ -739,4 +740,8 @@ export const runners: Record<CommandName, Run> = {
   'personality list': personalityList,
   'pattern add': patternAdd,
   'pattern list': patternList,
+  'conversations migrate-addresses': async (_values, connect) => {
+    await connect();
+    return migrateConversationAddresses();
+  },
 };

@@ -12,7 +12,7 @@ import { appendToHistory } from '#lib/conversations/history.ts';
 import { AppendInput, historyAccess, messageVariantOf } from '#lib/conversations/inputs.ts';
 import { answerResponse } from '#lib/http/answer-response.ts';
 import { api } from '#lib/http/api.ts';
-import { requireScopeId } from '#lib/http/middleware/scope.ts';
+import { historyCaller, requireScopeId } from '#lib/http/middleware/scope.ts';
 import { validateInput } from '#lib/http/middleware/validate.ts';
 import { ok } from '#lib/http/response.ts';
 import { uuidv7 } from '#lib/ids.ts';
@@ -45,7 +45,7 @@ export const handler = api({
   const scopeId = requireScopeId(context.scopeId);
   const { body } = validateInput(AppendInput, { body: context.body });
   const appended = await appendToHistory(
-    { organizationId: principal.organizationId, scopeId, userId: principal.userId },
+    { ...historyCaller(context), scopeId },
     { conversationId: body.conversation_id, role: body.role, content: body.content, metadata: body.metadata },
   );
   return ok<AppendResult>(appended, { status: 201, message: 'Message appended' });

@@ -3,6 +3,7 @@
 import { readConversationHistory } from '#lib/conversations/history.ts';
 import { ConversationPathInput, scopeHistoryAccess } from '#lib/conversations/inputs.ts';
 import { api } from '#lib/http/api.ts';
+import { historyCaller } from '#lib/http/middleware/scope.ts';
 import { ok } from '#lib/http/response.ts';
 import type { ConversationHistory } from '#lib/openapi/schemas.ts';
 
@@ -12,9 +13,6 @@ export const handler = api({
   input: ConversationPathInput,
 }).handler(async (_event, context) =>
   ok<ConversationHistory>(
-    await readConversationHistory(
-      { organizationId: context.principal.organizationId, scopeId: context.scopeId },
-      context.input.path.conversation_id,
-    ),
+    await readConversationHistory(historyCaller(context), context.input.path.conversation_id),
   ),
 );

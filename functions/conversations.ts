@@ -4,6 +4,7 @@
 import { listConversations } from '#lib/conversations/history.ts';
 import { ListConversationsInput, scopeHistoryAccess } from '#lib/conversations/inputs.ts';
 import { api } from '#lib/http/api.ts';
+import { historyCaller } from '#lib/http/middleware/scope.ts';
 import { ok } from '#lib/http/response.ts';
 import type { ConversationsPage } from '#lib/openapi/schemas.ts';
 
@@ -12,10 +13,5 @@ export const handler = api({
   scope: 'required',
   input: ListConversationsInput,
 }).handler(async (_event, context) =>
-  ok<ConversationsPage>(
-    await listConversations(
-      { organizationId: context.principal.organizationId, scopeId: context.scopeId },
-      context.input.query,
-    ),
-  ),
+  ok<ConversationsPage>(await listConversations(historyCaller(context), context.input.query)),
 );

@@ -5,6 +5,7 @@
 import { deleteConversation } from '#lib/conversations/history.ts';
 import { ConversationPathInput, deleteConversationAccess } from '#lib/conversations/inputs.ts';
 import { api } from '#lib/http/api.ts';
+import { historyCaller } from '#lib/http/middleware/scope.ts';
 import { ok } from '#lib/http/response.ts';
 import type { DeleteResult } from '#lib/openapi/schemas.ts';
 
@@ -14,10 +15,8 @@ export const handler = api({
   input: ConversationPathInput,
 }).handler(async (_event, context) =>
   ok<DeleteResult>(
-    await deleteConversation(
-      { organizationId: context.principal.organizationId, scopeId: context.scopeId },
-      context.input.path.conversation_id,
-      { remainingMs: () => context.getRemainingTimeInMillis() },
-    ),
+    await deleteConversation(historyCaller(context), context.input.path.conversation_id, {
+      remainingMs: () => context.getRemainingTimeInMillis(),
+    }),
   ),
 );

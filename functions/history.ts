@@ -4,17 +4,13 @@
 import { readMessages } from '#lib/conversations/history.ts';
 import { HistoryInput, scopeHistoryAccess } from '#lib/conversations/inputs.ts';
 import { api } from '#lib/http/api.ts';
+import { historyCaller } from '#lib/http/middleware/scope.ts';
 import { ok } from '#lib/http/response.ts';
 import type { MessagesPage } from '#lib/openapi/schemas.ts';
 
 export const handler = api({ access: scopeHistoryAccess, scope: 'required', input: HistoryInput }).handler(
   async (_event, context) => {
     const { conversation_id: conversationId, ...page } = context.input.query;
-    return ok<MessagesPage>(
-      await readMessages(
-        { organizationId: context.principal.organizationId, scopeId: context.scopeId },
-        { conversationId, ...page },
-      ),
-    );
+    return ok<MessagesPage>(await readMessages(historyCaller(context), { conversationId, ...page }));
   },
 );

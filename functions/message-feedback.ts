@@ -4,6 +4,7 @@
 import { rateAnswer } from '#lib/conversations/feedback.ts';
 import { FeedbackInput, scopeHistoryAccess } from '#lib/conversations/inputs.ts';
 import { api } from '#lib/http/api.ts';
+import { historyCaller } from '#lib/http/middleware/scope.ts';
 import { ok } from '#lib/http/response.ts';
 import type { FeedbackResult } from '#lib/openapi/schemas.ts';
 
@@ -15,7 +16,7 @@ export const handler = api({
 }).handler(async (_event, context) =>
   ok<FeedbackResult>(
     await rateAnswer(
-      { organizationId: context.principal.organizationId, scopeId: context.scopeId },
+      historyCaller(context),
       context.input.path.conversation_id,
       context.input.path.message_id,
       context.input.body,

@@ -162,12 +162,18 @@ export const readSettings = (env: Environment) => {
         max: 300_000,
         fallback: 30_000,
       }),
-      /** DB_MAX_COST: EXPLAIN cost ceiling (PostgreSQL, PGlite), default 1e7; 0 = none. */
+      /** DB_MAX_COST: cost ceiling on the generic plan (PostgreSQL, PGlite), default 1e7; 0 = none. */
       maxCost: boundedInteger(read('DB_MAX_COST'), {
         min: 0,
         max: Number.MAX_SAFE_INTEGER,
         fallback: 10_000_000,
       }),
+      /**
+       * DB_ALLOW_PRIVATE_HOSTS: `true` lets a deployed stage connect to private, shared (CGNAT)
+       * and unique-local addresses (a database in the stage's own VPC); off by default.
+       * Loopback, link-local and the metadata endpoints stay refused (lib/connectors/target.ts).
+       */
+      allowPrivateHosts: /^(true|1|on|yes)$/i.test(read('DB_ALLOW_PRIVATE_HOSTS') ?? ''),
       /** DB_POOL_SIZE: connections per database per container, default 2 (1..5). */
       poolSize: boundedInteger(read('DB_POOL_SIZE'), { min: 1, max: 5, fallback: 2 }),
       /** TABLETALK_PGLITE_CACHE: directory of the embedded database's snapshots; `off` disables them. */

@@ -24,12 +24,13 @@
 // Lookups that do not depend on each other run at once.
 import { applyEmbedSession, refuseDatabaseKey } from '#lib/auth/embed-sessions.ts';
 import type { Principal } from '#lib/auth/principal.ts';
-import { rowScopeOf } from '#lib/auth/session-scope.ts';
+import { conversationTenantOf, rowScopeOf } from '#lib/auth/session-scope.ts';
 import { resolveTenant } from '#lib/auth/tenant.ts';
 import { invalidField, ServiceError } from '#lib/errors.ts';
 import type { Lease } from '#lib/limits/limiter.ts';
 import { logger } from '#lib/log.ts';
 import {
+  type ConversationOwner,
   type ConversationRecord,
   conversationKeeps,
   findConversation,
@@ -123,12 +124,8 @@ const keptByMessages = (messages: readonly MessageRecord[]): Kept | undefined =>
  * The conversation item is read as well only when none of the latest messages is a chat
  * message (history appends, or messages stored before they carried it).
  */
-const loadConversation = async (
-  organizationId: number,
-  scopeId: string | undefined,
-  id: string,
-): Promise<KnownConversation> => {
-  const page = await conversationMessagePage(organizationId, scopeId, id, {
+const loadConversation = async (owner: ConversationOwner, id: string): Promise<KnownConversation> => {
+  const page = await conversationMessagePage(owner.organizationId, owner, id, {
     limit: HISTORY_MESSAGES,
     order: 'desc',
   });
@@ -139,9 +136,14 @@ const loadConversation = async (
   if (page.owned === undefined) return { conversation: undefined, taken: false, history: [] };
   const history = [...page.items].reverse();
   const kept = keptByMessages(page.items);
-  if (kept) return { conversation: kept, taken: false, history };
-  const stored = await findConversation(organizationId, id);
-  const conversation = stored && isOwnedBy(stored, organizationId, scopeId) ? stored : undefined;
+  if (kept) {
+    // An embed session reaches only the conversations of its own database.
+    if (owner.databaseId !== undefined && kept.databaseId !== owner.databaseId)
+      return { conversation: undefined, taken: true, history: [] };
+    return { conversation: kept, taken: false, history };
+  }
+  const stored = await findConversation(owner.organizationId, id);
+  const conversation = stored && isOwnedBy(stored, owner) ? stored : undefined;
   return { conversation, taken: stored !== undefined && !conversation, history: conversation ? history : [] };
 };
 
@@ -197,13 +199,20 @@ export const prepareChatAnswer = async (input: ChatRequest): Promise<AnswerReque
   const { principal, scopeId } = request;
   const { organizationId } = principal;
   checkKeyDatabase(principal, request.databaseId);
+  // The conversation's address (lib/store/scopes.ts): scope and, on a tenant-filtered database, tenant.
+  const owner: ConversationOwner = {
+    organizationId,
+    scopeId,
+    tenant: conversationTenantOf(principal, request.tenantHeader),
+    databaseId: principal.session?.databaseId,
+  };
 
   const prepared = await timings.measure('load', async () => {
     // The conversation, the body's database and the body's personality do not depend on each other.
     const [known, bodyDatabase, bodyPersonality] = await Promise.all([
       request.conversationId === undefined
         ? { conversation: undefined, taken: false, history: [] }
-        : loadConversation(organizationId, scopeId, request.conversationId),
+        : loadConversation(owner, request.conversationId),
       request.databaseId === undefined ? undefined : findDatabaseCached(organizationId, request.databaseId),
       request.personalityId === undefined
         ? undefined
@@ -276,7 +285,7 @@ export const prepareChatAnswer = async (input: ChatRequest): Promise<AnswerReque
   });
 
   return {
-    caller: { organizationId, scopeId, userId: principal.userId },
+    caller: { organizationId, scopeId, tenant: owner.tenant, userId: principal.userId },
     conversationId: request.conversationId ?? request.newConversationId(),
     question: request.question,
     database: prepared.database,

@@ -660,7 +660,7 @@ export const answerQuestion = async (
         {
           conversationId,
           organizationId: caller.organizationId,
-          scopeId: caller.scopeId,
+          scope: { scopeId: caller.scopeId, tenant: caller.tenant },
           role,
           content,
           ...(metadata ? { metadata: { ...metadata } } : {}),

@@ -1,20 +1,32 @@
-// The scopes of a request made with an embed session (docs/design.md "Embed sessions"), in a
-// module of its own with no imports: the scope middleware of every chain uses it.
+// The scopes of a request made with an embed session (docs/design.md "Embed sessions"): the
+// scope middleware of every chain uses them.
+import { ServiceError } from '#lib/errors.ts';
+
+const MAX_TENANT_LENGTH = 255;
 
 /**
- * The scope an embed session's conversations are kept under. On a tenant-filtered database it is
- * the tenant and the scope together (`<tenant>/<scope>`, the tenant with `%` and `/` escaped), so
- * that a scope id two tenants both use (`user-7`) never shows one tenant's conversations to the
- * other's visitors; the row filter still uses the token's scope itself. An integrator's server
- * reads them with `X-Scope-Id: <tenant>/<scope>`.
+ * The tenant part of a caller's conversations' address (lib/store/scopes.ts): an embed session's
+ * tenant (present only on a database that filters by tenant), or X-Tenant-Id as sent, trimmed
+ * (the chat routes refuse it on databases without tenant filtering, lib/auth/tenant.ts). So an
+ * integrator's server reads its visitor's conversations with the visitor's own scope id and
+ * tenant, and no scope id, whatever it holds, names another tenant's conversations.
  */
-export const sessionConversationScope = (session: {
-  tenant?: string | undefined;
-  scope?: string | undefined;
-}): string | undefined => {
-  if (session.scope === undefined) return undefined;
-  if (session.tenant === undefined) return session.scope;
-  return `${session.tenant.replaceAll('%', '%25').replaceAll('/', '%2F')}/${session.scope}`;
+export const conversationTenantOf = (
+  principal: { session?: { tenant?: string | undefined } | undefined },
+  header: string | undefined,
+): string | undefined => {
+  if (principal.session) return principal.session.tenant;
+  const tenant = header?.trim();
+  if (!tenant) return undefined;
+  if ([...tenant].length > MAX_TENANT_LENGTH) {
+    const message = `X-Tenant-Id must be at most ${MAX_TENANT_LENGTH} characters`;
+    throw new ServiceError('INVALID_TENANT', {
+      message,
+      detail: 'INVALID_FORMAT',
+      issues: [{ field: 'X-Tenant-Id', message, code: 'INVALID_FORMAT' }],
+    });
+  }
+  return tenant;
 };
 
 /** The value the scope filter of the row policy compares with: the token's scope, or X-Scope-Id. */

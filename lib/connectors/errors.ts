@@ -106,6 +106,7 @@ const connectDetail = (error: DriverError): string => {
   // pg: "timeout exceeded when trying to connect" (pool) / "Connection terminated due to connection timeout".
   if (/timeout exceeded when trying to connect|connection timeout/i.test(message))
     return 'CONNECTION_TIMEOUT';
+  if (code === 'HOST_NOT_ALLOWED') return 'HOST_NOT_ALLOWED';
   if (code === 'ECONNREFUSED') return 'CONNECTION_REFUSED';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'HOST_NOT_FOUND';
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return 'HOST_UNREACHABLE';
@@ -132,6 +133,7 @@ const connectMessages: Record<string, string> = {
   CONNECTION_TIMEOUT: 'the connection attempt timed out',
   CONNECTION_REFUSED: 'the connection was refused',
   HOST_NOT_FOUND: 'the host name does not resolve',
+  HOST_NOT_ALLOWED: 'the host is not an address this service may connect to',
   HOST_UNREACHABLE: 'the host is unreachable',
   CONNECTION_RESET: 'the server closed the connection',
   AUTH_FAILED: 'authentication failed',

@@ -30,6 +30,7 @@ import {
   type SampleRequest,
 } from './introspect.ts';
 import { rowObjects } from './rows.ts';
+import { targetSockets } from './target.ts';
 import { transportOf } from './tls.ts';
 import type {
   Catalog,
@@ -152,7 +153,10 @@ export class MysqlConnector implements Connector {
       options.poolSize ?? DEFAULT_POOL_SIZE,
     );
     this.#where = `${config.host}:${config.port}`;
-    this.#pool = mysql.createPool(config);
+    // Every connection goes to the address checked once for this connector (lib/connectors/target.ts).
+    const targets = targetSockets(String(config.host));
+    const port = Number(config.port);
+    this.#pool = mysql.createPool({ ...config, stream: () => targets.connected(port, String(config.host)) });
     // Errors of idle connections; without a listener they could crash the process.
     this.#pool.pool.on('error', (error: Error) => {
       logger.warn('idle database connection failed', {

@@ -21,6 +21,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
+import { genericCost } from './generic-cost.ts';
 
 export interface WorkerRequest {
   id: number;
@@ -29,6 +30,8 @@ export interface WorkerRequest {
   /** Guarded SQL: `SET LOCAL search_path = pg_catalog`. Introspection runs unpinned. */
   pin: boolean;
   maxCost?: number;
+  /** The statement whose generic plan the ceiling reads (lib/connectors/generic-cost.ts). */
+  costStatement?: { sql: string; parameters: number };
 }
 
 export interface WorkerFailure {
@@ -163,25 +166,17 @@ try {
   process.exit(1);
 }
 
-/** Total Cost of the top plan node of `EXPLAIN (FORMAT JSON)`. */
-const planCost = (plan: unknown): number => {
-  const parsed = typeof plan === 'string' ? JSON.parse(plan) : plan;
-  const cost = (parsed as { Plan?: { 'Total Cost'?: unknown } }[])[0]?.Plan?.['Total Cost'];
-  return typeof cost === 'number' ? cost : 0;
-};
-
 process.on('message', async (request: WorkerRequest) => {
   let cost: number | undefined;
   try {
     await db.exec(request.pin ? 'BEGIN READ ONLY; SET LOCAL search_path = pg_catalog' : 'BEGIN READ ONLY');
     try {
-      if (request.maxCost !== undefined) {
-        const explained = await db.query<{ 'QUERY PLAN': unknown }>(
-          `EXPLAIN (FORMAT JSON) ${request.sql}`,
-          request.params,
-        );
-        cost = planCost(explained.rows[0]?.['QUERY PLAN']);
-        if (cost > request.maxCost) {
+      if (request.maxCost !== undefined && request.costStatement) {
+        cost = await genericCost(request.costStatement, {
+          exec: (text) => db.exec(text),
+          plan: async (text) => (await db.query<{ 'QUERY PLAN'?: unknown }>(text)).rows[0]?.['QUERY PLAN'],
+        });
+        if (cost !== undefined && cost > request.maxCost) {
           send({
             type: 'result',
             id: request.id,

@@ -27,6 +27,7 @@ import { fileURLToPath } from 'node:url';
 import { settings } from '#lib/config.ts';
 import { ServiceError } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
+import { costStatement } from '#lib/sql/generic-plan.ts';
 import {
   ConnectTimeout,
   connectionFailed,
@@ -283,12 +284,14 @@ export class PgliteConnector implements Connector {
 
   async execute(sql: string, params: readonly unknown[], limits: ExecuteLimits): Promise<QueryResult> {
     const started = performance.now();
+    const statement = limits.maxCost === undefined ? undefined : await costStatement(sql, params.length);
     const result = await this.#request(
       {
         sql,
         params: [...params],
         pin: true,
         ...(limits.maxCost !== undefined ? { maxCost: limits.maxCost } : {}),
+        ...(statement ? { costStatement: statement } : {}),
       },
       limits.timeoutMs,
     );

@@ -5,7 +5,7 @@
 // cannot exhaust the customer's max_connections.
 //
 // Each guarded query: BEGIN READ ONLY; SET LOCAL statement_timeout; SET LOCAL search_path =
-// pg_catalog (one round trip) → EXPLAIN (FORMAT JSON) against the cost ceiling → the query with
+// pg_catalog (one round trip) → the generic plan's cost against the ceiling (generic-cost.ts) → the query with
 // bound parameters → ROLLBACK. A client-side timer slightly longer than statement_timeout
 // catches a server that stops answering; that connection is destroyed, not reused.
 //
@@ -16,9 +16,12 @@ import { isIP } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
 import pg from 'pg';
 import { logger } from '#lib/log.ts';
+import { costStatement } from '#lib/sql/generic-plan.ts';
 import { connectionFailed, queryFailed, type Redact, redactorFor, tooExpensive } from './errors.ts';
+import { genericCost } from './generic-cost.ts';
 import { introspectPostgres } from './introspect-postgres.ts';
 import { parseBigInteger, rowObjects } from './rows.ts';
+import { targetSockets } from './target.ts';
 import { transportOf } from './tls.ts';
 import type { Catalog, Connector, ExecuteLimits, IntrospectOptions, QueryResult } from './types.ts';
 
@@ -90,13 +93,6 @@ const timed = <C extends object>(config: C, query_timeout: number): Timed<C> => 
   query_timeout,
 });
 
-const planCost = (rows: Record<string, unknown>[]): number => {
-  const plan = rows[0]?.['QUERY PLAN'];
-  const parsed = typeof plan === 'string' ? JSON.parse(plan) : plan;
-  const cost = (parsed as { Plan?: { 'Total Cost'?: unknown } }[] | undefined)?.[0]?.Plan?.['Total Cost'];
-  return typeof cost === 'number' ? cost : 0;
-};
-
 export class PostgresConnector implements Connector {
   readonly dialect = 'postgres' as const;
   readonly #pool: pg.Pool;
@@ -111,7 +107,9 @@ export class PostgresConnector implements Connector {
       options.poolSize ?? DEFAULT_POOL_SIZE,
     );
     this.#where = `${config.host}:${config.port}`;
-    this.#pool = new pg.Pool(config);
+    // Every connection goes to the address checked once for this connector (lib/connectors/target.ts).
+    const targets = targetSockets(String(config.host));
+    this.#pool = new pg.Pool({ ...config, stream: () => targets.socket() });
     // An idle connection the server drops emits here; without a listener it would crash the process.
     this.#pool.on('error', (error) => {
       logger.warn('idle database connection failed', {
@@ -197,12 +195,16 @@ export class PostgresConnector implements Connector {
   async execute(sql: string, params: readonly unknown[], limits: ExecuteLimits): Promise<QueryResult> {
     const started = performance.now();
     return this.#transaction(limits.timeoutMs, true, sql, async (client, query_timeout) => {
-      if (limits.maxCost !== undefined) {
-        const plan = await client.query<Record<string, unknown>>(
-          timed({ text: `EXPLAIN (FORMAT JSON) ${sql}`, values: [...params] }, query_timeout),
-        );
-        const cost = planCost(plan.rows);
-        if (cost > limits.maxCost) throw tooExpensive(cost, limits.maxCost);
+      const statement = limits.maxCost === undefined ? undefined : await costStatement(sql, params.length);
+      if (limits.maxCost !== undefined && statement) {
+        const cost = await genericCost(statement, {
+          exec: (text) => client.query(timed({ text }, query_timeout)),
+          plan: async (text) =>
+            (await client.query<Record<string, unknown>>(timed({ text }, query_timeout))).rows[0]?.[
+              'QUERY PLAN'
+            ],
+        });
+        if (cost !== undefined && cost > limits.maxCost) throw tooExpensive(cost, limits.maxCost);
       }
       const result = await client.query<unknown[]>(
         timed(

@@ -10,7 +10,16 @@ import { invalidField, ServiceError } from '#lib/errors.ts';
 import { findOwnedConversation } from '#lib/store/conversations.ts';
 import { findDatabase } from '#lib/store/databases.ts';
 import { findMessage, type MessageRecord, setMessageFeedback } from '#lib/store/messages.ts';
-import { addPattern, listPatterns, MAX_PATTERNS, normalisedQuestion } from '#lib/store/patterns.ts';
+import {
+  addPattern,
+  countsAgainstLimit,
+  listPatterns,
+  MAX_CANDIDATES_PER_VISITOR,
+  MAX_PATTERNS,
+  MAX_VISITOR_CANDIDATES,
+  normalisedQuestion,
+  type QueryPattern,
+} from '#lib/store/patterns.ts';
 import type { Caller } from './history.ts';
 import type { FeedbackBody } from './inputs.ts';
 
@@ -31,7 +40,25 @@ const metadataOf = (message: MessageRecord): v.InferOutput<typeof AnswerMetadata
 
 const messageNotFound = () => new ServiceError('NOT_FOUND', { message: 'Message not found' });
 
-/** A candidate pattern for the question, unless the database has one for it (or is full). */
+/**
+ * Whether a candidate from this caller still fits. The organization's own (sk_ keys, portal
+ * users) share MAX_PATTERNS with its approved patterns; a visitor's candidates never count there
+ * (countsAgainstLimit): at most MAX_CANDIDATES_PER_VISITOR waiting per visitor and
+ * MAX_VISITOR_CANDIDATES per database, so a page's visitors can fill neither the organization's
+ * list nor the database's.
+ */
+const roomFor = (caller: Caller, patterns: readonly QueryPattern[]): boolean => {
+  if (caller.visitor === undefined) return patterns.filter(countsAgainstLimit).length < MAX_PATTERNS;
+  const waiting = patterns.filter(
+    (pattern) => pattern.visitor !== undefined && pattern.status === 'candidate',
+  );
+  return (
+    waiting.length < MAX_VISITOR_CANDIDATES &&
+    waiting.filter((pattern) => pattern.visitor === caller.visitor).length < MAX_CANDIDATES_PER_VISITOR
+  );
+};
+
+/** A candidate pattern for the question, unless the database has one for it (or there is no room). */
 const proposeCandidate = async (
   caller: Caller,
   databaseId: string,
@@ -49,17 +76,24 @@ const proposeCandidate = async (
     // A corrected SQL the guard refuses is the caller's error; an up-voted answer whose SQL no
     // longer passes (the schema changed) simply proposes nothing.
     if (!corrected || !(error instanceof ServiceError) || error.kind !== 'VALIDATION') return undefined;
-    throw invalidField('body.corrected_sql', error.message, error.detail ?? 'GUARD_REFUSED');
+    const code = error.detail ?? 'GUARD_REFUSED';
+    // A visitor learns the refusal's code, never the names of relations or columns it met.
+    const message =
+      caller.visitor === undefined
+        ? error.message
+        : `The corrected SQL was refused by the SQL guard (${code})`;
+    throw invalidField('body.corrected_sql', message, code);
   }
   const patterns = await listPatterns(database.id);
   const asked = normalisedQuestion(question);
-  if (patterns.length >= MAX_PATTERNS || patterns.some((p) => normalisedQuestion(p.question) === asked))
+  if (!roomFor(caller, patterns) || patterns.some((p) => normalisedQuestion(p.question) === asked))
     return undefined;
   const pattern = await addPattern(database.id, {
     question,
     sql,
     notes: corrected ? 'Corrected SQL from an answer’s feedback' : 'An up-voted answer',
     status: 'candidate',
+    visitor: caller.visitor,
   });
   return pattern.id;
 };
@@ -72,7 +106,7 @@ export const rateAnswer = async (
   body: FeedbackBody,
   now = new Date(),
 ) => {
-  const conversation = await findOwnedConversation(caller.organizationId, caller.scopeId, conversationId);
+  const conversation = await findOwnedConversation(caller, conversationId);
   if (!conversation) throw new ServiceError('CONVERSATION_NOT_FOUND');
   const message = await findMessage(caller.organizationId, conversationId, messageId);
   if (!message) throw messageNotFound();

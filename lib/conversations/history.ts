@@ -6,6 +6,7 @@ import { settings } from '#lib/config.ts';
 import { ServiceError } from '#lib/errors.ts';
 import { uuidPattern } from '#lib/ids.ts';
 import {
+  type ConversationOwner,
   type ConversationRecord,
   findOwnedConversation,
   listConversationPage,
@@ -23,13 +24,20 @@ import {
 } from '#lib/store/messages.ts';
 import { titleOf, UNTITLED } from './title.ts';
 
-/** Who asks: the organization of the credential and the end-user scope of X-Scope-Id. */
-export interface Caller {
-  organizationId: number;
-  /** undefined: the conversations created without X-Scope-Id. */
-  scopeId: string | undefined;
+/**
+ * Who asks: the organization of the credential and the conversations' address (X-Scope-Id and,
+ * for conversations of a tenant-filtered database, X-Tenant-Id; an embed session's own), and for
+ * an embed session its database (ConversationOwner).
+ */
+export interface Caller extends ConversationOwner {
   /** Portal JWT `sub`; undefined for API keys. */
   userId?: string | undefined;
+  /**
+   * A visitor of the integrator's page (an embed session): its key (the session's tenant and
+   * scope, hashed). Its feedback's candidates have their own quota, and its refusals name no
+   * relation or column (lib/conversations/feedback.ts).
+   */
+  visitor?: string | undefined;
 }
 
 const conversationNotFound = () => new ServiceError('CONVERSATION_NOT_FOUND');
@@ -41,6 +49,7 @@ export const conversationView = (conversation: ConversationRecord) => ({
   id: conversation.id,
   organizationId: conversation.organizationId,
   scopeId: conversation.scopeId ?? null,
+  tenantId: conversation.tenant ?? null,
   title: conversation.title ?? UNTITLED,
   lastMessageAt: conversation.lastMessageAt,
   messageCount: conversation.messageCount,
@@ -110,11 +119,13 @@ export const listConversations = async (
     list: 'conversations',
     organizationId: caller.organizationId,
     scopeId: caller.scopeId,
+    tenant: caller.tenant,
     order: 'desc',
   };
   const after = await positionOf(ConversationPosition, query, cursor);
-  const page = await listConversationPage(caller.organizationId, caller.scopeId, {
+  const page = await listConversationPage(caller.organizationId, caller, {
     limit,
+    databaseId: caller.databaseId,
     after: after && `${after[0]}#${after[1]}`,
   });
   const last = page.items.at(-1);
@@ -139,11 +150,13 @@ export const readMessages = async (
       list: 'scope-messages',
       organizationId: caller.organizationId,
       scopeId: caller.scopeId,
+      tenant: caller.tenant,
       order,
     };
     const after = await positionOf(MessagePosition, query, cursor);
-    const page = await scopeMessagePage(caller.organizationId, caller.scopeId, {
+    const page = await scopeMessagePage(caller.organizationId, caller, {
       limit,
+      databaseId: caller.databaseId,
       order,
       afterId: after?.[0],
     });
@@ -155,11 +168,19 @@ export const readMessages = async (
     list: 'conversation-messages',
     organizationId: caller.organizationId,
     scopeId: caller.scopeId,
+    tenant: caller.tenant,
     conversationId,
     order,
   };
   const after = await positionOf(MessagePosition, query, cursor);
-  const page = await conversationMessagePage(caller.organizationId, caller.scopeId, conversationId, {
+  // An embed session reads only its database's conversations: the conversation item tells.
+  if (
+    after === undefined &&
+    caller.databaseId !== undefined &&
+    !(await findOwnedConversation(caller, conversationId))
+  )
+    throw conversationNotFound();
+  const page = await conversationMessagePage(caller.organizationId, caller, conversationId, {
     limit,
     order,
     afterId: after?.[0],
@@ -167,9 +188,7 @@ export const readMessages = async (
   // A first page decides whether the conversation is the caller's (see conversationMessagePage);
   // a later page was reached through a cursor signed for this caller and conversation.
   if (after === undefined && page.owned !== true) {
-    const exists =
-      page.owned === undefined &&
-      (await findOwnedConversation(caller.organizationId, caller.scopeId, conversationId));
+    const exists = page.owned === undefined && (await findOwnedConversation(caller, conversationId));
     if (!exists) throw conversationNotFound();
   }
   const last = page.items.at(-1);
@@ -183,9 +202,9 @@ export const readMessages = async (
  * all of them.
  */
 export const readConversationHistory = async (caller: Caller, conversationId: string) => {
-  const conversation = await findOwnedConversation(caller.organizationId, caller.scopeId, conversationId);
+  const conversation = await findOwnedConversation(caller, conversationId);
   if (!conversation) throw conversationNotFound();
-  const latest = await conversationMessagePage(caller.organizationId, caller.scopeId, conversationId, {
+  const latest = await conversationMessagePage(caller.organizationId, caller, conversationId, {
     limit: settings().historyMaxMessages,
     order: 'desc',
   });
@@ -218,8 +237,7 @@ export const deleteConversation = async (
   conversationId: string,
   options: { remainingMs?: () => number } = {},
 ) => {
-  if (!(await markConversationDeleting(caller.organizationId, caller.scopeId, conversationId)))
-    throw conversationNotFound();
+  if (!(await markConversationDeleting(caller, conversationId))) throw conversationNotFound();
   await deleteConversationMessages(caller.organizationId, conversationId, options);
   await removeConversationItem(caller.organizationId, conversationId);
   return { message: 'Conversation deleted' };
@@ -238,7 +256,7 @@ export const appendToHistory = async (
   const message = await appendMessage({
     conversationId: input.conversationId,
     organizationId: caller.organizationId,
-    scopeId: caller.scopeId,
+    scope: { scopeId: caller.scopeId, tenant: caller.tenant },
     role: input.role,
     content: input.content,
     metadata: input.metadata,

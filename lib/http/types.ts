@@ -15,6 +15,11 @@ export interface ApiContext extends Context {
   principal: Principal;
   /** The end-user scope from `X-Scope-Id`, normalised to a string; undefined when not sent. */
   scopeId: string | undefined;
+  /**
+   * The tenant part of the conversations' address (lib/store/scopes.ts): an embed session's
+   * tenant, or X-Tenant-Id as sent (trimmed); undefined without one.
+   */
+  conversationTenant: string | undefined;
   /** The parsed JSON body; undefined when the request has none. */
   body: unknown;
   /**

@@ -3,15 +3,15 @@
 // before anything is stored (422 VALIDATION_ERROR with a details entry code CONNECTION_FAILED),
 // then kept in the stage's secret store (lib/connectors/secrets.ts) and never returned.
 //
-// Outside the local stack a connection may not name the machine the service runs on or the
-// link-local range (169.254.0.0/16: the cloud's instance metadata endpoints, fe80::/10), by name
-// or by what the name resolves to: the service would otherwise open connections on behalf of
+// Outside the local stack a connection may not name the machine the service runs on, the
+// link-local range (the cloud's instance metadata endpoints) or, unless the stage allows them,
+// private, shared, unique-local and translated addresses, by name or by what the name resolves
+// to (lib/connectors/target.ts): the service would otherwise open connections on behalf of
 // anyone with a manage credential to places only it can reach.
-import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
-import { settings } from '#lib/config.ts';
+import { isIP } from 'node:net';
 import { createConnector } from '#lib/connectors/index.ts';
 import { testConnection } from '#lib/connectors/indexing.ts';
+import { TargetRefused, targetRules, targetSockets } from '#lib/connectors/target.ts';
 import { ServiceError } from '#lib/errors.ts';
 import type { Engine } from '#lib/store/databases.ts';
 import type { ConnectionInput } from './inputs.ts';
@@ -65,27 +65,6 @@ export const connectionUrlOf = (engine: Engine, connection: ConnectionInput): st
   return connection.url;
 };
 
-// Where a deployed service must not connect on a caller's behalf.
-const blocked = new BlockList();
-blocked.addSubnet('127.0.0.0', 8, 'ipv4');
-blocked.addSubnet('0.0.0.0', 8, 'ipv4');
-blocked.addSubnet('169.254.0.0', 16, 'ipv4');
-blocked.addAddress('::1', 'ipv6');
-blocked.addAddress('::', 'ipv6');
-blocked.addSubnet('fe80::', 10, 'ipv6');
-blocked.addSubnet('fd00:ec2::', 32, 'ipv6');
-
-const isBlocked = (address: string): boolean => {
-  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  if (mapped) return blocked.check(mapped, 'ipv4');
-  const family = isIP(address);
-  return family === 4
-    ? blocked.check(address, 'ipv4')
-    : family === 6
-      ? blocked.check(address, 'ipv6')
-      : false;
-};
-
 export const connectionFailed = (reason: string, message: string): ServiceError => {
   const text = `Connection test failed: ${message} (${reason})`;
   return new ServiceError('CONNECTION_TEST_FAILED', {
@@ -95,15 +74,20 @@ export const connectionFailed = (reason: string, message: string): ServiceError 
   });
 };
 
-/** Outside the local stack: the host and what it resolves to are not loopback or link-local. */
+/**
+ * Outside the local stack: the host, or every address its name resolves to, is one the stage
+ * may connect to (lib/connectors/target.ts); a name that does not resolve is refused. Checked
+ * before the connection test for a clear refusal; the connector checks again, on the address it
+ * actually connects to, on every connection.
+ */
 export const checkHostAllowed = async (url: string): Promise<void> => {
-  if (settings().stage === 'local' || url === 'memory:') return;
-  const host = new URL(url).hostname.replace(/^\[|\]$/g, '');
-  const refused = () => connectionFailed('HOST_NOT_ALLOWED', 'the host is a loopback or link-local address');
-  if (host === 'localhost' || host.endsWith('.localhost') || isBlocked(host)) throw refused();
-  if (isIP(host) !== 0) return;
-  const addresses = await lookup(host, { all: true }).catch(() => []);
-  if (addresses.some(({ address }) => isBlocked(address))) throw refused();
+  if (url === 'memory:' || targetRules().anywhere) return;
+  try {
+    await targetSockets(new URL(url).hostname).resolve();
+  } catch (error) {
+    if (error instanceof TargetRefused) throw connectionFailed('HOST_NOT_ALLOWED', error.message);
+    throw connectionFailed('COULD_NOT_CONNECT', 'could not connect to the database');
+  }
 };
 
 /** Tests a connection within the connect timeout (422 CONNECTION_FAILED); nothing is kept open. */

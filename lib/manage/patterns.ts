@@ -13,6 +13,7 @@ import type { DatabaseRecord } from '#lib/store/databases.ts';
 import { notIndexed } from '#lib/store/glossary.ts';
 import {
   addPattern,
+  countsAgainstLimit,
   deletePattern as deletePatternRecord,
   findPattern,
   listPatterns,
@@ -44,6 +45,12 @@ export const checkPatternSql = async (database: DatabaseRecord, sql: string): Pr
   }
 };
 
+const tooManyPatterns = (databaseId: string) =>
+  new ServiceError('VALIDATION', {
+    message: `Database ${databaseId} already has ${MAX_PATTERNS} query patterns, the most it keeps: delete one first`,
+    detail: 'TOO_MANY_PATTERNS',
+  });
+
 const duplicateQuestion = () =>
   new ServiceError('DUPLICATE_ENTRY', {
     message: 'The database already has a query pattern for this question',
@@ -66,11 +73,7 @@ export const createPattern = async (
   const existing = await listPatterns(database.id);
   const wanted = normalisedQuestion(body.question);
   if (existing.some((pattern) => normalisedQuestion(pattern.question) === wanted)) throw duplicateQuestion();
-  if (existing.length >= MAX_PATTERNS)
-    throw new ServiceError('VALIDATION', {
-      message: `Database ${database.id} already has ${MAX_PATTERNS} query patterns, the most it keeps: delete one first`,
-      detail: 'TOO_MANY_PATTERNS',
-    });
+  if (existing.filter(countsAgainstLimit).length >= MAX_PATTERNS) throw tooManyPatterns(database.id);
   await checkPatternSql(database, body.sql);
   return publicPattern(await addPattern(database.id, body));
 };
@@ -113,6 +116,11 @@ export const updatePattern = async (
   }
   // The SQL is checked when it changes, and when a candidate is approved (the guard of today).
   const approving = body.status === 'approved' && current.status !== 'approved';
+  // A visitor's candidate takes a place of the organization's patterns when it is approved.
+  if (approving && !countsAgainstLimit(current)) {
+    const taken = (await listPatterns(databaseId)).filter(countsAgainstLimit).length;
+    if (taken >= MAX_PATTERNS) throw tooManyPatterns(database.id);
+  }
   if (body.sql !== undefined || approving) await checkPatternSql(database, body.sql ?? current.sql);
   const { notes: _notes, ...rest } = current;
   const notes = body.notes === undefined ? current.notes : (body.notes ?? undefined);

@@ -48,7 +48,7 @@ const tag = 'Control plane' as const;
 
 const connectionTested =
   'The connection is tested first: a failure is 422 VALIDATION_ERROR with a details entry code ' +
-  'CONNECTION_FAILED (its message names the reason: CONNECTION_REFUSED, CONNECTION_TIMEOUT, ' +
+  'CONNECTION_FAILED (its message names the reason: COULD_NOT_CONNECT for every network failure, ' +
   'AUTH_FAILED, …), and nothing is stored or changed.';
 const quota =
   'Indexing counts one operation of the plan’s indexing quota (429 INDEXING_QUOTA_EXCEEDED, ' +

@@ -130,6 +130,12 @@ export const Conversation = v.object({
   id: uuid,
   organizationId: v.pipe(v.number(), v.integer()),
   scopeId: v.pipe(v.nullable(v.string()), v.description('the X-Scope-Id the conversation belongs to')),
+  tenantId: v.pipe(
+    v.nullable(v.string()),
+    v.description(
+      'the tenant of its address (X-Tenant-Id, or the embed session’s tenant) on a database that filters rows by tenant; null otherwise',
+    ),
+  ),
   title: v.pipe(
     v.string(),
     v.description('the first user message, cut to 80 characters; "New conversation" until one exists'),

@@ -11,9 +11,79 @@ const parser = new nodeSqlParser.Parser();
 // window functions or `->`; printed SQL stays within what MariaDB 10.11 also runs.
 const OPTIONS = { database: 'MySQL' };
 
+/**
+ * Numbers MySQL reads that node-sql-parser 5 does not: an exponent without a decimal point
+ * (`1e308`, `2E-3`: it reads a column `1e308`, or `2E` minus 3) and a leading decimal point
+ * (`.5`, `.5e1`: a parse error). Each is written with its point and digits (`1.0e308`, `0.5e1`),
+ * the same value for the server, outside strings, quoted identifiers and comments; a number
+ * glued to an identifier character (`t1e3`, `1e3x`, `t.1e3`) is an identifier and is left alone.
+ */
+export const normaliseNumbers = (sql: string): string => {
+  let out = '';
+  let at = 0;
+  const identifierChar = /[A-Za-z0-9_$\u0080-\uffff]/;
+  while (at < sql.length) {
+    const char = sql[at]!;
+    const next = sql[at + 1];
+    // Strings and quoted identifiers, with their escapes; comments to their end.
+    if (char === "'" || char === '"' || char === '`') {
+      let end = at + 1;
+      while (end < sql.length) {
+        if (sql[end] === '\\' && char !== '`') end += 2;
+        else if (sql[end] === char && sql[end + 1] === char) end += 2;
+        else if (sql[end] === char) break;
+        else end += 1;
+      }
+      out += sql.slice(at, end + 1);
+      at = end + 1;
+      continue;
+    }
+    if ((char === '-' && next === '-') || char === '#') {
+      const end = sql.indexOf('\n', at);
+      out += sql.slice(at, end === -1 ? sql.length : end);
+      at = end === -1 ? sql.length : end;
+      continue;
+    }
+    if (char === '/' && next === '*') {
+      const end = sql.indexOf('*/', at + 2);
+      out += sql.slice(at, end === -1 ? sql.length : end + 2);
+      at = end === -1 ? sql.length : end + 2;
+      continue;
+    }
+    const previous = out.at(-1) ?? ' ';
+    const number = /^(\d*)(?:\.(\d*))?(?:[eE]([+-]?\d+))?/.exec(sql.slice(at));
+    const text = number?.[0] ?? '';
+    const startsNumber = /\d/.test(char) || (char === '.' && /\d/.test(next ?? ''));
+    if (startsNumber && text.length > 0 && !identifierChar.test(previous) && previous !== '.') {
+      const after = sql[at + text.length] ?? ' ';
+      if (!identifierChar.test(after) && after !== '.') {
+        const [, whole, fraction, exponent] = number as RegExpExecArray;
+        const hasPoint = text.includes('.');
+        out +=
+          exponent === undefined && (!hasPoint || (whole !== '' && fraction !== ''))
+            ? text
+            : `${whole || '0'}.${fraction || '0'}${exponent === undefined ? '' : `e${exponent}`}`;
+        at += text.length;
+        continue;
+      }
+    }
+    // An identifier (or a keyword) is copied whole, so digits inside it are never read as a number.
+    if (identifierChar.test(char)) {
+      let end = at;
+      while (end < sql.length && identifierChar.test(sql[end]!)) end += 1;
+      out += sql.slice(at, end);
+      at = end;
+      continue;
+    }
+    out += char;
+    at += 1;
+  }
+  return out;
+};
+
 /** Every statement of the text (an empty text gives none); throws on a syntax error. */
 export const parseStatements = (sql: string): AstNode[] => {
-  const ast = parser.astify(sql, OPTIONS) as unknown;
+  const ast = parser.astify(normaliseNumbers(sql), OPTIONS) as unknown;
   if (Array.isArray(ast)) return ast as AstNode[];
   return ast === null || ast === undefined ? [] : [ast as AstNode];
 };

@@ -7,6 +7,7 @@ import { mysqlSizeRefusal } from './allocation.ts';
 import { MYSQL_AGGREGATES, MYSQL_FUNCTIONS } from './mysql-functions.ts';
 import { type AstNode, identifierText, identifierValue, isNode } from './mysql-parser.ts';
 import { relationAccess } from './policy.ts';
+import { mysqlRecursionRefusal } from './recursion.ts';
 import type { GuardRequest, RefusalCode } from './types.ts';
 
 export class Refusal extends Error {
@@ -730,6 +731,8 @@ const withClause = (clause: unknown, frames: Frame[], state: RewriteState): Fram
       keysWithin(item.stmt, keySet('ast', 'tableList', 'columnList', 'parentheses'), 'WITH');
     }
     statement(body, [...frames, { names: visible, forbidden, barrier: true }], state);
+    const doubling = recursive ? mysqlRecursionRefusal(item) : undefined;
+    if (doubling !== undefined) refuse('SIZE_NOT_BOUNDED', doubling);
     if (present(item.columns)) {
       if (!Array.isArray(item.columns)) refuse('UNSUPPORTED_SYNTAX', 'Unsupported CTE columns');
       for (const column of item.columns) {

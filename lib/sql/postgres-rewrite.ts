@@ -18,6 +18,7 @@ import { postgresSizeRefusal } from './allocation.ts';
 import { POSTGRES_FUNCTIONS } from './functions.ts';
 import { relationAccess } from './policy.ts';
 import type { PgNode } from './postgres-parser.ts';
+import { postgresRecursionRefusal } from './recursion.ts';
 import type { GuardRequest, RefusalCode } from './types.ts';
 
 export class Refusal extends Error {
@@ -467,6 +468,8 @@ const walkWith = (withClause: PgNode, outer: Scope | undefined, state: WalkState
     const scope =
       withClause.recursive === true ? all : { parent: outer, ctes: new Set(names.slice(0, index)) };
     walkCte(cte, scope, state);
+    const doubling = withClause.recursive === true ? postgresRecursionRefusal(cte) : undefined;
+    if (doubling !== undefined) refuse('SIZE_NOT_BOUNDED', doubling);
   });
   return all;
 };

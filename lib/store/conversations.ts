@@ -4,7 +4,9 @@
 //                                chosen by clients (append and stream create on first use), so
 //                                each organization has its own id space: no organization can take
 //                                an id from another or learn whether it exists there
-//   GSI1PK SCOPE#<org>#<scope>   "conversations of a scope by last activity":
+//   GSI1PK SCOPE#<org>#<address>  "conversations of a scope by last activity" (the address is
+//                                the scope, with its tenant on a tenant-filtered database:
+//                                lib/store/scopes.ts):
 //   GSI1SK <lastMessageAt>#<id>  newest first with ScanIndexForward false, ties broken by id
 // The messages of a conversation share its partition (lib/store/messages.ts), so one Query reads
 // the conversation item and its messages together ('CONV' sorts before 'MSG#').
@@ -14,7 +16,7 @@ import * as v from 'valibot';
 import { invalidField, type ServiceError } from '#lib/errors.ts';
 import { documents, isConditionFailure, tableName } from './client.ts';
 import { readPage } from './pages.ts';
-import { scopeKey, scopePartition } from './scopes.ts';
+import { type ConversationScope, scopeKey, scopePartition } from './scopes.ts';
 
 export const CONVERSATION_SK = 'CONV';
 
@@ -26,17 +28,19 @@ export const conversationKey = (organizationId: number, id: string) => ({
 /** The GSI1 attributes of a conversation: its place in its scope's list. */
 export const conversationListKey = (
   organizationId: number,
-  scopeId: string | undefined,
+  scope: ConversationScope,
   lastMessageAt: string,
   id: string,
-) => ({ GSI1PK: scopePartition(organizationId, scopeId), GSI1SK: `${lastMessageAt}#${id}` });
+) => ({ GSI1PK: scopePartition(organizationId, scope), GSI1SK: `${lastMessageAt}#${id}` });
 
 export const ConversationRecord = v.object({
   id: v.string(),
   organizationId: v.number(),
   /** Absent for a conversation created without X-Scope-Id. */
   scopeId: v.optional(v.string()),
-  /** The scope as encoded in keys (lib/store/scopes.ts): what ownership is checked against. */
+  /** The tenant part of its address (a tenant-filtered database); absent otherwise. */
+  tenant: v.optional(v.string()),
+  /** The address as encoded in keys (lib/store/scopes.ts): what ownership is checked against. */
   scopeKey: v.string(),
   /** Absent until the first user message. */
   title: v.optional(v.string()),
@@ -58,14 +62,27 @@ export const ConversationRecord = v.object({
 });
 export type ConversationRecord = v.InferOutput<typeof ConversationRecord>;
 
+/**
+ * Who may reach a conversation: its organization and address, and, for a caller bound to one
+ * database (an embed session), that database too (docs/design.md "Isolation against an
+ * attacker: second round": reading, deleting and rating check it, as continuing does).
+ */
+export interface ConversationOwner extends ConversationScope {
+  organizationId: number;
+  /** An embed session's database; undefined for callers of the whole organization. */
+  databaseId?: string | undefined;
+}
+
 export const isOwnedBy = (
-  conversation: Pick<ConversationRecord, 'organizationId' | 'scopeKey' | 'deletingAt'>,
-  organizationId: number,
-  scopeId: string | undefined,
+  conversation: Pick<ConversationRecord, 'organizationId' | 'scopeKey' | 'deletingAt' | 'databaseId'>,
+  owner: ConversationOwner,
 ): boolean =>
-  conversation.organizationId === organizationId &&
-  conversation.scopeKey === scopeKey(scopeId) &&
-  conversation.deletingAt === undefined;
+  conversation.organizationId === owner.organizationId &&
+  conversation.scopeKey === scopeKey(owner) &&
+  conversation.deletingAt === undefined &&
+  (owner.databaseId === undefined ||
+    conversation.databaseId === undefined ||
+    conversation.databaseId === owner.databaseId);
 
 export const parseConversation = (item: Record<string, unknown>): ConversationRecord =>
   v.parse(ConversationRecord, item);
@@ -103,21 +120,20 @@ export const findConversation = async (
   return Item ? parseConversation(Item) : undefined;
 };
 
-/** The conversation with this id if it exists and belongs to this organization and scope. */
+/** The conversation with this id if it exists and is the owner's (isOwnedBy). */
 export const findOwnedConversation = async (
-  organizationId: number,
-  scopeId: string | undefined,
+  owner: ConversationOwner,
   id: string,
 ): Promise<ConversationRecord | undefined> => {
-  const conversation = await findConversation(organizationId, id);
-  return conversation && isOwnedBy(conversation, organizationId, scopeId) ? conversation : undefined;
+  const conversation = await findConversation(owner.organizationId, id);
+  return conversation && isOwnedBy(conversation, owner) ? conversation : undefined;
 };
 
 /** What a message append sets on its conversation: creates it, or checks it is the caller's. */
 export interface ConversationTouch {
   id: string;
   organizationId: number;
-  scopeId: string | undefined;
+  scope: ConversationScope;
   /** The appended message's time: the new last activity (and creation time when new). */
   at: string;
   /** Cut from the first user message; kept once set. */
@@ -189,7 +205,7 @@ export const conversationTouchUpdate = (touch: ConversationTouch, form: 'latest'
   names['#deletingAt'] = 'deletingAt';
   names['#messageCount'] = 'messageCount';
   values[':organizationId'] = touch.organizationId;
-  values[':scopeKey'] = scopeKey(touch.scopeId);
+  values[':scopeKey'] = scopeKey(touch.scope);
   values[':at'] = touch.at;
   values[':one'] = 1;
   // A conversation keeps the database, personality and tenant of its first message: an append
@@ -202,9 +218,10 @@ export const conversationTouchUpdate = (touch: ConversationTouch, form: 'latest'
   if (form === 'latest') {
     set('type', 'conversation');
     set('id', touch.id);
-    if (touch.scopeId !== undefined) set('scopeId', touch.scopeId);
+    if (touch.scope.scopeId !== undefined) set('scopeId', touch.scope.scopeId);
+    if (touch.scope.tenant !== undefined) set('tenant', touch.scope.tenant);
     set('createdAt', touch.at, true);
-    const listKey = conversationListKey(touch.organizationId, touch.scopeId, touch.at, touch.id);
+    const listKey = conversationListKey(touch.organizationId, touch.scope, touch.at, touch.id);
     set('GSI1PK', listKey.GSI1PK);
     set('GSI1SK', listKey.GSI1SK);
     sets.push('#organizationId = :organizationId', '#scopeKey = :scopeKey', '#lastMessageAt = :at');
@@ -227,17 +244,30 @@ export const conversationTouchUpdate = (touch: ConversationTouch, form: 'latest'
 /** One page of a scope's conversations, newest activity first, after the list position `after` (a GSI1SK). */
 export const listConversationPage = (
   organizationId: number,
-  scopeId: string | undefined,
-  { limit, after }: { limit: number; after?: string | undefined },
+  scope: ConversationScope,
+  {
+    limit,
+    after,
+    databaseId,
+  }: {
+    limit: number;
+    after?: string | undefined;
+    /** An embed session's database: only its conversations (and those not yet about one). */
+    databaseId?: string | undefined;
+  },
 ) =>
   readPage({
     input: {
       TableName: tableName(),
       IndexName: 'GSI1',
       KeyConditionExpression: after === undefined ? 'GSI1PK = :scope' : 'GSI1PK = :scope AND GSI1SK < :after',
+      ...(databaseId === undefined
+        ? {}
+        : { FilterExpression: 'attribute_not_exists(databaseId) OR databaseId = :database' }),
       ExpressionAttributeValues: {
-        ':scope': scopePartition(organizationId, scopeId),
+        ':scope': scopePartition(organizationId, scope),
         ...(after === undefined ? {} : { ':after': after }),
+        ...(databaseId === undefined ? {} : { ':database': databaseId }),
       },
       ScanIndexForward: false,
     },
@@ -252,22 +282,24 @@ export const listConversationPage = (
  * is finished by repeating it.
  */
 export const markConversationDeleting = async (
-  organizationId: number,
-  scopeId: string | undefined,
+  owner: ConversationOwner,
   id: string,
   now = new Date(),
 ): Promise<boolean> => {
+  const database =
+    owner.databaseId === undefined ? '' : ' AND (attribute_not_exists(databaseId) OR databaseId = :database)';
   try {
     await documents().send(
       new UpdateCommand({
         TableName: tableName(),
-        Key: conversationKey(organizationId, id),
+        Key: conversationKey(owner.organizationId, id),
         UpdateExpression: 'SET deletingAt = if_not_exists(deletingAt, :now) REMOVE GSI1PK, GSI1SK',
-        ConditionExpression: 'attribute_exists(PK) AND organizationId = :org AND scopeKey = :scope',
+        ConditionExpression: `attribute_exists(PK) AND organizationId = :org AND scopeKey = :scope${database}`,
         ExpressionAttributeValues: {
           ':now': now.toISOString(),
-          ':org': organizationId,
-          ':scope': scopeKey(scopeId),
+          ':org': owner.organizationId,
+          ':scope': scopeKey(owner),
+          ...(owner.databaseId === undefined ? {} : { ':database': owner.databaseId }),
         },
       }),
     );

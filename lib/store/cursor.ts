@@ -21,6 +21,8 @@ export interface CursorQuery {
   organizationId: number;
   /** undefined: conversations created without X-Scope-Id. */
   scopeId: string | undefined;
+  /** The tenant part of the conversations' address (lib/store/scopes.ts), when there is one. */
+  tenant?: string | undefined;
   conversationId?: string | undefined;
   order: SortOrder;
 }
@@ -58,6 +60,8 @@ const identityOf = (query: CursorQuery): string =>
     query.scopeId ?? null,
     query.conversationId ?? null,
     query.order,
+    // Only when present, so that cursors of addresses without a tenant stay as they were.
+    ...(query.tenant === undefined ? [] : [query.tenant]),
   ]);
 
 // The codec built from the current secret, kept for the container (rebuilt after a settings reset).

@@ -1,7 +1,7 @@
 // Messages of conversations (docs/design.md "Storage"). One item per message, in its conversation's
 // partition:
 //   PK CONV#<org>#<conversation>  SK MSG#<uuidv7>   a conversation's messages in time order
-//   GSI2PK SCOPE#<org>#<scope>  GSI2SK <uuidv7>   "messages of a scope by time"
+//   GSI2PK SCOPE#<org>#<address>  GSI2SK <uuidv7>   "messages of a scope by time" (lib/store/scopes.ts)
 // Message ids are UUIDv7, so ordering by id is ordering by time on both keys, and the id is the
 // `id` that history returns. Metadata is stored as its JSON text: any JSON object comes back
 // exactly as sent, free of DynamoDB's limits on numbers, nesting and empty map keys.
@@ -19,6 +19,7 @@ import { uuidv7 } from '#lib/ids.ts';
 import { type AlongsideWrite, documents, type ItemKey, isConditionFailure, tableName } from './client.ts';
 import {
   CONVERSATION_SK,
+  type ConversationOwner,
   type ConversationRecord,
   type ConversationTouch,
   conversationKeeps,
@@ -36,7 +37,7 @@ import {
   transactionConflictBackoff,
   unprocessedItemsBackoff,
 } from './retry.ts';
-import { scopeKey, scopePartition } from './scopes.ts';
+import { type ConversationScope, scopeKey, scopePartition } from './scopes.ts';
 
 export const MESSAGE_PREFIX = 'MSG#';
 
@@ -46,8 +47,8 @@ export const messageKey = (organizationId: number, conversationId: string, id: s
 });
 
 /** The GSI2 attributes of a message: its place in its scope's timeline. */
-export const messageTimelineKey = (organizationId: number, scopeId: string | undefined, id: string) => ({
-  GSI2PK: scopePartition(organizationId, scopeId),
+export const messageTimelineKey = (organizationId: number, scope: ConversationScope, id: string) => ({
+  GSI2PK: scopePartition(organizationId, scope),
   GSI2SK: id,
 });
 
@@ -92,10 +93,13 @@ export type MessageRecord = v.InferOutput<typeof MessageRecord>;
 export const parseMessage = (item: Record<string, unknown>): MessageRecord => v.parse(MessageRecord, item);
 
 /** The whole item of a message, keys included (also what tests seed with BatchWriteItem). */
-export const messageItem = (message: MessageRecord, scopeId: string | undefined) => ({
+export const messageItem = (message: MessageRecord, scope: ConversationScope, databaseId?: string) => ({
   ...messageKey(message.organizationId, message.conversationId, message.id),
-  ...messageTimelineKey(message.organizationId, scopeId, message.id),
+  ...messageTimelineKey(message.organizationId, scope, message.id),
   type: 'message',
+  // The conversation's database, so a scope's timeline can be read for one database only
+  // (an embed session's); absent on messages of conversations without one yet.
+  ...(databaseId ? { databaseId } : {}),
   ...message,
 });
 
@@ -107,7 +111,7 @@ export const uuidv7Time = (id: string): number => Number.parseInt(id.replaceAll(
 export interface NewMessage {
   conversationId: string;
   organizationId: number;
-  scopeId: string | undefined;
+  scope: ConversationScope;
   role: Role;
   content: string;
   metadata?: Record<string, unknown> | undefined;
@@ -140,11 +144,11 @@ const refusalOf = (
   reasons: CancellationReason[],
   touch: Pick<
     ConversationTouch,
-    'organizationId' | 'scopeId' | 'at' | 'databaseId' | 'personalityId' | 'tenantKey'
+    'organizationId' | 'scope' | 'at' | 'databaseId' | 'personalityId' | 'tenantKey'
   >,
   droppable: (alongsideIndex: number) => boolean,
 ): Refusal | undefined => {
-  const { organizationId, scopeId, at } = touch;
+  const { organizationId, scope, at } = touch;
   const [messageReason, conversationReason, ...alongsideReasons] = reasons;
   if (conversationReason?.Code === 'ConditionalCheckFailed') {
     const old = conversationReason.Item;
@@ -152,7 +156,7 @@ const refusalOf = (
     if (!old) return { kind: 'reshape', form: 'latest' };
     const owned =
       old.organizationId?.N === String(organizationId) &&
-      old.scopeKey?.S === scopeKey(scopeId) &&
+      old.scopeKey?.S === scopeKey(scope) &&
       old.deletingAt === undefined;
     if (!owned) return { kind: 'not-found' };
     // Another tenant's conversation is not found either (before the database is named).
@@ -237,7 +241,7 @@ export const appendMessage = async (
       ...input.conversation,
       id: input.conversationId,
       organizationId: input.organizationId,
-      scopeId: input.scopeId,
+      scope: input.scope,
       at: message.createdAt,
     };
     try {
@@ -247,7 +251,7 @@ export const appendMessage = async (
             {
               Put: {
                 TableName: tableName(),
-                Item: messageItem(message, input.scopeId),
+                Item: messageItem(message, input.scope, input.conversation.databaseId),
                 ConditionExpression: 'attribute_not_exists(PK)',
               },
             },
@@ -297,8 +301,14 @@ export const PAGE_BYTE_BUDGET = 4 * 1024 * 1024;
 /** One page of a scope's messages across its conversations (GSI2), after the message `afterId`. */
 export const scopeMessagePage = (
   organizationId: number,
-  scopeId: string | undefined,
-  options: { limit: number; order: 'asc' | 'desc'; afterId?: string | undefined },
+  scope: ConversationScope,
+  options: {
+    limit: number;
+    order: 'asc' | 'desc';
+    afterId?: string | undefined;
+    /** An embed session's database: only messages of its conversations (and of none yet). */
+    databaseId?: string | undefined;
+  },
 ): Promise<Page<MessageRecord>> =>
   readPage({
     input: {
@@ -308,9 +318,13 @@ export const scopeMessagePage = (
         options.afterId === undefined
           ? 'GSI2PK = :scope'
           : `GSI2PK = :scope AND GSI2SK ${options.order === 'asc' ? '>' : '<'} :after`,
+      ...(options.databaseId === undefined
+        ? {}
+        : { FilterExpression: 'attribute_not_exists(databaseId) OR databaseId = :database' }),
       ExpressionAttributeValues: {
-        ':scope': scopePartition(organizationId, scopeId),
+        ':scope': scopePartition(organizationId, scope),
         ...(options.afterId === undefined ? {} : { ':after': options.afterId }),
+        ...(options.databaseId === undefined ? {} : { ':database': options.databaseId }),
       },
       ScanIndexForward: options.order === 'asc',
     },
@@ -333,7 +347,7 @@ export const scopeMessagePage = (
  */
 export const conversationMessagePage = async (
   organizationId: number,
-  scopeId: string | undefined,
+  scope: ConversationScope,
   conversationId: string,
   options: { limit: number; order: 'asc' | 'desc'; afterId?: string | undefined },
 ): Promise<Page<MessageRecord> & { owned: boolean | undefined }> => {
@@ -351,7 +365,7 @@ export const conversationMessagePage = async (
           options.afterId === undefined
             ? MESSAGE_PREFIX
             : messageKey(organizationId, conversationId, options.afterId).SK,
-        ':scope': scopePartition(organizationId, scopeId),
+        ':scope': scopePartition(organizationId, scope),
       },
       ScanIndexForward: options.order === 'asc',
       // Read-your-writes: a message appended a moment ago is in the next read.
@@ -374,8 +388,7 @@ export const conversationMessagePage = async (
  * nobody else's conversation is read beyond it. undefined when not found or not the caller's.
  */
 export const readWholeConversation = async (
-  organizationId: number,
-  scopeId: string | undefined,
+  owner: ConversationOwner,
   conversationId: string,
 ): Promise<{ conversation: ConversationRecord; messages: MessageRecord[] } | undefined> => {
   let conversation: ConversationRecord | undefined;
@@ -386,7 +399,7 @@ export const readWholeConversation = async (
       new QueryCommand({
         TableName: tableName(),
         KeyConditionExpression: 'PK = :pk',
-        ExpressionAttributeValues: { ':pk': conversationKey(organizationId, conversationId).PK },
+        ExpressionAttributeValues: { ':pk': conversationKey(owner.organizationId, conversationId).PK },
         ConsistentRead: true,
         ExclusiveStartKey,
       }),
@@ -395,7 +408,7 @@ export const readWholeConversation = async (
       if (item.SK === CONVERSATION_SK) conversation = parseConversation(item);
       else messages.push(parseMessage(item));
     }
-    if (!conversation || !isOwnedBy(conversation, organizationId, scopeId)) return undefined;
+    if (!conversation || !isOwnedBy(conversation, owner)) return undefined;
     ExclusiveStartKey = page.LastEvaluatedKey;
   } while (ExclusiveStartKey);
   return { conversation, messages };

@@ -17,8 +17,16 @@ export const patternKey = (databaseId: string, id: string) => ({
   SK: `${PREFIX}${id}`,
 });
 
-/** Patterns a database keeps at most: every request that uses a model engine reads them all. */
+/**
+ * Patterns a database keeps at most: every request that uses a model engine reads them all.
+ * Counted over the organization's own patterns (countsAgainstLimit): visitors' candidates have
+ * their own quotas below, so a page's visitors can never fill the organization's list.
+ */
 export const MAX_PATTERNS = 100;
+/** Candidates from visitors' feedback (embed sessions) a database keeps at most, apart from MAX_PATTERNS. */
+export const MAX_VISITOR_CANDIDATES = 50;
+/** Candidates one visitor (one embed session's tenant and scope) may have waiting on one database. */
+export const MAX_CANDIDATES_PER_VISITOR = 3;
 export const MAX_PATTERN_QUESTION_LENGTH = 1_000;
 /** As long as the guard accepts (lib/sql/postgres.ts MAX_SQL_LENGTH). */
 export const MAX_PATTERN_SQL_LENGTH = 20_000;
@@ -78,6 +86,11 @@ export const QueryPattern = v.object({
   sql: v.string(),
   status: v.optional(PatternStatus, 'approved'),
   notes: v.optional(v.string()),
+  /**
+   * A candidate proposed by a visitor's feedback: the visitor's key (lib/auth/principal.ts
+   * limitKey, a hash of the session's tenant and scope). Absent for the organization's own.
+   */
+  visitor: v.optional(v.string()),
   createdAt: v.string(),
   updatedAt: v.optional(v.string()),
 });
@@ -85,7 +98,7 @@ export type QueryPattern = v.InferOutput<typeof QueryPattern>;
 
 export const addPattern = async (
   databaseId: string,
-  input: NewPattern & { status?: PatternStatus },
+  input: NewPattern & { status?: PatternStatus; visitor?: string | undefined },
   now = new Date(),
 ): Promise<QueryPattern> => {
   const pattern: QueryPattern = {
@@ -95,6 +108,7 @@ export const addPattern = async (
     sql: input.sql,
     status: input.status ?? 'approved',
     ...(input.notes ? { notes: input.notes } : {}),
+    ...(input.visitor ? { visitor: input.visitor } : {}),
     createdAt: now.toISOString(),
   };
   await documents().send(
@@ -106,6 +120,10 @@ export const addPattern = async (
   );
   return pattern;
 };
+
+/** Whether a pattern takes a place of the organization's MAX_PATTERNS: its own, or a visitor's once approved. */
+export const countsAgainstLimit = (pattern: Pick<QueryPattern, 'visitor' | 'status'>): boolean =>
+  pattern.visitor === undefined || pattern.status === 'approved';
 
 /** A database's patterns, oldest first (ids sort by time). */
 export const listPatterns = async (databaseId: string): Promise<QueryPattern[]> => {

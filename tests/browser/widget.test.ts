@@ -298,8 +298,8 @@ describe('the chat widget in Chromium', () => {
     await expect.poll(() => w.answers.count(), { timeout: 20_000 }).toBe(4);
     await expect.poll(() => textOf(w.answers.last())).toMatch(/orders/);
     const history = await fetch(`${gateway.url}/api/v1/chat/${conversationId}/history`, {
-      // An embed session's conversations are kept under `<tenant>/<scope>` (lib/auth/session-scope.ts).
-      headers: { 'X-API-Key': skKey, 'X-Scope-Id': '1/visitor-1' },
+      // The server reads its visitor's conversations with the visitor's own scope and tenant.
+      headers: { 'X-API-Key': skKey, 'X-Scope-Id': 'visitor-1', 'X-Tenant-Id': '1' },
     });
     expect(history.status).toBe(200);
     const { data } = (await history.json()) as { data: { messages: { role: string; content: string }[] } };

@@ -101,7 +101,10 @@ describe('asking a question', () => {
         { 'X-API-Key': acme.sk, 'X-Tenant-Id': '1' },
         { message: suggestion, database_id: shop.id },
       );
-      expect((await jsonOf(followUp)).data.query_type, suggestion).toBe('sql');
+      const followBody = await jsonOf(followUp);
+      expect(followBody.data?.query_type, `${suggestion}: ${JSON.stringify(followBody).slice(0, 300)}`).toBe(
+        'sql',
+      );
     }
     expect(response.headers.get('server-timing')).toMatch(
       /load;dur=[\d.]+, engine;dur=[\d.]+, guard;dur=[\d.]+, db;dur=[\d.]+, store;dur=[\d.]+, total;dur=[\d.]+/,

@@ -93,6 +93,7 @@ describe('a conversation’s life over HTTP', () => {
             id,
             organizationId: acme.organization.id,
             scopeId: scope['X-Scope-Id'],
+            tenantId: null,
             title: 'What were the top products last month?',
             lastMessageAt: second.created_at,
             messageCount: 2,

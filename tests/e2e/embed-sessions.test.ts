@@ -18,6 +18,8 @@ let gateway: Awaited<ReturnType<typeof startTestGateway>>;
 let acme: Awaited<ReturnType<typeof makeOrganization>>;
 let shop: DatabaseRecord;
 let shopKey: string;
+/** A database of the same organization that filters rows by no tenant. */
+let plain: DatabaseRecord;
 const PAGE = 'https://shop.example';
 const QUESTION = 'How many orders were placed in 2025?';
 
@@ -25,6 +27,10 @@ beforeAll(async () => {
   gateway = await startTestGateway([ANSWERING_TEST_ROUTE]);
   acme = await makeOrganization('professional');
   shop = await registerDatabase({ organizationId: acme.organization.id });
+  plain = await registerDatabase({
+    organizationId: acme.organization.id,
+    requiresOrganizationScoping: false,
+  });
   shopKey = (await createApiKey({ organizationId: acme.organization.id, kind: 'pk', databaseId: shop.id }))
     .key;
 }, 60_000);
@@ -288,15 +294,71 @@ describe('an et_ token', () => {
       'NOT_FOUND',
       'NOT_FOUND_RESOURCE',
     );
-    // The integrator's server reads them under `<tenant>/<scope>`.
+    // The integrator's server reads them with the visitor's own scope id and tenant.
     const server = await jsonOf(
+      await request('GET', '/api/v1/chat/conversations', {
+        'X-API-Key': acme.sk,
+        'X-Scope-Id': scope,
+        'X-Tenant-Id': '1',
+      }),
+    );
+    expect(server.data.conversations).toEqual([
+      expect.objectContaining({ id, scopeId: scope, tenantId: '1' }),
+    ]);
+    expect((await request('GET', `/api/v1/chat/${id}/history`, bearer(first))).status).toBe(200);
+  });
+
+  it("keeps tenant 1's alice apart from a scope id '1/alice' on a database without tenants, and from another database", async () => {
+    // Arrange: tenant 1's alice asks on the shop; an attacker holds a session on a database of the
+    // same organization that filters by no tenant, with the scope id `1/<alice>`, and another on a
+    // second tenant-filtered database with alice's very tenant and scope.
+    const scope = `alice-${randomUUID()}`;
+    const alice = await session({ database_id: shop.id, tenant_id: '1', scope_id: scope });
+    const answered = await jsonOf(await ask(bearer(alice)));
+    const id = answered.data.conversation_id as string;
+    const messageId = answered.data.message_id as string;
+    const slashed = await session({ database_id: plain.id, scope_id: `1/${scope}` });
+    const now = Math.floor(Date.now() / 1000);
+    const { token: otherDatabase } = await signEmbedToken({
+      organizationId: acme.organization.id,
+      databaseId: acme.databaseId,
+      tenant: '1',
+      scope,
+      expiresAt: now + 600,
+    });
+
+    // Act / Assert: neither lists, reads, rates nor deletes it.
+    for (const token of [slashed, otherDatabase]) {
+      const listed = await jsonOf(await request('GET', '/api/v1/chat/conversations', bearer(token)));
+      expect(listed.data.conversations.map((c: { id: string }) => c.id)).not.toContain(id);
+      const timeline = await jsonOf(await request('GET', '/api/v1/chat/history', bearer(token)));
+      expect(timeline.data.messages).toEqual([]);
+      for (const [method, path, body] of [
+        ['GET', `/api/v1/chat/${id}/history`],
+        ['GET', `/api/v1/chat/history?conversation_id=${id}`],
+        ['POST', `/api/v1/chat/${id}/messages/${messageId}/feedback`, { rating: 'down' }],
+        ['DELETE', `/api/v1/chat/${id}`],
+      ] as const) {
+        await expectError(
+          await request(method, path, bearer(token), body),
+          404,
+          'NOT_FOUND',
+          'NOT_FOUND_RESOURCE',
+        );
+      }
+    }
+    // The server's own reads: `1/<alice>` without a tenant is not alice either.
+    const bySlash = await jsonOf(
       await request('GET', '/api/v1/chat/conversations', {
         'X-API-Key': acme.sk,
         'X-Scope-Id': `1/${scope}`,
       }),
     );
-    expect(server.data.conversations.map((c: { id: string }) => c.id)).toEqual([id]);
-    expect((await request('GET', `/api/v1/chat/${id}/history`, bearer(first))).status).toBe(200);
+    expect(bySlash.data.conversations).toEqual([]);
+    // alice still has it, listed under her scope id as given and her tenant apart.
+    const own = await jsonOf(await request('GET', '/api/v1/chat/conversations', bearer(alice)));
+    expect(own.data.conversations).toEqual([expect.objectContaining({ id, scopeId: scope, tenantId: '1' })]);
+    expect((await request('GET', `/api/v1/chat/${id}/history`, bearer(alice))).status).toBe(200);
   });
 
   it('is 403 on another database of the organization', async () => {

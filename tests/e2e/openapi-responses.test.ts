@@ -83,6 +83,8 @@ const call = async (request: Call, expected: { status: number; counted: boolean 
 };
 
 const sk = (scope?: string): Headers => ({ 'X-API-Key': acme.sk, ...(scope ? { 'X-Scope-Id': scope } : {}) });
+/** The answered conversations are tenant 1's: history reads name the tenant as the questions did. */
+const skTenant = (): Headers => ({ ...sk(SCOPE), 'X-Tenant-Id': '1' });
 const postgresUrl = process.env.TABLETALK_TEST_POSTGRES_URL;
 const SCOPE = `customer-${randomUUID().slice(0, 8)}`;
 
@@ -304,12 +306,12 @@ describe('conversations and answers', () => {
   it('GET /chat/conversations: 200, 400, and 403 without X-Scope-Id', async () => {
     const route = '/api/v1/chat/conversations';
     const page = await call(
-      { method: 'GET', route, url: `${route}?limit=1`, headers: sk(SCOPE) },
+      { method: 'GET', route, url: `${route}?limit=1`, headers: skTenant() },
       { status: 200, counted: true },
     );
     expect((page.data as Json).hasMore).toBe(true);
     await call(
-      { method: 'GET', route, url: `${route}?limit=0`, headers: sk(SCOPE) },
+      { method: 'GET', route, url: `${route}?limit=0`, headers: skTenant() },
       { status: 400, counted: true },
     );
     await call({ method: 'GET', route, url: route, headers: sk() }, { status: 403, counted: true });
@@ -318,20 +320,20 @@ describe('conversations and answers', () => {
   it('GET /chat/history: 200 for the scope and one conversation, 400 and 404', async () => {
     const route = '/api/v1/chat/history';
     const page = await call(
-      { method: 'GET', route, url: `${route}?limit=2`, headers: sk(SCOPE) },
+      { method: 'GET', route, url: `${route}?limit=2`, headers: skTenant() },
       { status: 200, counted: true },
     );
     expect((page.data as Json).cursor).toEqual(expect.any(String));
     await call(
-      { method: 'GET', route, url: `${route}?conversation_id=${answered}&order=asc`, headers: sk(SCOPE) },
+      { method: 'GET', route, url: `${route}?conversation_id=${answered}&order=asc`, headers: skTenant() },
       { status: 200, counted: true },
     );
     await call(
-      { method: 'GET', route, url: `${route}?conversation_id=nope`, headers: sk(SCOPE) },
+      { method: 'GET', route, url: `${route}?conversation_id=nope`, headers: skTenant() },
       { status: 400, counted: true },
     );
     await call(
-      { method: 'GET', route, url: `${route}?conversation_id=${randomUUID()}`, headers: sk(SCOPE) },
+      { method: 'GET', route, url: `${route}?conversation_id=${randomUUID()}`, headers: skTenant() },
       { status: 404, counted: true },
     );
   });
@@ -339,12 +341,12 @@ describe('conversations and answers', () => {
   it('GET /chat/{id}/history: 200 and 404', async () => {
     const route = '/api/v1/chat/{conversation_id}/history';
     const history = await call(
-      { method: 'GET', route, url: `/api/v1/chat/${answered}/history`, headers: sk(SCOPE) },
+      { method: 'GET', route, url: `/api/v1/chat/${answered}/history`, headers: skTenant() },
       { status: 200, counted: true },
     );
     expect(((history.data as Json).messages as unknown[]).length).toBeGreaterThanOrEqual(4);
     await call(
-      { method: 'GET', route, url: `/api/v1/chat/${randomUUID()}/history`, headers: sk(SCOPE) },
+      { method: 'GET', route, url: `/api/v1/chat/${randomUUID()}/history`, headers: skTenant() },
       { status: 404, counted: true },
     );
   });
@@ -365,11 +367,11 @@ describe('conversations and answers', () => {
     const messageId = (answer.data as Json).message_id as string;
     const url = `/api/v1/chat/${answered}/messages/${messageId}/feedback`;
     await call(
-      { method: 'POST', route, url, headers: sk(SCOPE), body: { rating: 'up' } },
+      { method: 'POST', route, url, headers: skTenant(), body: { rating: 'up' } },
       { status: 201, counted: true },
     );
     await call(
-      { method: 'POST', route, url, headers: sk(SCOPE), body: { rating: 'great' } },
+      { method: 'POST', route, url, headers: skTenant(), body: { rating: 'great' } },
       { status: 400, counted: true },
     );
     await call(

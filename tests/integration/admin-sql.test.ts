@@ -173,9 +173,9 @@ describe('admin database add: connect, test and index', { timeout: SLOW }, () =>
       // The URL from each of its three sources: a file, an environment variable, the command
       // line (which works but warns that the password is on it).
       const cases = [
-        { engine: 'postgres', port: refusedPort, reason: 'CONNECTION_REFUSED', source: 'url-file' },
-        { engine: 'mysql', port: refusedPort, reason: 'CONNECTION_REFUSED', source: 'url-env' },
-        { engine: 'postgres', port: silentPort, reason: 'CONNECTION_TIMEOUT', source: 'url' },
+        { engine: 'postgres', port: refusedPort, reason: 'COULD_NOT_CONNECT', source: 'url-file' },
+        { engine: 'mysql', port: refusedPort, reason: 'COULD_NOT_CONNECT', source: 'url-env' },
+        { engine: 'postgres', port: silentPort, reason: 'COULD_NOT_CONNECT', source: 'url' },
       ];
       await Promise.all(
         cases.map(async ({ engine, port, reason, source }, n) => {

@@ -75,9 +75,14 @@ export const answerFlowSuite = (subject: FlowSubject): void => {
     return { ...outcome, conversationId };
   };
 
-  const stored = async (conversationId: string) =>
-    (await readWholeConversation(subject.database().organizationId, undefined, conversationId))?.messages ??
-    [];
+  /** The messages of a conversation; `tenant`: the X-Tenant-Id it was asked under (part of its address). */
+  const stored = async (conversationId: string, tenant?: string) =>
+    (
+      await readWholeConversation(
+        { organizationId: subject.database().organizationId, scopeId: undefined, tenant },
+        conversationId,
+      )
+    )?.messages ?? [];
 
   it('answers one question with each tenant’s own count', async () => {
     // Arrange
@@ -116,7 +121,7 @@ export const answerFlowSuite = (subject: FlowSubject): void => {
     expect(followUp.answer.conversation_id).toBe(first.answer.conversation_id);
     expect(followUp.answer.results).toEqual([{ order_count: expected }]);
     expect(followUp.answer.message).toBe(`There are ${expected} cancelled orders in 2025.`);
-    const messages = await stored(first.answer.conversation_id);
+    const messages = await stored(first.answer.conversation_id, '1');
     expect(messages.map((m) => [m.role, m.content])).toEqual([
       ['user', 'How many orders were placed in 2025?'],
       ['assistant', first.answer.message],
@@ -210,8 +215,7 @@ export const answerFlowSuite = (subject: FlowSubject): void => {
     // Assert
     expect(answers.map((a) => a.answer.query_type)).toEqual(['sql', 'sql']);
     const whole = await readWholeConversation(
-      subject.database().organizationId,
-      'concurrent',
+      { organizationId: subject.database().organizationId, scopeId: 'concurrent', tenant: '1' },
       conversationId,
     );
     expect(whole?.conversation.messageCount).toBe(4);

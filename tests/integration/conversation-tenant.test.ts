@@ -16,7 +16,7 @@ const answered = (organizationId: number, conversationId: string, tenant: string
   appendMessage({
     conversationId,
     organizationId,
-    scopeId: 'alice',
+    scope: { scopeId: 'alice' },
     role: 'user',
     content: `question under ${String(tenant)}`,
     conversation: {

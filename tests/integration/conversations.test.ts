@@ -96,6 +96,7 @@ describe('append', () => {
         id,
         organizationId: caller.organizationId,
         scopeId: 'user#1',
+        tenantId: null,
         title: 'How many orders shipped last week?',
         lastMessageAt: third.created_at,
         messageCount: 3,
@@ -210,7 +211,7 @@ describe('append', () => {
       appendMessage({
         conversationId: id,
         organizationId,
-        scopeId: 'racer',
+        scope: { scopeId: 'racer' },
         role: 'user',
         content: `about ${databaseId}`,
         conversation: { userId: '', databaseId, title: `about ${databaseId}` },
@@ -260,12 +261,12 @@ describe('append', () => {
     await documents().send(
       new TransactWriteCommand({
         TransactItems: [
-          { Put: { TableName: tableName(), Item: messageItem(ahead, 's') } },
+          { Put: { TableName: tableName(), Item: messageItem(ahead, { scopeId: 's' }) } },
           {
             Update: conversationTouchUpdate({
               id,
               organizationId,
-              scopeId: 's',
+              scope: { scopeId: 's' },
               at: ahead.createdAt,
               userId: '',
             }),
@@ -512,7 +513,7 @@ describe('deleting', () => {
     const id = randomUUID();
     const appended = [];
     for (let index = 0; index < 5; index += 1) appended.push(await append(caller, id, 'user', `m${index}`));
-    expect(await markConversationDeleting(caller.organizationId, caller.scopeId, id)).toBe(true);
+    expect(await markConversationDeleting(caller, id)).toBe(true);
     await documents().send(
       new BatchWriteCommand({
         RequestItems: {
@@ -553,7 +554,7 @@ describe('deleting', () => {
         content: `message ${index}`,
         createdAt: new Date(start + index).toISOString(),
       };
-      return messageItem(message, caller.scopeId);
+      return messageItem(message, caller);
     });
     const batches: (typeof items)[] = [];
     for (let offset = 0; offset < items.length; offset += 25) batches.push(items.slice(offset, offset + 25));

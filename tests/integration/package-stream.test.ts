@@ -47,7 +47,7 @@ const seed = async () => {
   await appendMessage({
     conversationId,
     organizationId,
-    scopeId: SCOPE,
+    scope: { scopeId: SCOPE, tenant: '1' },
     role: 'user',
     content: 'Hi there',
     conversation: { title: 'Hi there', userId: '', databaseId, personalityId: undefined },
@@ -156,10 +156,15 @@ describe('the packaged stream function under a response-stream shim', () => {
     for (const event of content) expect(event.event).toBeUndefined();
     const text = content.map((event) => JSON.parse(event.data).content as string).join('');
     expect(text.length).toBeGreaterThan(0);
-    const page = await conversationMessagePage(organizationId, SCOPE, conversationId, {
-      limit: 10,
-      order: 'asc',
-    });
+    const page = await conversationMessagePage(
+      organizationId,
+      { scopeId: SCOPE, tenant: '1' },
+      conversationId,
+      {
+        limit: 10,
+        order: 'asc',
+      },
+    );
     expect(page.items.map((message) => [message.role, message.content])).toEqual([
       ['user', 'Hi there'],
       ['user', 'Hello!'],

@@ -7,6 +7,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { guardMysql } from '#lib/sql/mysql.ts';
+import { MYSQL_FUNCTIONS } from '#lib/sql/mysql-functions.ts';
 import type { GuardOutcome, GuardRequest } from '#lib/sql/types.ts';
 import {
   attacks,
@@ -279,6 +280,35 @@ describe.runIf(MYSQL_URL)('MySQL guard on a real server', () => {
     if (!guarded.allowed) return;
     const first = await onFull.run(guarded.sql, guarded.params);
     expect(await onFull.run(guarded.sql, guarded.params)).toEqual(first);
+  });
+
+  it('allows only functions the server has (REGEXP_LIKE and GROUPING are MySQL 8 only, MariaDB 10.11 lacks them)', async () => {
+    const missing: string[] = [];
+    for (const name of MYSQL_FUNCTIONS) {
+      // Any error but "FUNCTION … does not exist" (1305) means the server knows the name.
+      const error = await admin.query(`SELECT ${name}()`).then(
+        () => undefined,
+        (caught: { errno?: number }) => caught,
+      );
+      if (error?.errno === 1305) missing.push(name);
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('reads exponent and leading-point numbers as the numbers they are, and runs them', async () => {
+    for (const [sql, value] of [
+      ['SELECT 1e308 AS n', 1e308],
+      ['SELECT 1.5e3 AS n', 1500],
+      ['SELECT .5e1 AS n', 5],
+      ['SELECT 2E-3 AS n', 0.002],
+      ['SELECT .5 AS n', 0.5],
+    ] as const) {
+      const guarded = guardFor(sql, full, { tenant: 1 });
+      expect(guarded, sql).toMatchObject({ allowed: true });
+      if (!guarded.allowed) continue;
+      const rows = await onFull.run(guarded.sql, guarded.params);
+      expect(Number(rows[0]?.[0]), sql).toBe(value);
+    }
   });
 
   it('keeps the read-only transaction: a write inside it fails', async () => {

@@ -450,7 +450,7 @@ describe('append', () => {
       {
         conversationId: CONVERSATION,
         organizationId: 3,
-        scopeId: 's',
+        scope: { scopeId: 's' },
         role: 'user',
         content: 'x',
         conversation: { userId: '' },

@@ -11,9 +11,9 @@ const MESSAGE = '0190a1b2-c3d5-7e5f-8a9b-0c1d2e3f4a5c';
 
 describe('scope keys', () => {
   it('puts organization and encoded scope in the partition of both indexes', () => {
-    expect(scopePartition(7, 'user-1')).toBe('SCOPE#7#user-1');
-    expect(scopePartition(7, 'a#b')).toBe('SCOPE#7#a%23b');
-    expect(scopePartition(7, undefined)).toBe(`SCOPE#7#${NO_SCOPE}`);
+    expect(scopePartition(7, { scopeId: 'user-1' })).toBe('SCOPE#7#user-1');
+    expect(scopePartition(7, { scopeId: 'a#b' })).toBe('SCOPE#7#a%23b');
+    expect(scopePartition(7, { scopeId: undefined })).toBe(`SCOPE#7#${NO_SCOPE}`);
   });
 
   it('never gives two scopes, or a scope and "no scope", the same key', () => {
@@ -32,15 +32,35 @@ describe('scope keys', () => {
       '1+2',
       '🙂',
     ];
-    const keys = scopes.map(scopeKey);
+    const keys = scopes.map((scopeId) => scopeKey({ scopeId }));
     expect(new Set(keys).size).toBe(scopes.length);
     expect(keys).not.toContain(NO_SCOPE);
     for (const key of keys) expect(key).not.toContain('#');
   });
 
+  it("keeps a tenant's address apart from every scope id, whatever the scope id holds", () => {
+    // The review's collision: a session without tenant whose scope is `1/alice` and tenant 1's alice.
+    const tenantAlice = scopeKey({ tenant: '1', scopeId: 'alice' });
+    const candidates = ['1/alice', '1%2Falice', '1#alice', '1%23alice', '1', 'alice', `1#alice`];
+    for (const scopeId of candidates) expect(scopeKey({ scopeId })).not.toBe(tenantAlice);
+    // Tenants and scopes that share characters never meet either.
+    const addresses = [
+      { tenant: '1', scopeId: 'a#b' },
+      { tenant: '1#a', scopeId: 'b' },
+      { tenant: '1', scopeId: undefined },
+      { tenant: '1', scopeId: '%NOSCOPE' },
+      { tenant: '1/a', scopeId: 'b' },
+      { tenant: '1', scopeId: 'a/b' },
+      { scopeId: '1#a#b' },
+    ];
+    const keys = addresses.map(scopeKey);
+    expect(new Set(keys).size).toBe(addresses.length);
+    expect(tenantAlice).toBe('1#alice');
+  });
+
   it('keeps organizations apart whatever the scope says', () => {
-    expect(scopePartition(1, '2#x')).not.toBe(scopePartition(12, 'x'));
-    expect(scopePartition(1, '2#x')).toBe('SCOPE#1#2%23x');
+    expect(scopePartition(1, { scopeId: '2#x' })).not.toBe(scopePartition(12, { scopeId: 'x' }));
+    expect(scopePartition(1, { scopeId: '2#x' })).toBe('SCOPE#1#2%23x');
   });
 });
 
@@ -49,7 +69,7 @@ describe('conversation keys', () => {
     expect(conversationKey(7, CONVERSATION)).toEqual({ PK: `CONV#7#${CONVERSATION}`, SK: 'CONV' });
     // Each organization has its own id space: the same id names two conversations.
     expect(conversationKey(7, CONVERSATION).PK).not.toBe(conversationKey(8, CONVERSATION).PK);
-    expect(conversationListKey(7, 's', '2026-01-01T00:00:00.000Z', CONVERSATION)).toEqual({
+    expect(conversationListKey(7, { scopeId: 's' }, '2026-01-01T00:00:00.000Z', CONVERSATION)).toEqual({
       GSI1PK: 'SCOPE#7#s',
       GSI1SK: `2026-01-01T00:00:00.000Z#${CONVERSATION}`,
     });
@@ -61,7 +81,10 @@ describe('message keys', () => {
     const key = messageKey(7, CONVERSATION, MESSAGE);
     expect(key).toEqual({ PK: `CONV#7#${CONVERSATION}`, SK: `MSG#${MESSAGE}` });
     expect(conversationKey(7, CONVERSATION).SK < key.SK).toBe(true);
-    expect(messageTimelineKey(7, 's', MESSAGE)).toEqual({ GSI2PK: 'SCOPE#7#s', GSI2SK: MESSAGE });
+    expect(messageTimelineKey(7, { scopeId: 's' }, MESSAGE)).toEqual({
+      GSI2PK: 'SCOPE#7#s',
+      GSI2SK: MESSAGE,
+    });
   });
 
   it('builds the whole item with both keys and the record', () => {
@@ -74,7 +97,7 @@ describe('message keys', () => {
         content: 'hi',
         createdAt: '2026-01-01T00:00:00.000Z',
       },
-      'a#b',
+      { scopeId: 'a#b' },
     );
     expect(item).toMatchObject({
       PK: `CONV#7#${CONVERSATION}`,

@@ -3,7 +3,8 @@
 // An embed session's scope is its token's (docs/design.md "Embed sessions"): an X-Scope-Id that
 // differs is 403, and a token without a scope counts as a request without X-Scope-Id.
 import type { MiddlewareObj, Request } from '@middy/core';
-import { sessionConversationScope } from '#lib/auth/session-scope.ts';
+import { conversationTenantOf } from '#lib/auth/session-scope.ts';
+import type { Caller } from '#lib/conversations/history.ts';
 import { invalidField, ServiceError } from '#lib/errors.ts';
 import type { ApiContext, ApiEvent, ApiResult } from '../types.ts';
 
@@ -56,11 +57,29 @@ export const scope = (options: {
   const scopeBefore = (request: Request<ApiEvent, ApiResult, Error, ApiContext>): void => {
     const header = parseScopeId(request.context.headers['x-scope-id']);
     const session = request.context.principal?.session;
-    if (session) sessionScopeId(session.scope, header);
-    // An embed session's conversations are kept per tenant and scope (sessionConversationScope).
-    const scopeId = session ? sessionConversationScope(session) : header;
+    const scopeId = session ? sessionScopeId(session.scope, header) : header;
     if (options.required) requireScopeId(scopeId);
     request.context.scopeId = scopeId;
+    // The tenant part of the conversations' address: the session's, or X-Tenant-Id.
+    request.context.conversationTenant = conversationTenantOf(
+      request.context.principal ?? {},
+      request.context.headers['x-tenant-id'],
+    );
   };
   return { before: scopeBefore };
 };
+
+/**
+ * Who reads or changes conversations on a history route: the organization, the address (scope
+ * and tenant) and, for an embed session, its database (docs/design.md "Embed sessions").
+ */
+export const historyCaller = (
+  context: Pick<ApiContext, 'principal' | 'scopeId' | 'conversationTenant'>,
+): Caller => ({
+  organizationId: context.principal.organizationId,
+  scopeId: context.scopeId,
+  tenant: context.conversationTenant,
+  databaseId: context.principal.session?.databaseId,
+  userId: context.principal.userId,
+  visitor: context.principal.session?.limitKey,
+});
