@@ -310,6 +310,9 @@ export class PgliteConnector implements Connector {
       const { worker } = running;
       if (worker.exitCode === null && worker.signalCode === null) {
         const exited = new Promise((resolve) => worker.once('exit', resolve));
+        // Held until it has gone: an idle worker is unreferenced, and a process awaiting the exit
+        // of an unreferenced child would end with that await unsettled.
+        worker.ref();
         worker.kill('SIGKILL');
         await exited;
       }
