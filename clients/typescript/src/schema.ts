@@ -47,7 +47,7 @@ export interface paths {
         put?: never;
         /**
          * Connect a database
-         * @description Connects a PostgreSQL or MySQL/MariaDB database. The connection is tested first: a failure is 422 VALIDATION_ERROR with a details entry code CONNECTION_FAILED (its message names the reason: CONNECTION_REFUSED, CONNECTION_TIMEOUT, AUTH_FAILED, …), and nothing is stored or changed. Then the URL (or the parts, made into one) goes to the secret store, never to be returned, and the first indexing job is queued: follow it at GET /api/v1/organization/jobs/{job_id}. Indexing counts one operation of the plan’s indexing quota (429 INDEXING_QUOTA_EXCEEDED, details code QUOTA_EXCEEDED, “N of M used”, when none is left; nothing is stored or changed). A second database of the same name is 400 BUSINESS_DUPLICATE_ENTRY. `glossary` is checked against the new index by the job (a refused entry fails it).
+         * @description Connects a PostgreSQL or MySQL/MariaDB database. The connection is tested first: a failure is 422 VALIDATION_ERROR with a details entry code CONNECTION_FAILED (its message names the reason: COULD_NOT_CONNECT for every network failure, AUTH_FAILED, …), and nothing is stored or changed. Then the URL (or the parts, made into one) goes to the secret store, never to be returned, and the first indexing job is queued: follow it at GET /api/v1/organization/jobs/{job_id}. Indexing counts one operation of the plan’s indexing quota (429 INDEXING_QUOTA_EXCEEDED, details code QUOTA_EXCEEDED, “N of M used”, when none is left; nothing is stored or changed). A second database of the same name is 400 BUSINESS_DUPLICATE_ENTRY. `glossary` is checked against the new index by the job (a refused entry fails it).
          *
          *     Credentials: an organization key (sk_), a portal JWT. A change: a portal JWT needs the owner or admin role (a member reads only), an sk_ key must have been created with `manage` (other sk_ keys read only). Counts toward the plan limits.
          */
@@ -223,6 +223,7 @@ export interface paths {
          * Stream an answer (server-sent events)
          * @description Answers `message` in an existing conversation (it supplies the database) as server-sent events (each parsed event is a StreamEvent), written as the answer is produced:
          *
+         *     - `event: status` with `data:` StreamStatus: the step the answer is at (reading_question, writing_query, running_query, writing_answer), each as it starts, before the first piece;
          *     - `data: {"content": "…"}` (unnamed events, schema StreamChunk): the pieces of the answer, in order; their concatenation is the stored assistant message;
          *     - `event: done` with `data:` StreamDone: the last event of an answered stream;
          *     - `event: error` with `data:` ErrorEnvelope: a failure after the stream started (the stream then ends);
@@ -334,7 +335,7 @@ export interface paths {
         head?: never;
         /**
          * Change a connected database
-         * @description Changes the name, the connection, the row policy or the column descriptions. The connection is tested first: a failure is 422 VALIDATION_ERROR with a details entry code CONNECTION_FAILED (its message names the reason: CONNECTION_REFUSED, CONNECTION_TIMEOUT, AUTH_FAILED, …), and nothing is stored or changed. A changed connection, row policy or set of descriptions queues a re-index (`job`); until it succeeds, answers use the previous index without its sample values. Indexing counts one operation of the plan’s indexing quota (429 INDEXING_QUOTA_EXCEEDED, details code QUOTA_EXCEEDED, “N of M used”, when none is left; nothing is stored or changed).
+         * @description Changes the name, the connection, the row policy or the column descriptions. The connection is tested first: a failure is 422 VALIDATION_ERROR with a details entry code CONNECTION_FAILED (its message names the reason: COULD_NOT_CONNECT for every network failure, AUTH_FAILED, …), and nothing is stored or changed. A changed connection, row policy or set of descriptions queues a re-index (`job`); until it succeeds, answers use the previous index without its sample values. Indexing counts one operation of the plan’s indexing quota (429 INDEXING_QUOTA_EXCEEDED, details code QUOTA_EXCEEDED, “N of M used”, when none is left; nothing is stored or changed).
          *
          *     Credentials: an organization key (sk_), a portal JWT. A change: a portal JWT needs the owner or admin role (a member reads only), an sk_ key must have been created with `manage` (other sk_ keys read only). Counts toward the plan limits.
          */
@@ -711,6 +712,8 @@ export interface components {
             organizationId: number;
             /** @description the X-Scope-Id the conversation belongs to */
             scopeId: string | null;
+            /** @description the tenant of its address (X-Tenant-Id, or the embed session’s tenant) on a database that filters rows by tenant; null otherwise */
+            tenantId: string | null;
             /** @description the first user message, cut to 80 characters; "New conversation" until one exists */
             title: string;
             /** Format: date-time */
@@ -882,7 +885,7 @@ export interface components {
                     };
                 };
             } | null;
-            /** @description up to three follow-up questions the builtin engine answers on this database */
+            /** @description up to three questions the builtin engine answers on this database, as buttons to ask them. After an answer: follow-up questions. After a clarification (query_type `clarification`) that found readings of the question: the likeliest readings, best first, each a complete question ("Did you mean …"); asking one answers exactly that reading */
             suggestions: string[];
         };
         /** @description The answer */
@@ -890,6 +893,11 @@ export interface components {
             /** @constant */
             success: true;
             data: components["schemas"]["ChatAnswer"];
+        };
+        StreamStatus: {
+            /** @enum {string} */
+            step: "reading_question" | "writing_query" | "running_query" | "writing_answer";
+            message: string;
         };
         StreamChunk: {
             content: string;
@@ -953,11 +961,15 @@ export interface components {
                     };
                 };
             } | null;
-            /** @description up to three follow-up questions the builtin engine answers on this database */
+            /** @description up to three questions the builtin engine answers on this database, as buttons to ask them. After an answer: follow-up questions. After a clarification (query_type `clarification`) that found readings of the question: the likeliest readings, best first, each a complete question ("Did you mean …"); asking one answers exactly that reading */
             suggestions: string[];
         };
-        /** @description One event of an answer stream: `message` (unnamed on the wire) with a piece of the answer, `done` with the answer, `error` with a failure after the stream started */
+        /** @description One event of an answer stream: `status` with the step the answer is at (before the first piece), `message` (unnamed on the wire) with a piece of the answer, `done` with the answer, `error` with a failure after the stream started */
         StreamEvent: {
+            /** @constant */
+            event: "status";
+            data: components["schemas"]["StreamStatus"];
+        } | {
             /** @constant */
             event: "message";
             data: components["schemas"]["StreamChunk"];
@@ -1114,6 +1126,13 @@ export interface components {
             /** @description relations in the current schema index; null: not indexed */
             tables: number | null;
             policy: components["schemas"]["RowPolicy"];
+            /**
+             * @description what may reach a model provider: rows (sample values and result rows), aggregates (result rows only when every column is an aggregate), schema_only (neither; the service writes the answer)
+             * @enum {string}
+             */
+            model_data: "rows" | "aggregates" | "schema_only";
+            /** @description columns never sent to a model provider (table.column or schema.table.column) */
+            redacted_columns: string[];
             /** Format: date-time */
             updated_at: string;
         };
@@ -1143,6 +1162,13 @@ export interface components {
             /** @description relations in the current schema index; null: not indexed */
             tables: number | null;
             policy: components["schemas"]["RowPolicy"];
+            /**
+             * @description what may reach a model provider: rows (sample values and result rows), aggregates (result rows only when every column is an aggregate), schema_only (neither; the service writes the answer)
+             * @enum {string}
+             */
+            model_data: "rows" | "aggregates" | "schema_only";
+            /** @description columns never sent to a model provider (table.column or schema.table.column) */
+            redacted_columns: string[];
             /** Format: date-time */
             updated_at: string;
             /** @description the re-index a changed connection, row policy or descriptions queued; null when none */
@@ -1367,6 +1393,13 @@ export interface components {
                 model: number;
                 pattern: number;
                 cache: number;
+            };
+            /** @description calls to model providers this calendar month, their input and output tokens as the providers reported them, and repair rounds */
+            model: {
+                calls: number;
+                input_tokens: number;
+                output_tokens: number;
+                repairs: number;
             };
         };
         /** @description The usage */
@@ -2020,6 +2053,13 @@ export interface operations {
                             [key: string]: string;
                         };
                     };
+                    /**
+                     * @description what may reach a model provider: rows (default) sample values and result rows; aggregates: result rows only when every column is an aggregate; schema_only: neither (the service writes the answer)
+                     * @enum {string}
+                     */
+                    model_data?: "rows" | "aggregates" | "schema_only";
+                    /** @description columns never sent to a model provider, in a prompt, a sample or a row: table.column or schema.table.column */
+                    redacted_columns?: string[];
                     glossary?: {
                         /**
                          * @description has too many entries
@@ -4829,6 +4869,13 @@ export interface operations {
                             [key: string]: string;
                         };
                     };
+                    /**
+                     * @description what may reach a model provider: rows (default) sample values and result rows; aggregates: result rows only when every column is an aggregate; schema_only: neither (the service writes the answer)
+                     * @enum {string}
+                     */
+                    model_data?: "rows" | "aggregates" | "schema_only";
+                    /** @description columns never sent to a model provider, in a prompt, a sample or a row: table.column or schema.table.column */
+                    redacted_columns?: string[];
                 };
             };
         };
