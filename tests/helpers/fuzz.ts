@@ -247,6 +247,9 @@ export const sendAndCheck = async (world: World, request: FuzzRequest): Promise<
     } else {
       expect(text, context).toMatch(/^event: done$/m);
     }
+  } else if (type.startsWith('text/html') && request.path.split('?')[0] === '/docs') {
+    // The API reference page, the one route outside /api/v1 (docs/api.md).
+    expect(text.trimStart().toLowerCase().startsWith('<!doctype html>'), context).toBe(true);
   } else if (request.method !== 'OPTIONS' && response.status !== 204) {
     expect.fail(`unexpected content type ${type}: ${context}`);
   }

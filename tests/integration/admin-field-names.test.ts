@@ -162,6 +162,17 @@ describe('admin output field names', () => {
     );
     await run('pattern list', 'pattern', 'list', '--database', databaseId);
     await run(
+      'database egress set',
+      'database',
+      'egress',
+      'set',
+      '--database',
+      databaseId,
+      '--model-data',
+      'aggregates',
+    );
+    await run('conversations migrate-addresses', 'conversations', 'migrate-addresses');
+    await run(
       'sql check',
       'sql',
       'check',

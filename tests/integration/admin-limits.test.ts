@@ -68,7 +68,11 @@ describe('admin org set-limits', () => {
       messages_per_minute: effective.messagesPerMinute,
       messages_per_hour: effective.messagesPerHour,
       embed_scope_messages_per_minute: effective.embedScopeMessagesPerMinute,
+      embed_scope_messages_per_hour: effective.embedScopeMessagesPerHour,
+      embed_scope_messages_per_day: effective.embedScopeMessagesPerDay,
       database_key_messages_per_minute: effective.databaseKeyMessagesPerMinute,
+      database_key_messages_per_hour: effective.databaseKeyMessagesPerHour,
+      database_key_messages_per_day: effective.databaseKeyMessagesPerDay,
     });
   });
 
