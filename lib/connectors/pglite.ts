@@ -81,6 +81,25 @@ interface Running {
   gone: boolean;
 }
 
+/**
+ * The process's Node options for the worker, but for the code it was started with: a process
+ * started as `node --input-type=module -e <code>` (as the packaging tests run a bundle) would
+ * otherwise run that code again in the worker instead of the worker's module.
+ */
+export const workerNodeOptions = (execArgv: readonly string[]): string[] => {
+  const options: string[] = [];
+  for (let index = 0; index < execArgv.length; index++) {
+    const option = execArgv[index] as string;
+    if (['-e', '--eval', '-p', '--print'].includes(option)) {
+      index++; // and its code
+      continue;
+    }
+    if (/^(--eval|--print|--input-type)(=|$)/.test(option)) continue;
+    options.push(option);
+  }
+  return options;
+};
+
 /** The worker keeps the event loop open while a request is pending, and only then. */
 const hold = (worker: ChildProcess): void => {
   worker.ref();
@@ -131,9 +150,7 @@ export class PgliteConnector implements Connector {
     if (!existsSync(modulePath))
       throw Object.assign(new Error(`Cannot find module '${modulePath}'`), { code: 'ERR_MODULE_NOT_FOUND' });
     const worker = fork(modulePath, [JSON.stringify(options)], {
-      // The process's Node options, but for --input-type (a process started as
-      // `node --input-type=module -e …`, as the packaging tests run a bundle).
-      execArgv: process.execArgv.filter((option) => !option.startsWith('--input-type')),
+      execArgv: workerNodeOptions(process.execArgv),
       serialization: 'advanced',
       // stdout and stderr swallowed: stdout of the admin command is JSON only.
       stdio: ['ignore', 'ignore', 'ignore', 'ipc'],

@@ -6,7 +6,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { seedPath } from '#lib/connectors/pglite.ts';
+import { seedPath, workerNodeOptions } from '#lib/connectors/pglite.ts';
 import { PgliteConnector as AbsentConnector } from '#lib/connectors/pglite-absent.ts';
 import { ServiceError } from '#lib/errors.ts';
 
@@ -47,5 +47,23 @@ describe('the seed file of an embedded database', () => {
 
   it('stays the recorded path when neither exists, so loading it fails as before', () => {
     expect(seedPath('/srv/elsewhere/other.sql', packaged)).toBe('/srv/elsewhere/other.sql');
+  });
+});
+
+describe('the Node options of the embedded database worker', () => {
+  it('keeps the process options but never the code it was started with', () => {
+    expect(
+      workerNodeOptions([
+        '--enable-source-maps',
+        '--input-type=module',
+        '-e',
+        'await import(process.argv[1])',
+        '--require',
+        '/x/suppress.cjs',
+      ]),
+    ).toEqual(['--enable-source-maps', '--require', '/x/suppress.cjs']);
+    expect(workerNodeOptions(['--eval=1', '--print', '2', '-p', '3', '--conditions=x'])).toEqual([
+      '--conditions=x',
+    ]);
   });
 });
