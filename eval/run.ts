@@ -50,6 +50,8 @@ interface Judged {
   outcome: Outcome;
   queryType: string;
   note: string;
+  /** An answerable question asked back with options: whether one of them gives the right rows. */
+  rightAmongOptions?: boolean;
 }
 type EngineId = 'builtin' | 'openai' | 'bedrock';
 const ENGINES: readonly EngineId[] = ['builtin', 'openai', 'bedrock'];
@@ -277,6 +279,7 @@ try {
         let outcome: Outcome;
         let queryType = '';
         let note = '';
+        let rightAmongOptions: boolean | undefined;
         try {
           const parent = item.follow_up_of ? conversations.get(item.follow_up_of) : undefined;
           if (item.follow_up_of && !parent)
@@ -291,6 +294,27 @@ try {
             if (queryType !== 'sql') {
               outcome = 'asked';
               note = String(data.message ?? '').slice(0, 120);
+              // A clarification's options ("Did you mean …"): is the right reading among them? Each
+              // is asked as a user would click it, in a conversation of its own (they are complete
+              // questions), and judged like an answer.
+              const offered =
+                queryType === 'clarification' && Array.isArray(data.suggestions)
+                  ? (data.suggestions as unknown[]).filter((s): s is string => typeof s === 'string')
+                  : [];
+              if (offered.length > 0) {
+                let found = false;
+                for (const suggestion of offered) {
+                  const picked = await ask(run.key, suggestion, databaseId, undefined, spec.requiresScoping);
+                  if (picked.query_type !== 'sql') continue;
+                  const rows = (picked.results ?? []) as Record<string, unknown>[];
+                  if ((await judgeRows(goldDb, item.gold_sql ?? '', rows)).same) {
+                    found = true;
+                    break;
+                  }
+                }
+                rightAmongOptions = found;
+                note += ` | options: ${offered.join(' / ')}${found ? ' (right one offered)' : ''}`;
+              }
             } else {
               const got = (data.results ?? []) as Record<string, unknown>[];
               const { same, gold } = await judgeRows(goldDb, item.gold_sql ?? '', got);
@@ -319,7 +343,13 @@ try {
           outcome = 'error';
           note = error instanceof Error ? error.message : String(error);
         }
-        judged.push({ item, outcome, queryType, note });
+        judged.push({
+          item,
+          outcome,
+          queryType,
+          note,
+          ...(rightAmongOptions === undefined ? {} : { rightAmongOptions }),
+        });
         if (verbose || outcome === 'wrong' || outcome === 'error')
           console.log(
             `  [${run.setup.engine} ${set.name}] ${item.id} ${outcome}${note ? ` — ${item.question} → ${note}` : ''}`,
@@ -348,6 +378,8 @@ try {
       answeredRight,
       declines: declines.length,
       declined: declines.filter((j) => j.outcome === 'correct').length,
+      askedBack: answerable.filter((j) => j.outcome === 'asked').length,
+      rightAmongOptions: answerable.filter((j) => j.rightAmongOptions === true).length,
     };
   };
   const label = (set: EvalSet) => `${set.name}${set.heldOut ? ' (held out)' : ''}`;
@@ -375,20 +407,20 @@ try {
   lines.push(
     '### Summary',
     '',
-    '| Engine | Set | Coverage | Precision | Declined |',
-    '|---|---|---|---|---|',
+    '| Engine | Set | Coverage | Precision | Declined | Right reading among the options |',
+    '|---|---|---|---|---|---|',
   );
   for (const setup of listed) {
     const result = report.find((r) => r.engine === setup.engine);
     if (!result || !('setting' in setup)) {
       const why = 'missing' in setup ? setup.missing : 'did not run';
-      lines.push(`| ${setup.engine} | not configured (${why}) | | | |`);
+      lines.push(`| ${setup.engine} | not configured (${why}) | | | | |`);
       continue;
     }
     for (const { set, judged } of result.sets) {
       const f = figures(judged);
       lines.push(
-        `| ${result.setting} | ${label(set)} | ${pct(f.answeredRight, f.answerable)} (${f.answeredRight}/${f.answerable}) | ${pct(f.correct, f.correct + f.wrong)} | ${f.declines > 0 ? `${pct(f.declined, f.declines)} (${f.declined}/${f.declines})` : '—'} |`,
+        `| ${result.setting} | ${label(set)} | ${pct(f.answeredRight, f.answerable)} (${f.answeredRight}/${f.answerable}) | ${pct(f.correct, f.correct + f.wrong)} | ${f.declines > 0 ? `${pct(f.declined, f.declines)} (${f.declined}/${f.declines})` : '—'} | ${f.askedBack > 0 ? `${pct(f.rightAmongOptions, f.askedBack)} (${f.rightAmongOptions}/${f.askedBack} asked back)` : '—'} |`,
       );
     }
   }
