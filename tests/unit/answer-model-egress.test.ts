@@ -11,7 +11,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { rowsMayReachModel } from '#lib/answer/egress.ts';
+import { type EgressRequest, rowsMayReachModel } from '#lib/answer/egress.ts';
 import type { Engine } from '#lib/answer/engine.ts';
 import { createBedrockEngine } from '#lib/answer/engines/bedrock.ts';
 import { createOpenAiEngine } from '#lib/answer/engines/openai.ts';
@@ -316,7 +316,7 @@ describe.each(wires)('data egress decided from the guarded SQL, $name engine', (
 const decided = async (
   dialect: 'postgres' | 'mysql',
   sql: string,
-  database: Pick<DatabaseRecord, 'modelData' | 'redactedColumns'>,
+  database: Pick<EgressRequest, 'modelData' | 'redactedColumns'>,
 ): Promise<boolean> => {
   const catalog = dialect === 'mysql' ? mysqlCatalog : shopCatalog;
   const guard = dialect === 'mysql' ? guardMysql : guardPostgres;
