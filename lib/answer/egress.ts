@@ -15,7 +15,8 @@
 //     query around it, which must name them (or hits one of the rules here);
 //   - under `aggregates`: one SELECT (no WITH, set operation, GROUP BY, DISTINCT or window) whose
 //     every output column is a numeric aggregate: count, sum, avg, stddev/variance and the like,
-//     min/max only of a numeric column, arithmetic and rounding of those. min/max of text,
+//     min/max only of a numeric column (by the catalog, and not a name the query gives to a
+//     column of its own), arithmetic and rounding of those. min/max of text,
 //     string_agg, array_agg and the JSON aggregates are not: they return raw values.
 // Whatever does not parse, or any shape not listed here, fails closed (the service writes).
 import type { Catalog, Dialect } from '#lib/connectors/types.ts';
@@ -136,6 +137,7 @@ const pgExposure = (tree: Node, names: Set<string>): Exposure => {
   const relations = new Set<string>();
   const rowNames = new Set<string>();
   let unnamedColumns = false;
+  let namesRedacted = false;
   for (const node of nodesOf(tree)) {
     if (isNode(node.RangeVar) && typeof node.RangeVar.relname === 'string') {
       relations.add(node.RangeVar.relname.toLowerCase());
@@ -145,6 +147,13 @@ const pgExposure = (tree: Node, names: Set<string>): Exposure => {
       const cte = node.CommonTableExpr;
       if (typeof cte.ctename === 'string') rowNames.add(cte.ctename.toLowerCase());
       if (Array.isArray(cte.aliascolnames) && cte.aliascolnames.length > 0) unnamedColumns = true;
+    }
+    if (isNode(node.JoinExpr)) {
+      // USING (email) compares a column it never references; NATURAL compares unnamed ones.
+      for (const name of (node.JoinExpr.usingClause as unknown[] | undefined) ?? []) {
+        if (names.has(pgName(name) ?? '')) namesRedacted = true;
+      }
+      if (node.JoinExpr.isNatural === true) unnamedColumns = true;
     }
     if (typeof node.aliasname === 'string') {
       rowNames.add(node.aliasname.toLowerCase());
@@ -158,7 +167,6 @@ const pgExposure = (tree: Node, names: Set<string>): Exposure => {
       if (isNode(target) && isNode(target.ResTarget)) passed.add(target.ResTarget.val);
     }
   }
-  let namesRedacted = false;
   for (const node of nodesOf(tree)) {
     const ref = node.ColumnRef;
     if (!isNode(ref) || !Array.isArray(ref.fields)) continue;
@@ -177,6 +185,30 @@ const pgExposure = (tree: Node, names: Set<string>): Exposure => {
     if (rowNames.has(name)) unnamedColumns = true;
   }
   return { namesRedacted, unnamedColumns, relations };
+};
+
+/**
+ * Names the query itself gives to columns (output names of inner selects, aliases, column lists,
+ * WITH names): a column of one of these names may hold anything, whatever the catalog says.
+ */
+const pgDefinedNames = (tree: Node): Set<string> => {
+  const top = isNode(tree.SelectStmt) ? ((tree.SelectStmt.targetList as unknown[] | undefined) ?? []) : [];
+  const outputs = new Set(top.map((target) => (isNode(target) ? target.ResTarget : undefined)));
+  const defined = new Set<string>();
+  const add = (name: unknown) => {
+    if (typeof name === 'string') defined.add(name.toLowerCase());
+    else if (pgName(name) !== undefined) defined.add(pgName(name)!);
+  };
+  for (const node of nodesOf(tree)) {
+    if (isNode(node.ResTarget) && !outputs.has(node.ResTarget)) add(node.ResTarget.name);
+    if (isNode(node.ColumnDef)) add(node.ColumnDef.colname);
+    if (isNode(node.CommonTableExpr)) add(node.CommonTableExpr.ctename);
+    if (typeof node.aliasname === 'string') add(node.aliasname);
+    for (const list of [node.colnames, node.aliascolnames]) {
+      if (Array.isArray(list)) for (const name of list) add(name);
+    }
+  }
+  return defined;
 };
 
 const pgNumericExpression = (value: unknown, numeric: Set<string>): boolean => {
@@ -253,6 +285,7 @@ const myExposure = (tree: Node, names: Set<string>): Exposure => {
   const rowNames = new Set<string>();
   const passThrough = new Set<Node>();
   let unnamedColumns = false;
+  let namesRedacted = false;
   for (const node of nodesOf(tree)) {
     if (Array.isArray(node.from)) {
       for (const item of node.from) {
@@ -265,6 +298,10 @@ const myExposure = (tree: Node, names: Set<string>): Exposure => {
         if (alias !== undefined) rowNames.add(alias);
         if (isNode(item.expr) && isNode(item.expr.ast)) mySelectChain(item.expr.ast, passThrough);
         if (Array.isArray(item.columns) && item.columns.length > 0) unnamedColumns = true;
+        for (const name of Array.isArray(item.using) ? item.using : []) {
+          if (names.has(myName(name) ?? '')) namesRedacted = true;
+        }
+        if (typeof item.join === 'string' && /natural/i.test(item.join)) unnamedColumns = true;
       }
     }
     if (Array.isArray(node.with)) {
@@ -284,7 +321,6 @@ const myExposure = (tree: Node, names: Set<string>): Exposure => {
       if (isNode(column)) passed.add(column.expr);
     }
   }
-  let namesRedacted = false;
   for (const node of nodesOf(tree)) {
     if (node.type === 'select' && node.columns === '*' && !passThrough.has(node)) unnamedColumns = true;
     // COUNT(*) (a `star` node) counts rows; a `*` column outside a pass-through select list carries columns.
@@ -302,6 +338,30 @@ const myExposure = (tree: Node, names: Set<string>): Exposure => {
     if (rowNames.has(name) && node.table === null) unnamedColumns = true;
   }
   return { namesRedacted, unnamedColumns, relations };
+};
+
+/** As pgDefinedNames, for MySQL's tree. */
+const myDefinedNames = (tree: Node): Set<string> => {
+  const outputs = new Set(Array.isArray(tree.columns) ? tree.columns : []);
+  const defined = new Set<string>();
+  const add = (name: unknown) => {
+    const value = myName(name);
+    if (value !== undefined) defined.add(value);
+  };
+  for (const node of nodesOf(tree)) {
+    if (node.type === 'select' && Array.isArray(node.columns)) {
+      for (const column of node.columns) if (isNode(column) && !outputs.has(column)) add(column.as);
+    }
+    if (Array.isArray(node.from)) for (const item of node.from) if (isNode(item)) add(item.as);
+    if (Array.isArray(node.with)) {
+      for (const cte of node.with) {
+        if (!isNode(cte)) continue;
+        add(cte.name);
+        if (Array.isArray(cte.columns)) for (const name of cte.columns) add(name);
+      }
+    }
+  }
+  return defined;
 };
 
 const myFunctionName = (node: Node): string | undefined => {
@@ -404,5 +464,6 @@ export const rowsMayReachModel = async (request: EgressRequest): Promise<boolean
   }
   if (mode === 'rows') return true;
   const numeric = numericColumns(request.catalog);
+  for (const name of (mysql ? myDefinedNames : pgDefinedNames)(tree)) numeric.delete(name);
   return mysql ? myOnlyNumericAggregates(tree, numeric) : pgOnlyNumericAggregates(tree, numeric);
 };

@@ -355,6 +355,8 @@ describe('rowsMayReachModel on the guarded SQL', () => {
     ['SELECT c.* FROM customers c', false],
     ['SELECT s.x FROM (SELECT * FROM customers) AS s(a, b, c, x)', false],
     ['WITH w AS (SELECT * FROM customers) SELECT w FROM w', false],
+    ['SELECT count(*) AS n FROM customers c JOIN employees e USING (email)', false],
+    ['SELECT c.name FROM customers c NATURAL JOIN employees e', false],
   ])('PostgreSQL, customers.email redacted: %s → %s', async (sql, expected) => {
     expect(await decided('postgres', sql, redactedEmail)).toBe(expected);
   });
@@ -369,6 +371,7 @@ describe('rowsMayReachModel on the guarded SQL', () => {
     ['SELECT * FROM customers', false],
     ['SELECT c.* FROM customers c', false],
     ['SELECT s.* FROM (SELECT * FROM customers) AS s', false],
+    ['SELECT COUNT(*) AS n FROM customers c JOIN employees e USING (email)', false],
   ])('MySQL, customers.email redacted: %s → %s', async (sql, expected) => {
     expect(await decided('mysql', sql, redactedEmail)).toBe(expected);
   });
@@ -394,6 +397,9 @@ describe('rowsMayReachModel on the guarded SQL', () => {
     ['SELECT count(*) FROM orders UNION SELECT count(*) FROM customers', false],
     ['WITH w AS (SELECT name FROM customers) SELECT count(*) FROM w', false],
     ['SELECT count(*) OVER () FROM orders', false],
+    ['SELECT max(price) AS n FROM (SELECT name AS price FROM customers) AS s', false],
+    ['WITH w(price) AS (SELECT name FROM customers) SELECT max(price) FROM w', false],
+    ['SELECT max(price) FROM (SELECT name FROM customers) AS s(price)', false],
   ])('PostgreSQL, aggregates: %s → %s', async (sql, expected) => {
     expect(await decided('postgres', sql, aggregates)).toBe(expected);
   });
@@ -409,6 +415,7 @@ describe('rowsMayReachModel on the guarded SQL', () => {
     ['SELECT status, COUNT(*) FROM orders GROUP BY status', false],
     ['SELECT name FROM customers', false],
     ['SELECT COUNT(*) FROM orders UNION SELECT COUNT(*) FROM customers', false],
+    ['SELECT MAX(price) AS n FROM (SELECT name AS price FROM customers) AS s', false],
   ])('MySQL, aggregates: %s → %s', async (sql, expected) => {
     expect(await decided('mysql', sql, aggregates)).toBe(expected);
   });
