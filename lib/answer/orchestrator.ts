@@ -47,6 +47,7 @@ import { answerCountUpdate } from '#lib/store/usage.ts';
 import type { AnswerCatalog } from './catalog.ts';
 import { type ChartSpec, chartFor } from './chart.ts';
 import { composeAnswer, sentencePieces } from './compose.ts';
+import { rowsMayReachModel } from './egress.ts';
 import type {
   ComposedAnswer,
   Engine,
@@ -355,67 +356,20 @@ const composeRows = async (
   return sendAll(composeAnswer(proposal, rows));
 };
 
-const AGGREGATE_CALL =
-  /^(?:count|sum|avg|min|max|stddev|stddev_pop|stddev_samp|variance|var_pop|var_samp|bool_and|bool_or|every)\s*\(/i;
-
-/** The top-level items of a select list (commas inside parentheses or quotes kept). */
-const selectItems = (list: string): string[] => {
-  const items: string[] = [];
-  let depth = 0;
-  let quote: string | undefined;
-  let start = 0;
-  for (let i = 0; i < list.length; i++) {
-    const char = list[i]!;
-    if (quote) {
-      if (char === quote) quote = undefined;
-    } else if (char === "'" || char === '"' || char === '`') quote = char;
-    else if (char === '(') depth++;
-    else if (char === ')') depth--;
-    else if (char === ',' && depth === 0) {
-      items.push(list.slice(start, i).trim());
-      start = i + 1;
-    }
-  }
-  items.push(list.slice(start).trim());
-  return items;
-};
-
 /**
- * Whether every column of a query's result is an aggregate (`model_data: aggregates`): one
- * SELECT without GROUP BY, set operations or a WITH, each item an aggregate call (with an alias
- * and arithmetic on aggregates allowed). Anything else is not, which only costs the model's
- * wording: the service writes the answer.
+ * The engine that writes the answer from the rows: without its own `compose` when the rows may
+ * not reach a model (lib/answer/egress.ts decides, from the SQL the guard printed).
  */
-export const onlyAggregateColumns = (sql: string): boolean => {
-  const text = sql.trim().replace(/;$/, '');
-  if (!/^select\s/i.test(text) || /\b(?:group\s+by|union|intersect|except|over)\b/i.test(text)) return false;
-  const from = text.search(/\sfrom\s/i);
-  const list = text.slice(6, from < 0 ? undefined : from).trim();
-  if (/^distinct\b/i.test(list)) return false;
-  return selectItems(list).every((item) => {
-    const expression = item.replace(/\s+as\s+("[^"]*"|`[^`]*`|\w+)$/i, '').trim();
-    const stripped = expression.replace(/^[(\s]+/, '');
-    return (
-      AGGREGATE_CALL.test(stripped) && !/\b(?:case|select)\b/i.test(expression.replace(AGGREGATE_CALL, ''))
-    );
-  });
-};
-
-/** The engine that writes the answer from the rows: without its own `compose` when the rows may not reach a model. */
-const composerFor = (request: AnswerRequest, query: SqlProposal): Engine => {
-  const { engine, database } = request;
+const composerFor = async (request: AnswerRequest, guardedSql: string): Promise<Engine> => {
+  const { engine, database, catalog } = request;
   if (!engine.compose) return engine;
-  const mode = database.modelData ?? 'rows';
-  // A query that reads a redacted column at all (under an alias, inside an expression) never
-  // has its rows shown to a model: dropping result columns by name would not catch it.
-  const identifiers = new Set(
-    [...query.sql.matchAll(/[A-Za-z_][A-Za-z0-9_$]*/g)].map((match) => match[0].toLowerCase()),
-  );
-  const readsRedacted = (database.redactedColumns ?? []).some((name) =>
-    identifiers.has(name.split('.').pop()?.toLowerCase() ?? ''),
-  );
-  const allowed =
-    !readsRedacted && (mode === 'rows' || (mode === 'aggregates' && onlyAggregateColumns(query.sql)));
+  const allowed = await rowsMayReachModel({
+    sql: guardedSql,
+    dialect: catalog.full.dialect,
+    catalog: catalog.full,
+    ...(database.modelData ? { modelData: database.modelData } : {}),
+    ...(database.redactedColumns?.length ? { redactedColumns: database.redactedColumns } : {}),
+  });
   return allowed ? engine : { name: engine.name, propose: engine.propose.bind(engine) };
 };
 
@@ -450,7 +404,7 @@ const MAX_REFUSAL_TEXT = 300;
 
 type Ran =
   | { kind: 'refused'; code: string; message: string }
-  | { kind: 'rows'; result: Awaited<ReturnType<Connector['execute']>> };
+  | { kind: 'rows'; sql: string; result: Awaited<ReturnType<Connector['execute']>> };
 
 /** The connector's limits, the statement timeout cut to the time left before the deadline (at least 1 s). */
 const limitsInTime = (deadline: number | undefined) => {
@@ -501,7 +455,7 @@ const guardAndRun = async (
     const connector = await (deps.connectorFor ?? connectorFor)(request.database);
     return connector.execute(allowed.sql, allowed.params, deps.limits ?? limitsInTime(request.deadline));
   });
-  return { kind: 'rows', result };
+  return { kind: 'rows', sql: allowed.sql, result };
 };
 
 /**
@@ -578,7 +532,7 @@ const runProposal = async (
   const results = result.rows.slice(0, RESULT_ROW_CAP);
   const truncated = result.rows.length > RESULT_ROW_CAP;
   const rows = { columns: result.columns, rows: results, truncated };
-  const composer = composerFor(request, query);
+  const composer = await composerFor(request, ran.sql);
   const { text, pieces, stopped } = await timings.measure('engine', () =>
     composeRows(
       composer,
