@@ -10,7 +10,7 @@
 // `--ask` puts ad-hoc questions (with `--chain`, each a follow-up of the one before) to the first
 // database of the first set named, or to `--database`, and prints what the engine made of them,
 // unjudged. `--guarded` prints the SQL as the guard rewrote it (tenant fences included).
-// Held-out sets (held-out, fitness, lettings, defog-heldout) run only when named.
+// Held-out sets (held-out, fitness, freight, university, maintenance, defog-heldout) run only when named.
 import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { proposeBuiltin } from '#lib/answer/builtin/index.ts';

@@ -5,8 +5,9 @@
 // demo shop, a library network used while writing the builtin engine's rules, a held-out clinic
 // schema, a held-out fitness-studio schema written for issue 15 before any tuning (with column
 // comments and a glossary), veterinary-practice and helpdesk sets of questions typed the way users
-// type them (used for tuning), a held-out lettings-agency set of the same kind written by someone who had
-// not seen the engine and never read while tuning, and the external Defog set (../shared/eval/defog, five databases with
+// type them (used for tuning), a lettings-agency set of the same kind written by someone who had
+// not seen the engine (held out for its first run, used for tuning since), three held-out sets of
+// that kind on databases of unlike domains (freight, university, maintenance), and the external Defog set (../shared/eval/defog, five databases with
 // their descriptions files) split once by database into a tuning part and a held-out part
 // (eval/defog/split.json). It asks every question as tenant 1 through POST /api/v1/chat/message
 // (follow-ups in the same conversation) and judges each answer against gold SQL run directly on a
@@ -16,7 +17,7 @@
 // so the figures live in their own file). When ../shared/eval/defog is absent its sets are
 // reported as skipped (CI does not need it).
 //
-//   npm run eval -- [--engines builtin,openai,bedrock] [--sets demo,dev,held-out,fitness,vet,helpdesk,lettings,defog-tuning,defog-heldout] [--verbose]
+//   npm run eval -- [--engines builtin,openai,bedrock] [--sets demo,dev,held-out,fitness,vet,helpdesk,lettings,freight,university,maintenance,defog-tuning,defog-heldout] [--verbose]
 //
 // --engines defaults to builtin plus every model engine whose settings are present (OPENAI_MODEL,
 // BEDROCK_MODEL, or ANSWER_ENGINE naming a model engine); a requested engine without settings is
@@ -395,13 +396,14 @@ try {
       'precision = correct / (correct + wrong), where wrong is SQL whose rows differ from the gold, or SQL ' +
       'run for a question that should have been clarified, refused or declined; declined = questions the ' +
       'data cannot answer that got no query (clarified, refused or chatted). "asked" = clarified, refused or ' +
-      'chatted instead of the expected kind. Held-out sets were not looked at while the builtin engine was ' +
-      'tuned: the external set was split by database name before any of its questions was read ' +
-      '(eval/defog/split.json); the fitness set was written before any tuning; the lettings set was written ' +
-      'by someone who had not seen the engine, and its questions were never read. The fitness and external ' +
-      'held-out parts were run once before this report (at the end of the previous round of work), so two ' +
-      'of their misses were known: a possessive name read as a row name, and "studios" not singularised; ' +
-      'both were fixed as general rules. The lettings set had never been run.',
+      'chatted instead of the expected kind. "Right reading among the options" = of the answerable questions ' +
+      'asked back with options ("Did you mean …"), those where asking one of the options gave the gold rows. ' +
+      'Held-out sets were not looked at while the builtin engine was tuned: the external set was split by ' +
+      'database name before any of its questions was read (eval/defog/split.json); the fitness set was ' +
+      'written before any tuning; the freight, university and maintenance sets were written by people who ' +
+      'had not seen the engine, each on a database of a domain unlike the others, and their first run is ' +
+      'their held-out figure. The lettings set (written the same way) had its first run on 2026-11-24 ' +
+      '(coverage 37.9 %, precision 92.3 %); it has been used for tuning since, so it is no longer held out.',
     '',
   );
   lines.push(

@@ -12,7 +12,7 @@
 // - helpdesk: a customer-support helpdesk (eval/helpdesk/), a second set of the same kind by another
 //   author; used for tuning.
 // - lettings: lettings agencies (eval/lettings/), a set of the same kind written by someone who
-//   had not seen the engine; held out: never read, run only to report.
+//   had not seen the engine; its first run was its held-out figure, and it is used for tuning since.
 // - freight, university, maintenance: three more sets of that kind (a haulage platform, colleges,
 //   factory maintenance), each on a database of a domain unlike the others, written by people who
 //   had not seen the engine; held out: their first run is their held-out figure.
@@ -280,7 +280,7 @@ export const SETS: readonly EvalSet[] = [
   {
     name: 'lettings',
     source: 'eval/lettings.jsonl',
-    heldOut: true,
+    heldOut: false,
     databases: [
       {
         key: 'lettings',
