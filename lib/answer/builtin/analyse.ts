@@ -841,6 +841,17 @@ const bindAggregateTarget = (b: Binding): void => {
       }
       if (item.kind !== 'value' && item.kind !== 'period' && item.kind !== 'list') break;
     }
+    // "how long did tickets take on average": nothing after it, the measure named before it.
+    if (aggregate.target === undefined && aggregate.fn !== 'count') {
+      const before = items.findLastIndex(
+        (item, index) => index < aggregate.index && item.kind === 'measure' && !used.has(index),
+      );
+      if (
+        before >= 0 &&
+        items.slice(aggregate.index + 1).every((item) => item.kind !== 'measure' && item.kind !== 'column')
+      )
+        aggregate.target = before;
+    }
   }
 };
 

@@ -24,6 +24,7 @@ export const relationsOf = (intent: Intent): Set<string> => {
   if (intent.metric?.fn === 'count' && intent.metric.distinct) tables.add(intent.metric.distinct.table);
   if (intent.group) tables.add(intent.group.kind === 'entity' ? intent.group.table : intent.group.ref.table);
   if (intent.order?.by === 'column') tables.add(intent.order.ref.table);
+  if (intent.order?.by === 'duration') tables.add(intent.order.measure.left.table);
   tables.delete(intent.subject);
   return tables;
 };
@@ -60,6 +61,10 @@ export const metricName = (lexicon: Lexicon, intent: Intent, metric: Metric): st
   const prefix = { sum: 'total', avg: 'average', min: 'min', max: 'max' }[metric.fn];
   return outputName(`${prefix}_${measure}`);
 };
+
+/** Whole days in another unit: a factor, or a division by 7.0 for weeks. */
+const inDays = (unit: 'minute' | 'hour' | 'day' | 'week'): string =>
+  ({ minute: ' * 1440', hour: ' * 24', day: '', week: ' / 7.0' })[unit];
 
 class Query {
   readonly lexicon: Lexicon;
@@ -105,9 +110,30 @@ class Query {
   }
 
   measure(measure: Measure): string {
-    return measure.kind === 'column'
-      ? this.column(measure.ref)
-      : `${this.column(measure.left)} * ${this.column(measure.right)}`;
+    if (measure.kind === 'column') return this.column(measure.ref);
+    if (measure.kind === 'product') return `${this.column(measure.left)} * ${this.column(measure.right)}`;
+    return this.duration(measure);
+  }
+
+  /**
+   * The time between two time columns of a row in the unit asked for: PostgreSQL subtracts dates
+   * to whole days and timestamps to an interval read in seconds; MySQL counts with TIMESTAMPDIFF.
+   */
+  duration(measure: Extract<Measure, { kind: 'duration' }>): string {
+    const start = this.column(measure.left);
+    const end = this.column(measure.right);
+    const seconds = { minute: 60, hour: 3600, day: 86400, week: 604800 }[measure.unit];
+    const dates =
+      columnOf(this.lexicon, measure.left)?.kind === 'date' &&
+      columnOf(this.lexicon, measure.right)?.kind === 'date';
+    if (this.dialect === 'mysql') {
+      return dates
+        ? `DATEDIFF(${end}, ${start})${inDays(measure.unit)}`
+        : `TIMESTAMPDIFF(SECOND, ${start}, ${end}) / ${seconds}`;
+    }
+    return dates
+      ? `(${end} - ${start})${inDays(measure.unit)}`
+      : `EXTRACT(EPOCH FROM (${end} - ${start})) / ${seconds}`;
   }
 }
 
@@ -276,6 +302,10 @@ export const renderSql = (lexicon: Lexicon, intent: Intent, dialect: Dialect): R
     const columns = listColumns(subject);
     for (const column of columns) select.push(query.column({ table: subject.key, column: column.name }));
     labelColumns = subject.labels.length > 0 ? [...subject.labels] : [...subject.primaryKey];
+    if (intent.order?.by === 'duration') {
+      orderColumn = outputName(`duration in ${intent.order.measure.unit}s`);
+      select.push(`${query.duration(intent.order.measure)} AS ${orderColumn}`);
+    }
     if (intent.order?.by === 'column') {
       const { ref } = intent.order;
       orderColumn = ref.column;
@@ -329,6 +359,7 @@ export const renderSql = (lexicon: Lexicon, intent: Intent, dialect: Dialect): R
       const sql = query.column(intent.order.ref);
       orderBy.push(`${sql} ${intent.order.dir.toUpperCase()}`);
     }
+    if (intent.order?.by === 'duration') orderBy.push(`${orderColumn} ${intent.order.dir.toUpperCase()}`);
     orderBy.push(...keyOrder.filter((sql) => !orderBy.some((entry) => entry.startsWith(sql))));
     if (orderBy.length === 0) {
       // No key: order by what names a row, else by the first columns, so that lists are stable.
