@@ -522,7 +522,17 @@ export const shapeOf = (lexicon: Lexicon, intent: Intent, rendered: RenderedSql)
     : `${capitalize(metric.fn === 'count' ? `${relationOf(lexicon, intent.subject).other}` : metricLabel(lexicon, intent))} per ${groups.one}`;
   const keyFormat =
     group.kind === 'time'
-      ? ({ year: 'year', quarter: 'year-quarter', month: 'year-month', day: 'date' } as const)[group.unit]
+      ? (
+          {
+            year: 'year',
+            quarter: 'year-quarter',
+            month: 'year-month',
+            day: 'date',
+            week: 'year-week',
+            weekday: 'weekday',
+            hour: 'hour',
+          } as const
+        )[group.unit]
       : undefined;
   const ranking =
     intent.order?.by === 'metric' && intent.ranking !== undefined

@@ -73,7 +73,8 @@ export const FilterSchema = v.variant('kind', [
   v.object({ kind: v.literal('absent'), ref: ColumnRefSchema }),
 ]);
 
-export const TimeUnitSchema = v.picklist(['year', 'quarter', 'month', 'day']);
+/** Periods (year, quarter, month, day, week) and parts of a date that recur (weekday, hour). */
+export const TimeUnitSchema = v.picklist(['year', 'quarter', 'month', 'day', 'week', 'weekday', 'hour']);
 
 export const GroupSchema = v.variant('kind', [
   v.object({ kind: v.literal('column'), ref: ColumnRefSchema }),

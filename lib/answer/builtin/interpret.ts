@@ -846,6 +846,11 @@ const readGrouping = (c: Draft, subject: string): void => {
             `${capitalize(relation.other)} have only a year, so I can group them per year, not per ${explicit.unit}.`,
           );
         parts.group = { kind: 'column', ref: month ? { table: ref.table, column: month.name } : ref };
+      } else if (explicit.unit === 'hour' && resolver.column(ref).kind === 'date') {
+        // A date has no time of day.
+        throw new Clarify(
+          `${capitalize(relation.other)} have only a date (${resolver.column(ref).display}), no time of day, so I cannot group them per hour.`,
+        );
       } else parts.group = { kind: 'time', ref, unit: explicit.unit };
     } else if (target?.kind === 'entity') {
       const table = resolver.entity(target.tables, target.text, subject);

@@ -3,7 +3,7 @@
 // the reference clock (no dialect date functions in filters), EXTRACT for time groups, ORDER BY
 // on every list with the key as tie-breaker, and a LIMIT on lists and rankings.
 import type { Dialect } from '#lib/connectors/types.ts';
-import type { ColumnRef, Filter, Intent, Measure, Metric } from './intent.ts';
+import type { ColumnRef, Filter, Intent, Measure, Metric, TimeUnit } from './intent.ts';
 import { type JoinPlan, planJoins, pointingPath } from './joins.ts';
 import { type ColumnInfo, columnOf, type Lexicon, type RelationInfo, relationOf } from './lexicon.ts';
 import { literal, outputName, quoteIdentifier } from './sql.ts';
@@ -213,8 +213,24 @@ const listColumns = (subject: RelationInfo): ColumnInfo[] => {
   return subject.columns.filter((column) => chosen.has(column.name));
 };
 
-const timeExpressions = (query: Query, ref: ColumnRef, unit: 'year' | 'quarter' | 'month' | 'day') => {
+const timeExpressions = (query: Query, ref: ColumnRef, unit: TimeUnit) => {
   const column = query.column(ref);
+  const mysql = query.dialect === 'mysql';
+  // Parts that recur: the ISO weekday (1 Monday … 7 Sunday) and the hour; the ISO week as year × 100 + week.
+  if (unit === 'weekday')
+    return [
+      { sql: mysql ? `WEEKDAY(${column}) + 1` : `EXTRACT(ISODOW FROM ${column})`, name: 'period_weekday' },
+    ];
+  if (unit === 'hour') return [{ sql: `EXTRACT(HOUR FROM ${column})`, name: 'period_hour' }];
+  if (unit === 'week')
+    return [
+      {
+        sql: mysql
+          ? `YEARWEEK(${column}, 3)`
+          : `EXTRACT(ISOYEAR FROM ${column}) * 100 + EXTRACT(WEEK FROM ${column})`,
+        name: 'period_week',
+      },
+    ];
   if (unit === 'day') return [{ sql: `CAST(${column} AS DATE)`, name: 'period_day' }];
   const parts = [{ sql: `EXTRACT(YEAR FROM ${column})`, name: 'period_year' }];
   if (unit === 'quarter') parts.push({ sql: `EXTRACT(QUARTER FROM ${column})`, name: 'period_quarter' });
