@@ -238,6 +238,23 @@ const timeExpressions = (query: Query, ref: ColumnRef, unit: TimeUnit) => {
   return parts;
 };
 
+/**
+ * A count of related rows per group, ranked fewest first, where the counted rows point straight at
+ * the group's relation: the step to read from the groups' side with a LEFT JOIN.
+ */
+const fewestRelated = (intent: Intent, plan: JoinPlan): JoinPlan['steps'][number] | undefined => {
+  const { metric, group } = intent;
+  if (metric?.fn !== 'count' || metric.distinct || group?.kind !== 'entity') return undefined;
+  if (intent.order?.by !== 'metric' || intent.order.dir !== 'asc' || intent.having) return undefined;
+  const [step] = plan.steps;
+  if (plan.steps.length !== 1 || !step || step.to !== group.table || step.edge.child !== intent.subject)
+    return undefined;
+  // A NOT EXISTS of another relation reads the subject's own rows: not moved into a join.
+  if (intent.filters.some((filter) => filter.kind === 'absent' && filter.ref.table !== intent.subject))
+    return undefined;
+  return step;
+};
+
 export const renderSql = (lexicon: Lexicon, intent: Intent, dialect: Dialect): RenderResult => {
   const planned = planJoins(lexicon, intent.subject, relationsOf(intent));
   if (planned.kind === 'ambiguous')
@@ -268,6 +285,9 @@ export const renderSql = (lexicon: Lexicon, intent: Intent, dialect: Dialect): R
   let metricSql: string | undefined;
   let orderColumn: string | undefined;
   let distinct = false;
+  // "which tenant has the fewest leases": the groups are the related rows, those with none
+  // included (a LEFT JOIN counting the keys that point at each), so the fewest can be zero.
+  const outer = fewestRelated(intent, plan);
 
   if (metric) {
     if (metric.fn === 'count' && metric.distinct) {
@@ -276,6 +296,8 @@ export const renderSql = (lexicon: Lexicon, intent: Intent, dialect: Dialect): R
       if (plan.fansOut) {
         if (subjectKey.length !== 1) return { kind: 'problem', reason: 'no-key', tables: [subject.key] };
         metricSql = `COUNT(DISTINCT ${query.column(subjectKey[0]!)})`;
+      } else if (outer) {
+        metricSql = `COUNT(${query.column({ table: intent.subject, column: outer.edge.childColumns[0]! })})`;
       } else metricSql = 'COUNT(*)';
     } else {
       metricSql = `${metric.fn.toUpperCase()}(${query.measure(metric.measure)})`;
@@ -333,9 +355,9 @@ export const renderSql = (lexicon: Lexicon, intent: Intent, dialect: Dialect): R
     distinct = plan.fansOut;
   }
 
-  // FROM and joins, in plan order.
-  const from = [`FROM ${query.relation(plan.base)}`];
-  for (const step of plan.steps) {
+  // FROM and joins, in plan order (or the groups first, when every group counts).
+  const from = [`FROM ${query.relation(outer ? outer.to : plan.base)}`];
+  for (const step of outer ? [] : plan.steps) {
     const conditions = step.edge.childColumns.map((childColumn, index) => {
       const parentColumn = step.edge.parentColumns[index] ?? childColumn;
       return `${query.column({ table: step.edge.child, column: childColumn })} = ${query.column({ table: step.edge.parent, column: parentColumn })}`;
@@ -343,7 +365,21 @@ export const renderSql = (lexicon: Lexicon, intent: Intent, dialect: Dialect): R
     from.push(`JOIN ${query.relation(step.to)} ON ${conditions.join(' AND ')}`);
   }
 
+  const onSubject = (filter: Filter) => outer !== undefined && filter.ref.table === intent.subject;
+  if (outer) {
+    const conditions = outer.edge.childColumns.map(
+      (childColumn, index) =>
+        `${query.column({ table: intent.subject, column: childColumn })} = ${query.column({ table: outer.to, column: outer.edge.parentColumns[index] ?? childColumn })}`,
+    );
+    // Conditions on the counted rows belong to the join: a group whose rows all fail them counts 0.
+    for (const filter of intent.filters.filter(onSubject)) {
+      const sql = filterSql(query, filter);
+      if (sql.length > 0) conditions.push(sql);
+    }
+    from.push(`LEFT JOIN ${query.relation(intent.subject)} ON ${conditions.join(' AND ')}`);
+  }
   const where = intent.filters
+    .filter((filter) => !onSubject(filter))
     .map((filter) =>
       filter.kind === 'absent' && filter.ref.table !== intent.subject
         ? noRelatedSql(query, intent.subject, filter.ref)
