@@ -162,7 +162,8 @@ describe('through the guards', () => {
         (3, 1, 'c', 'chat', '2025-01-01 08:00', NULL, '2025-01-02 00:00'),
         (4, 2, 'd', 'chat', '2025-01-01 08:00', '2025-01-05 12:00', '2025-01-02 00:00');
     `);
-  });
+    // PGlite's first start is slow on a loaded machine.
+  }, 30_000);
 
   afterAll(async () => {
     await db.close();

@@ -124,7 +124,8 @@ describe('through the guards', () => {
       INSERT INTO branches VALUES (1, 1, 'Central'), (2, 1, 'Hill'), (3, 2, 'Other');
       INSERT INTO rooms VALUES (1, 1, 1, 'study'), (2, 2, 2, 'study');
     `);
-  });
+    // PGlite's first start is slow on a loaded machine.
+  }, 30_000);
 
   afterAll(async () => {
     await db.close();

@@ -456,7 +456,15 @@ const groupAt = (
   let end = marker.end;
   if (wordAt(tokens, end) === 'the' || wordAt(tokens, end) === 'each') end += 1;
   // "for each day of the week": a column's phrase before a unit of time.
-  const unit = longestSchemaAt(lexicon, tokens, end, 2) ? undefined : unitAt(tokens, end);
+  let unit = longestSchemaAt(lexicon, tokens, end, 2) ? undefined : unitAt(tokens, end);
+  // "by hours", "per week" where a column is named so (hours, week): the column.
+  if (
+    unit &&
+    unit.end === end + 1 &&
+    /^(week|weekday|hour)$/.test(unit.unit) &&
+    longestSchemaAt(lexicon, tokens, end, 1)
+  )
+    unit = undefined;
   if (unit) return { kind: 'group', unit: unit.unit, at: index, end: unit.end };
   // "by each author", "per every store": one marker.
   const each = wordAt(tokens, marker.end) === 'each' || wordAt(tokens, marker.end) === 'every';
