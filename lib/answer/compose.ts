@@ -107,12 +107,20 @@ const rowLabel = (
   return formatValue(row[columns[0] ?? '']);
 };
 
+const WEEKDAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
+
 const keyLabel = (
   row: Record<string, unknown>,
   keyColumns: readonly string[],
-  keyFormat: 'year' | 'year-quarter' | 'year-month' | 'date' | undefined,
+  keyFormat: 'year' | 'year-quarter' | 'year-month' | 'year-week' | 'date' | 'weekday' | 'hour' | undefined,
 ): string => {
   const values = keyColumns.map((column) => row[column]);
+  const part = numeric(values[0]);
+  // ISO weekday 1 (Monday) … 7 (Sunday); hour 0–23; ISO week as year × 100 + week.
+  if (keyFormat === 'weekday' && part !== undefined && WEEKDAYS[part - 1]) return WEEKDAYS[part - 1]!;
+  if (keyFormat === 'hour' && part !== undefined) return `${String(part).padStart(2, '0')}:00`;
+  if (keyFormat === 'year-week' && part !== undefined)
+    return `${Math.floor(part / 100)}-W${String(part % 100).padStart(2, '0')}`;
   if (keyFormat === 'year-month' || keyFormat === 'year-quarter') {
     const [year, part] = values.map(numeric);
     if (year !== undefined && part !== undefined) {

@@ -122,7 +122,7 @@ export type AnswerShape =
       label: string;
       noun: NounPhrase;
       keyColumns: string[];
-      keyFormat?: 'year' | 'year-quarter' | 'year-month' | 'date';
+      keyFormat?: 'year' | 'year-quarter' | 'year-month' | 'year-week' | 'date' | 'weekday' | 'hour';
       valueColumn: string;
       valueFormat: ValueFormat;
       limit: number;

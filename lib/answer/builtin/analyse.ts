@@ -4,7 +4,7 @@
 // to the date column before it, a grouping word to what follows, a ranking to its key. Every word
 // that matters has to land somewhere; what cannot is a clarification (thrown as `Clarify`).
 import type { Candidate } from '../engine.ts';
-import type { ColumnRef, Filter } from './intent.ts';
+import type { ColumnRef, Filter, TimeUnit } from './intent.ts';
 import { columnOf, type Entry, type Lexicon, mainRelations, tableName } from './lexicon.ts';
 import type { Period } from './periods.ts';
 import type { AggregateFn, CompareOp, Hint, Mention, MentionOf } from './scan.ts';
@@ -226,7 +226,7 @@ export interface Analysis {
   used: Set<number>;
   /** `distinct`: "how many different breeds": the column whose values are counted. */
   aggregate?: { fn: AggregateFn; word: string; index: number; target?: number; distinct?: number };
-  groups: { unit?: 'year' | 'quarter' | 'month' | 'day'; target?: number; index: number }[];
+  groups: { unit?: TimeUnit; target?: number; index: number }[];
   ranking?: Ranking;
   rankKey?: RankKey;
   /** A sort clause: by a column of the rows (`column`), or of what is computed (no column). */
@@ -840,6 +840,17 @@ const bindAggregateTarget = (b: Binding): void => {
         break;
       }
       if (item.kind !== 'value' && item.kind !== 'period' && item.kind !== 'list') break;
+    }
+    // "how long did tickets take on average": nothing after it, the measure named before it.
+    if (aggregate.target === undefined && aggregate.fn !== 'count') {
+      const before = items.findLastIndex(
+        (item, index) => index < aggregate.index && item.kind === 'measure' && !used.has(index),
+      );
+      if (
+        before >= 0 &&
+        items.slice(aggregate.index + 1).every((item) => item.kind !== 'measure' && item.kind !== 'column')
+      )
+        aggregate.target = before;
     }
   }
 };

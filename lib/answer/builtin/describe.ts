@@ -52,7 +52,9 @@ const periodDates = (filter: Extract<Filter, { kind: 'period' }>): string => {
 const measureText = (lexicon: Lexicon, measure: Measure, subject: string): string =>
   measure.kind === 'column'
     ? display(lexicon, measure.ref, subject)
-    : `${display(lexicon, measure.left, subject)} × ${display(lexicon, measure.right, subject)}`;
+    : measure.kind === 'product'
+      ? `${display(lexicon, measure.left, subject)} × ${display(lexicon, measure.right, subject)}`
+      : `time from ${display(lexicon, measure.left, subject)} to ${display(lexicon, measure.right, subject)}`;
 
 // ---- the description ---------------------------------------------------------------------------
 
@@ -173,7 +175,9 @@ export const describeIntent = (lexicon: Lexicon, intent: Intent): string => {
     const order =
       intent.order?.by === 'column'
         ? `, ${intent.order.dir === 'desc' ? 'highest' : 'lowest'} ${display(lexicon, intent.order.ref, intent.subject)} first`
-        : '';
+        : intent.order?.by === 'duration'
+          ? `, ${intent.order.dir === 'desc' ? 'longest' : 'shortest'} first (${measureText(lexicon, intent.order.measure, intent.subject)}, in ${intent.order.measure.unit}s)`
+          : '';
     const limit = intent.limit !== undefined ? ` (${intent.order ? 'top' : 'first'} ${intent.limit})` : '';
     return `Listing ${noun}${order}${limit}`;
   }
@@ -518,7 +522,17 @@ export const shapeOf = (lexicon: Lexicon, intent: Intent, rendered: RenderedSql)
     : `${capitalize(metric.fn === 'count' ? `${relationOf(lexicon, intent.subject).other}` : metricLabel(lexicon, intent))} per ${groups.one}`;
   const keyFormat =
     group.kind === 'time'
-      ? ({ year: 'year', quarter: 'year-quarter', month: 'year-month', day: 'date' } as const)[group.unit]
+      ? (
+          {
+            year: 'year',
+            quarter: 'year-quarter',
+            month: 'year-month',
+            day: 'date',
+            week: 'year-week',
+            weekday: 'weekday',
+            hour: 'hour',
+          } as const
+        )[group.unit]
       : undefined;
   const ranking =
     intent.order?.by === 'metric' && intent.ranking !== undefined

@@ -11,9 +11,9 @@
 import type { Engine, EngineInput, PriorTurn, Proposal } from '../engine.ts';
 import { conversation, refusal } from './converse.ts';
 import { describeIntent, interpretationOf, shapeOf } from './describe.ts';
-import { BUILTIN_ENGINE, type Intent, readState, stateOf } from './intent.ts';
+import { BUILTIN_ENGINE, type DurationUnit, type Intent, readState, stateOf } from './intent.ts';
 import { checkIntent, interpret } from './interpret.ts';
-import { columnOf, type Lexicon, lexiconFor } from './lexicon.ts';
+import { columnOf, type Lexicon, lexiconFor, relationOf } from './lexicon.ts';
 import { ratioProposal, ratioQuestion, sideQuestion } from './ratio.ts';
 import {
   alternativesOf,
@@ -26,6 +26,7 @@ import {
 import { renderSql } from './render.ts';
 import { scan } from './scan.ts';
 import { tokenize } from './tokens.ts';
+import { joinAnd } from './words.ts';
 
 export const MAX_QUESTION_LENGTH = 1000;
 /** How far back a follow-up may reach past clarifications and small talk. */
@@ -44,6 +45,7 @@ const fits = (lexicon: Lexicon, intent: Intent): boolean => {
       : []),
     ...(intent.group && intent.group.kind !== 'entity' ? [intent.group.ref] : []),
     ...(intent.order?.by === 'column' ? [intent.order.ref] : []),
+    ...(intent.order?.by === 'duration' ? [intent.order.measure.left, intent.order.measure.right] : []),
   ];
   const tables = [intent.subject, ...(intent.group?.kind === 'entity' ? [intent.group.table] : [])];
   return (
@@ -92,6 +94,70 @@ export const withoutTrailingCourtesy = (text: string): string => {
   return text.slice(0, end);
 };
 
+/**
+ * "in hours", "(days)", "how many minutes": the unit a duration is asked in, and the question
+ * without it; read only when the schema has a duration (lexicon.ts `durationPairs`).
+ */
+const durationUnitIn = (
+  lexicon: Lexicon,
+  text: string,
+): { text: string; unit?: DurationUnit } | undefined => {
+  if (![...lexicon.metrics.values()].some((measure) => measure.kind === 'duration')) return undefined;
+  // "how long did leases last": the verb of a span, not a period ("last month").
+  let rest = /\bhow long\b/i.test(text)
+    ? text.replace(/\b(?:last|lasted|lasting)\b(?!\s+(?:\d|week|month|year|day|quarter|time|\w+day))/gi, ' ')
+    : text;
+  const match = /(?:\bin\s+|\(\s*|\bhow many\s+)(minutes?|hours?|days?|weeks?)\b\s*\)?/i.exec(rest);
+  const unit = match ? (match[1]!.toLowerCase().replace(/s$/, '') as DurationUnit) : undefined;
+  if (match)
+    rest = `${rest.slice(0, match.index)}${match[0].toLowerCase().startsWith('how') ? 'how long ' : ' '}${rest.slice(match.index + match[0].length)}`;
+  rest = rest.replace(/\s+/g, ' ').trim();
+  return rest === text ? undefined : { text: rest, ...(unit ? { unit } : {}) };
+};
+
+/** The intent with its duration counted in `unit`, named with it ("average time to close in hours"). */
+const inUnit = (intent: Intent, unit: DurationUnit | undefined): Intent => {
+  const { metric, order } = intent;
+  if (order?.by === 'duration' && unit)
+    return { ...intent, order: { ...order, measure: { ...order.measure, unit } } };
+  if (!metric || metric.fn === 'count' || metric.measure.kind !== 'duration') return intent;
+  const chosen = unit ?? metric.measure.unit;
+  const name = `${metric.name === undefined || metric.name === 'how long' ? 'duration' : metric.name} in ${chosen}s`;
+  return { ...intent, metric: { ...metric, measure: { ...metric.measure, unit: chosen }, name } };
+};
+
+/**
+ * "how long did phone calls last": the bare "how long" is the span of the rows the question names
+ * by their relation's own word, averaged or ranked; anything else (rows named only by a value, a
+ * sum nobody asked for) is asked back.
+ */
+const vagueSpan = (lexicon: Lexicon, text: string, intent: Intent): boolean => {
+  const { metric } = intent;
+  if (!metric || metric.fn === 'count' || metric.measure.kind !== 'duration' || metric.name !== 'how long')
+    return false;
+  const relation = relationOf(lexicon, intent.subject);
+  const words = new Set(text.toLowerCase().split(/[^a-z0-9]+/));
+  const named = [relation.one, relation.other].some((name) =>
+    name.split(' ').every((word) => words.has(word)),
+  );
+  return !named || metric.fn === 'sum';
+};
+
+/** The relations whose rows have a span ("leases", "loans"). */
+const spanRelations = (lexicon: Lexicon): string[] => [
+  ...new Set(
+    [...lexicon.metrics.values()].flatMap((measure) =>
+      measure.kind === 'duration' ? [relationOf(lexicon, measure.left.table).other] : [],
+    ),
+  ),
+];
+
+const hasDuration = (interpretation: { kind: string; intent?: Intent }): boolean =>
+  interpretation.intent?.order?.by === 'duration' ||
+  (interpretation.intent?.metric !== undefined &&
+    interpretation.intent.metric.fn !== 'count' &&
+    interpretation.intent.metric.measure.kind === 'duration');
+
 export const proposeBuiltin = (input: EngineInput): Proposal => {
   const lexicon = lexiconFor(input.catalog, input.tenantColumn, input.glossary);
   const question = input.question.trim();
@@ -112,7 +178,7 @@ export const proposeBuiltin = (input: EngineInput): Proposal => {
   const talk = conversation(question, lexicon);
   if (talk) return talk;
 
-  const core = withoutTrailingCourtesy(question.replace(leadingCourtesy, ''));
+  let core = withoutTrailingCourtesy(question.replace(leadingCourtesy, ''));
   const ratio = ratioQuestion(core);
   if (ratio) {
     // Each side read on its own; when both are one value each, their ratio (ratio.ts).
@@ -144,6 +210,13 @@ export const proposeBuiltin = (input: EngineInput): Proposal => {
       ? reading.intent
       : undefined;
   };
+  // A duration asked in a unit: the question read without the unit, the unit applied after.
+  const unitAsked = durationUnitIn(lexicon, core);
+  let durationUnit: DurationUnit | undefined;
+  if (unitAsked && hasDuration(read(unitAsked.text).interpretation)) {
+    core = unitAsked.text;
+    durationUnit = unitAsked.unit;
+  }
   const first = read(core);
   let { mentions, interpretation } = first;
   let notes: Note[] = [];
@@ -175,7 +248,28 @@ export const proposeBuiltin = (input: EngineInput): Proposal => {
       ...(options.length > 1 ? { suggestions: options.map((option) => option.question) } : {}),
     };
   }
-  const { intent } = interpretation;
+  const intent = inUnit(interpretation.intent, durationUnit);
+  const spanNamed = mentions.some(
+    (mention) =>
+      mention.kind === 'schema' &&
+      mention.entries.some(
+        (entry) => entry.kind === 'measure' && lexicon.metrics.get(entry.name)?.kind === 'duration',
+      ),
+  );
+  if (spanNamed && !hasDuration(interpretation)) {
+    // "average maintenance request duration" where only leases have a span: not another measure.
+    return {
+      kind: 'clarification',
+      message: `I know how long ${joinAnd(spanRelations(lexicon), 'and')} take, not what else the question names. Could you ask about those?`,
+    };
+  }
+  if (vagueSpan(lexicon, core, interpretation.intent)) {
+    const relation = relationOf(lexicon, interpretation.intent.subject);
+    return {
+      kind: 'clarification',
+      message: `“How long” reads as the time ${relation.other} take. Could you name them and say how to sum it up, for example “the average ${relation.one} duration” or “the longest ${relation.one}”?`,
+    };
+  }
   // "list their properties" after a question that was asked back: "their" has nothing to refer
   // to, and all the rows would be a confident wrong answer.
   const refersBack =

@@ -10,10 +10,22 @@ const Count = v.pipe(v.number(), v.integer(), v.minValue(1), v.maxValue(1000));
 /** A column of a relation; `table` is the relation's key in the lexicon (`schema.name`). */
 export const ColumnRefSchema = v.object({ table: Name, column: Name });
 
+/**
+ * The time from `left` to `right`, two time columns of one row (opened_at → closed_at,
+ * check_in → check_out), in `unit`s.
+ */
+export const DurationSchema = v.object({
+  kind: v.literal('duration'),
+  left: ColumnRefSchema,
+  right: ColumnRefSchema,
+  unit: v.picklist(['minute', 'hour', 'day', 'week']),
+});
+
 export const MeasureSchema = v.variant('kind', [
   v.object({ kind: v.literal('column'), ref: ColumnRefSchema }),
   /** quantity × unit price: revenue when no column holds it. */
   v.object({ kind: v.literal('product'), left: ColumnRefSchema, right: ColumnRefSchema }),
+  DurationSchema,
 ]);
 
 export const MetricSchema = v.variant('fn', [
@@ -61,7 +73,8 @@ export const FilterSchema = v.variant('kind', [
   v.object({ kind: v.literal('absent'), ref: ColumnRefSchema }),
 ]);
 
-export const TimeUnitSchema = v.picklist(['year', 'quarter', 'month', 'day']);
+/** Periods (year, quarter, month, day, week) and parts of a date that recur (weekday, hour). */
+export const TimeUnitSchema = v.picklist(['year', 'quarter', 'month', 'day', 'week', 'weekday', 'hour']);
 
 export const GroupSchema = v.variant('kind', [
   v.object({ kind: v.literal('column'), ref: ColumnRefSchema }),
@@ -75,6 +88,8 @@ export const DirectionSchema = v.picklist(['asc', 'desc']);
 export const OrderSchema = v.variant('by', [
   v.object({ by: v.literal('metric'), dir: DirectionSchema }),
   v.object({ by: v.literal('column'), ref: ColumnRefSchema, dir: DirectionSchema }),
+  /** Rows by how long each took ("the longest stay"). */
+  v.object({ by: v.literal('duration'), measure: DurationSchema, dir: DirectionSchema }),
 ]);
 
 export const HavingSchema = v.object({
@@ -112,6 +127,8 @@ export const StateSchema = v.object({
 
 export type ColumnRef = v.InferOutput<typeof ColumnRefSchema>;
 export type Measure = v.InferOutput<typeof MeasureSchema>;
+export type Duration = v.InferOutput<typeof DurationSchema>;
+export type DurationUnit = Duration['unit'];
 export type Metric = v.InferOutput<typeof MetricSchema>;
 export type Filter = v.InferOutput<typeof FilterSchema>;
 export type Group = v.InferOutput<typeof GroupSchema>;

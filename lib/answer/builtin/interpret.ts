@@ -13,6 +13,7 @@ import {
 } from './analyse.ts';
 import {
   type ColumnRef,
+  type Duration,
   type Filter,
   type Group,
   type Having,
@@ -83,6 +84,44 @@ const sizeOf = (lexicon: Lexicon, table: string, word: string): ColumnRef | unde
   const only = money.length === 1 ? money[0] : undefined;
   if (!only?.words.some((w) => /^(amount|total|value|balance|sum)$/.test(w))) return undefined;
   return { table, column: only.name };
+};
+
+/**
+ * "the longest stay", "the quickest tickets": a word of length or speed ranks the rows of a
+ * relation with one span (two time columns of a row, lexicon.ts `durationPairs`) by it.
+ */
+const durationOf = (lexicon: Lexicon, table: string, word: string): Duration | undefined => {
+  if (!/^(longest|shortest|quickest|fastest|slowest)$/.test(word)) return undefined;
+  const spans = new Map<string, Duration>();
+  for (const measure of lexicon.metrics.values())
+    if (measure.kind === 'duration' && measure.left.table === table)
+      spans.set(`${measure.left.column} ${measure.right.column}`, measure);
+  return spans.size === 1 ? [...spans.values()][0] : undefined;
+};
+
+/** The span a word of length ranks by: the focus relation's one, or a duration the question names. */
+const spanRanked = (c: Draft, word: string): Duration | undefined => {
+  if (!/^(longest|shortest|quickest|fastest|slowest)$/.test(word)) return undefined;
+  const named = c.items.findIndex((item, index) => item.kind === 'measure' && !c.used.has(index));
+  if (named >= 0) {
+    const { measure } = c.resolver.measureNamed((c.items[named] as ItemOf<'measure'>).text);
+    if (measure.kind !== 'duration') return undefined;
+    c.used.add(named);
+    return measure;
+  }
+  return c.focusEntity ? durationOf(c.lexicon, c.focusEntity, word) : undefined;
+};
+
+/** Rows ranked by how long each took, those still open left out. */
+const readDurationRanking = (c: Draft, ranking: Ranking, measure: Duration): void => {
+  const { resolver, parts, focus } = c;
+  c.subject = measure.left.table;
+  parts.metric = 'rows';
+  parts.order = { by: 'duration', measure, dir: ranking.dir };
+  for (const ref of [measure.left, measure.right])
+    if (resolver.column(ref).nullable) parts.filters.push({ kind: 'present', ref });
+  parts.limit = rankingLimit(ranking, focus?.kind === 'entity' ? focus.plural : false);
+  parts.ranking = ranking.word;
 };
 
 /** A money column to name in an example ("amount of payments"). */
@@ -188,7 +227,9 @@ const build = (resolver: Resolver, prior: Intent | undefined): Parts => {
 const readStatement = (c: Draft): void => {
   const { lexicon, analysis, prior, focusEntity } = c;
   const { aggregate, ranking, rankKey } = analysis;
-  if (ranking && rankKey) readRanking(c, ranking, rankKey);
+  const span = ranking && (!rankKey || rankKey.kind === 'hint') ? spanRanked(c, ranking.word) : undefined;
+  if (ranking && span) readDurationRanking(c, ranking, span);
+  else if (ranking && rankKey) readRanking(c, ranking, rankKey);
   else if (ranking && prior?.order) readPriorRanking(c, ranking, { ...prior, order: prior.order });
   else if (ranking && focusEntity && sizeOf(lexicon, focusEntity, ranking.word))
     readSizeRanking(c, ranking, sizeOf(lexicon, focusEntity, ranking.word)!);
@@ -248,6 +289,11 @@ const readRanking = (c: Draft, ranking: Ranking, rankKey: RankKey): void => {
     }
     case 'measure': {
       const { measure, name } = resolver.measureNamed(rankKey.text);
+      if (measure.kind === 'duration') {
+        // "the longest lease duration": the rows, by how long each took.
+        readDurationRanking(c, ranking, measure);
+        break;
+      }
       c.subject = measureColumn(measure).table;
       groupedBy({ fn: 'sum', measure, name }, rankingLabel(ranking, name));
       break;
@@ -800,6 +846,11 @@ const readGrouping = (c: Draft, subject: string): void => {
             `${capitalize(relation.other)} have only a year, so I can group them per year, not per ${explicit.unit}.`,
           );
         parts.group = { kind: 'column', ref: month ? { table: ref.table, column: month.name } : ref };
+      } else if (explicit.unit === 'hour' && resolver.column(ref).kind === 'date') {
+        // A date has no time of day.
+        throw new Clarify(
+          `${capitalize(relation.other)} have only a date (${resolver.column(ref).display}), no time of day, so I cannot group them per hour.`,
+        );
       } else parts.group = { kind: 'time', ref, unit: explicit.unit };
     } else if (target?.kind === 'entity') {
       const table = resolver.entity(target.tables, target.text, subject);

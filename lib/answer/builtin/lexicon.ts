@@ -271,6 +271,114 @@ const entryId = (entry: Entry): string => {
   }
 };
 
+// ---- durations ---------------------------------------------------------------------------------
+
+/** Words that mark when something began, and when it ended (with the verb that ends it). */
+const startWords = new Set([
+  'start',
+  'started',
+  'begin',
+  'began',
+  'opened',
+  'open',
+  'created',
+  'from',
+  'in',
+  'pickup',
+  'picked',
+  'submitted',
+  'requested',
+  'reported',
+  'admitted',
+  'issued',
+  'placed',
+]);
+const endWords: Record<string, string> = {
+  end: 'end',
+  ended: 'end',
+  finish: 'finish',
+  finished: 'finish',
+  closed: 'close',
+  close: 'close',
+  resolved: 'resolve',
+  solved: 'solve',
+  settled: 'settle',
+  completed: 'complete',
+  to: 'end',
+  out: 'end',
+  delivered: 'deliver',
+  dropoff: 'drop off',
+  returned: 'return',
+  discharged: 'discharge',
+  shipped: 'ship',
+  fulfilled: 'fulfil',
+};
+/** Words of a time column's name that say only that it holds a time. */
+const timeNameWords = new Set(['at', 'on', 'date', 'time', 'datetime', 'timestamp', 'dt', 'ts', 'up', 'off']);
+
+export interface DurationPair {
+  start: ColumnInfo;
+  end: ColumnInfo;
+  /** The verb that ends it: "close" of closed_at, "end" of end_date. */
+  verb: string;
+  /** A stay (check in → check out, admitted → discharged). */
+  stay: boolean;
+}
+
+/**
+ * Two time columns of one relation that begin and end one span of its row: named alike but for a
+ * word of beginning and one of ending (start_date/end_date, check_in/check_out, date_from/date_to)
+ * or an event and what closes it (opened_at/closed_at, created_at/resolved_at). Bookkeeping
+ * (updated, deleted) and planned dates (due) end nothing.
+ */
+export const durationPairs = (relation: RelationInfo): DurationPair[] => {
+  const core = (column: ColumnInfo) => column.words.filter((word) => !timeNameWords.has(word));
+  const times = relation.columns.filter((column) => column.temporal);
+  const pairs: DurationPair[] = [];
+  for (const start of times) {
+    const startCore = core(start);
+    const startAt = startCore.findIndex((word) => startWords.has(word));
+    if (startAt < 0) continue;
+    for (const end of times) {
+      if (end === start) continue;
+      const endCore = core(end);
+      const endAt = endCore.findIndex((word) => endWords[word] !== undefined);
+      if (endAt < 0) continue;
+      const restStart = startCore.filter((_, index) => index !== startAt).join(' ');
+      const restEnd = endCore.filter((_, index) => index !== endAt).join(' ');
+      if (restStart !== restEnd) continue;
+      const verb = endWords[endCore[endAt]!]!;
+      pairs.push({
+        start,
+        end,
+        verb,
+        stay: /\b(check|stay)\b/.test(restStart) || verb === 'discharge',
+      });
+    }
+  }
+  return pairs;
+};
+
+/** The phrases a duration answers to, and its measure in the unit its columns suggest. */
+const durationPhrases = (relation: RelationInfo, pair: DurationPair, alone: boolean): string[] => {
+  const verb = pair.verb;
+  const own = [
+    `time to ${verb}`,
+    `time taken to ${verb}`,
+    `${verb} time`,
+    `days to ${verb}`,
+    `hours to ${verb}`,
+  ];
+  const whole = [
+    'duration',
+    'length',
+    'how long',
+    'time taken',
+    ...(pair.stay ? ['stay', 'length of stay'] : []),
+  ];
+  return [...own, ...whole.map((phrase) => `${relation.one} ${phrase}`), ...(alone ? whole : [])];
+};
+
 const addEntry = (phrases: Map<string, Entry[]>, key: string, entry: Entry): void => {
   if (key.length === 0) return;
   const list = phrases.get(key);
@@ -673,6 +781,32 @@ export const buildLexicon = (catalog: Catalog, tenantColumn?: string, glossary?:
   for (const preset of defined.filters) {
     if (!relations.has(preset.filter.ref.table)) continue;
     addEntry(phrases, phraseKey(preset.words), { kind: 'preset', name: preset.name, filter: preset.filter });
+  }
+  // Durations: the time between two time columns of one row, by the phrases that name it; a
+  // phrase two relations' spans answer to, or a column answers to, is left to them.
+  const durationOwners = new Map<string, Measure[]>();
+  for (const relation of relations.values()) {
+    const pairs = durationPairs(relation);
+    for (const pair of pairs) {
+      const unit = pair.start.kind === 'date' && pair.end.kind === 'date' ? 'day' : 'hour';
+      const measure: Measure = {
+        kind: 'duration',
+        left: { table: relation.key, column: pair.start.name },
+        right: { table: relation.key, column: pair.end.name },
+        unit,
+      };
+      for (const phrase of durationPhrases(relation, pair, pairs.length === 1)) {
+        const key = phraseKey(phrase.split(' '));
+        durationOwners.set(key, [...(durationOwners.get(key) ?? []), measure]);
+      }
+    }
+  }
+  for (const [key, measures] of durationOwners) {
+    if (measures.length !== 1 || metrics.has(key)) continue;
+    if ((phrases.get(key) ?? []).some((entry) => entry.kind === 'column' || entry.kind === 'relation'))
+      continue;
+    metrics.set(key, measures[0]!);
+    addEntry(phrases, key, { kind: 'measure', name: key });
   }
   const revenue = resolution(revenueTiers[0] ?? []);
   const columnAnswersTo = (phrase: string) =>

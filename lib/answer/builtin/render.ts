@@ -3,7 +3,7 @@
 // the reference clock (no dialect date functions in filters), EXTRACT for time groups, ORDER BY
 // on every list with the key as tie-breaker, and a LIMIT on lists and rankings.
 import type { Dialect } from '#lib/connectors/types.ts';
-import type { ColumnRef, Filter, Intent, Measure, Metric } from './intent.ts';
+import type { ColumnRef, Filter, Intent, Measure, Metric, TimeUnit } from './intent.ts';
 import { type JoinPlan, planJoins, pointingPath } from './joins.ts';
 import { type ColumnInfo, columnOf, type Lexicon, type RelationInfo, relationOf } from './lexicon.ts';
 import { literal, outputName, quoteIdentifier } from './sql.ts';
@@ -24,6 +24,7 @@ export const relationsOf = (intent: Intent): Set<string> => {
   if (intent.metric?.fn === 'count' && intent.metric.distinct) tables.add(intent.metric.distinct.table);
   if (intent.group) tables.add(intent.group.kind === 'entity' ? intent.group.table : intent.group.ref.table);
   if (intent.order?.by === 'column') tables.add(intent.order.ref.table);
+  if (intent.order?.by === 'duration') tables.add(intent.order.measure.left.table);
   tables.delete(intent.subject);
   return tables;
 };
@@ -60,6 +61,10 @@ export const metricName = (lexicon: Lexicon, intent: Intent, metric: Metric): st
   const prefix = { sum: 'total', avg: 'average', min: 'min', max: 'max' }[metric.fn];
   return outputName(`${prefix}_${measure}`);
 };
+
+/** Whole days in another unit: a factor, or a division by 7.0 for weeks. */
+const inDays = (unit: 'minute' | 'hour' | 'day' | 'week'): string =>
+  ({ minute: ' * 1440', hour: ' * 24', day: '', week: ' / 7.0' })[unit];
 
 class Query {
   readonly lexicon: Lexicon;
@@ -105,9 +110,30 @@ class Query {
   }
 
   measure(measure: Measure): string {
-    return measure.kind === 'column'
-      ? this.column(measure.ref)
-      : `${this.column(measure.left)} * ${this.column(measure.right)}`;
+    if (measure.kind === 'column') return this.column(measure.ref);
+    if (measure.kind === 'product') return `${this.column(measure.left)} * ${this.column(measure.right)}`;
+    return this.duration(measure);
+  }
+
+  /**
+   * The time between two time columns of a row in the unit asked for: PostgreSQL subtracts dates
+   * to whole days and timestamps to an interval read in seconds; MySQL counts with TIMESTAMPDIFF.
+   */
+  duration(measure: Extract<Measure, { kind: 'duration' }>): string {
+    const start = this.column(measure.left);
+    const end = this.column(measure.right);
+    const seconds = { minute: 60, hour: 3600, day: 86400, week: 604800 }[measure.unit];
+    const dates =
+      columnOf(this.lexicon, measure.left)?.kind === 'date' &&
+      columnOf(this.lexicon, measure.right)?.kind === 'date';
+    if (this.dialect === 'mysql') {
+      return dates
+        ? `DATEDIFF(${end}, ${start})${inDays(measure.unit)}`
+        : `TIMESTAMPDIFF(SECOND, ${start}, ${end}) / ${seconds}`;
+    }
+    return dates
+      ? `(${end} - ${start})${inDays(measure.unit)}`
+      : `EXTRACT(EPOCH FROM (${end} - ${start})) / ${seconds}`;
   }
 }
 
@@ -187,13 +213,46 @@ const listColumns = (subject: RelationInfo): ColumnInfo[] => {
   return subject.columns.filter((column) => chosen.has(column.name));
 };
 
-const timeExpressions = (query: Query, ref: ColumnRef, unit: 'year' | 'quarter' | 'month' | 'day') => {
+const timeExpressions = (query: Query, ref: ColumnRef, unit: TimeUnit) => {
   const column = query.column(ref);
+  const mysql = query.dialect === 'mysql';
+  // Parts that recur: the ISO weekday (1 Monday … 7 Sunday) and the hour; the ISO week as year × 100 + week.
+  if (unit === 'weekday')
+    return [
+      { sql: mysql ? `WEEKDAY(${column}) + 1` : `EXTRACT(ISODOW FROM ${column})`, name: 'period_weekday' },
+    ];
+  if (unit === 'hour') return [{ sql: `EXTRACT(HOUR FROM ${column})`, name: 'period_hour' }];
+  if (unit === 'week')
+    return [
+      {
+        sql: mysql
+          ? `YEARWEEK(${column}, 3)`
+          : `EXTRACT(ISOYEAR FROM ${column}) * 100 + EXTRACT(WEEK FROM ${column})`,
+        name: 'period_week',
+      },
+    ];
   if (unit === 'day') return [{ sql: `CAST(${column} AS DATE)`, name: 'period_day' }];
   const parts = [{ sql: `EXTRACT(YEAR FROM ${column})`, name: 'period_year' }];
   if (unit === 'quarter') parts.push({ sql: `EXTRACT(QUARTER FROM ${column})`, name: 'period_quarter' });
   if (unit === 'month') parts.push({ sql: `EXTRACT(MONTH FROM ${column})`, name: 'period_month' });
   return parts;
+};
+
+/**
+ * A count of related rows per group, ranked fewest first, where the counted rows point straight at
+ * the group's relation: the step to read from the groups' side with a LEFT JOIN.
+ */
+const fewestRelated = (intent: Intent, plan: JoinPlan): JoinPlan['steps'][number] | undefined => {
+  const { metric, group } = intent;
+  if (metric?.fn !== 'count' || metric.distinct || group?.kind !== 'entity') return undefined;
+  if (intent.order?.by !== 'metric' || intent.order.dir !== 'asc' || intent.having) return undefined;
+  const [step] = plan.steps;
+  if (plan.steps.length !== 1 || !step || step.to !== group.table || step.edge.child !== intent.subject)
+    return undefined;
+  // A NOT EXISTS of another relation reads the subject's own rows: not moved into a join.
+  if (intent.filters.some((filter) => filter.kind === 'absent' && filter.ref.table !== intent.subject))
+    return undefined;
+  return step;
 };
 
 export const renderSql = (lexicon: Lexicon, intent: Intent, dialect: Dialect): RenderResult => {
@@ -226,6 +285,9 @@ export const renderSql = (lexicon: Lexicon, intent: Intent, dialect: Dialect): R
   let metricSql: string | undefined;
   let orderColumn: string | undefined;
   let distinct = false;
+  // "which tenant has the fewest leases": the groups are the related rows, those with none
+  // included (a LEFT JOIN counting the keys that point at each), so the fewest can be zero.
+  const outer = fewestRelated(intent, plan);
 
   if (metric) {
     if (metric.fn === 'count' && metric.distinct) {
@@ -234,6 +296,8 @@ export const renderSql = (lexicon: Lexicon, intent: Intent, dialect: Dialect): R
       if (plan.fansOut) {
         if (subjectKey.length !== 1) return { kind: 'problem', reason: 'no-key', tables: [subject.key] };
         metricSql = `COUNT(DISTINCT ${query.column(subjectKey[0]!)})`;
+      } else if (outer) {
+        metricSql = `COUNT(${query.column({ table: intent.subject, column: outer.edge.childColumns[0]! })})`;
       } else metricSql = 'COUNT(*)';
     } else {
       metricSql = `${metric.fn.toUpperCase()}(${query.measure(metric.measure)})`;
@@ -276,6 +340,10 @@ export const renderSql = (lexicon: Lexicon, intent: Intent, dialect: Dialect): R
     const columns = listColumns(subject);
     for (const column of columns) select.push(query.column({ table: subject.key, column: column.name }));
     labelColumns = subject.labels.length > 0 ? [...subject.labels] : [...subject.primaryKey];
+    if (intent.order?.by === 'duration') {
+      orderColumn = outputName(`duration in ${intent.order.measure.unit}s`);
+      select.push(`${query.duration(intent.order.measure)} AS ${orderColumn}`);
+    }
     if (intent.order?.by === 'column') {
       const { ref } = intent.order;
       orderColumn = ref.column;
@@ -287,9 +355,9 @@ export const renderSql = (lexicon: Lexicon, intent: Intent, dialect: Dialect): R
     distinct = plan.fansOut;
   }
 
-  // FROM and joins, in plan order.
-  const from = [`FROM ${query.relation(plan.base)}`];
-  for (const step of plan.steps) {
+  // FROM and joins, in plan order (or the groups first, when every group counts).
+  const from = [`FROM ${query.relation(outer ? outer.to : plan.base)}`];
+  for (const step of outer ? [] : plan.steps) {
     const conditions = step.edge.childColumns.map((childColumn, index) => {
       const parentColumn = step.edge.parentColumns[index] ?? childColumn;
       return `${query.column({ table: step.edge.child, column: childColumn })} = ${query.column({ table: step.edge.parent, column: parentColumn })}`;
@@ -297,7 +365,21 @@ export const renderSql = (lexicon: Lexicon, intent: Intent, dialect: Dialect): R
     from.push(`JOIN ${query.relation(step.to)} ON ${conditions.join(' AND ')}`);
   }
 
+  const onSubject = (filter: Filter) => outer !== undefined && filter.ref.table === intent.subject;
+  if (outer) {
+    const conditions = outer.edge.childColumns.map(
+      (childColumn, index) =>
+        `${query.column({ table: intent.subject, column: childColumn })} = ${query.column({ table: outer.to, column: outer.edge.parentColumns[index] ?? childColumn })}`,
+    );
+    // Conditions on the counted rows belong to the join: a group whose rows all fail them counts 0.
+    for (const filter of intent.filters.filter(onSubject)) {
+      const sql = filterSql(query, filter);
+      if (sql.length > 0) conditions.push(sql);
+    }
+    from.push(`LEFT JOIN ${query.relation(intent.subject)} ON ${conditions.join(' AND ')}`);
+  }
   const where = intent.filters
+    .filter((filter) => !onSubject(filter))
     .map((filter) =>
       filter.kind === 'absent' && filter.ref.table !== intent.subject
         ? noRelatedSql(query, intent.subject, filter.ref)
@@ -329,6 +411,7 @@ export const renderSql = (lexicon: Lexicon, intent: Intent, dialect: Dialect): R
       const sql = query.column(intent.order.ref);
       orderBy.push(`${sql} ${intent.order.dir.toUpperCase()}`);
     }
+    if (intent.order?.by === 'duration') orderBy.push(`${orderColumn} ${intent.order.dir.toUpperCase()}`);
     orderBy.push(...keyOrder.filter((sql) => !orderBy.some((entry) => entry.startsWith(sql))));
     if (orderBy.length === 0) {
       // No key: order by what names a row, else by the first columns, so that lists are stable.

@@ -3,6 +3,8 @@
 // top-N or superlative, an aggregate word, a grouping or sorting word, the small words of
 // follow-ups, a one-word schema phrase; then skips function words and fillers. Whatever is left
 // is reported as not understood, so that the engine never answers a question it half read.
+
+import type { TimeUnit } from './intent.ts';
 import type { Entry, Lexicon } from './lexicon.ts';
 import { joinedLink, linkWord, misspelledFiller, roleOf } from './link.ts';
 import { periodAt } from './periods.ts';
@@ -175,6 +177,10 @@ const superlatives: [string, 'asc' | 'desc', Hint | undefined][] = [
   ['lightest', 'asc', 'weight'],
   ['tallest', 'desc', 'height'],
   ['longest', 'desc', 'length'],
+  ['shortest', 'asc', 'length'],
+  ['quickest', 'asc', 'length'],
+  ['fastest', 'asc', 'length'],
+  ['slowest', 'desc', 'length'],
   ['most common', 'desc', 'count'],
   ['most frequent', 'desc', 'count'],
   ['least common', 'asc', 'count'],
@@ -308,7 +314,7 @@ const aggregates: [string, AggregateFn][] = [
 const aggregatePhrases = aggregates.map(([phrase]) => phrase);
 const aggregateOf = new Map(aggregates);
 
-const timeUnits: Record<string, 'year' | 'quarter' | 'month' | 'day'> = wordTable({
+const timeUnits: Record<string, TimeUnit> = wordTable({
   year: 'year',
   years: 'year',
   quarter: 'quarter',
@@ -318,14 +324,44 @@ const timeUnits: Record<string, 'year' | 'quarter' | 'month' | 'day'> = wordTabl
   day: 'day',
   days: 'day',
   date: 'day',
+  week: 'week',
+  weeks: 'week',
+  weekday: 'weekday',
+  weekdays: 'weekday',
+  hour: 'hour',
+  hours: 'hour',
 });
-const adverbUnits: Record<string, 'year' | 'quarter' | 'month' | 'day'> = wordTable({
+const adverbUnits: Record<string, TimeUnit> = wordTable({
   yearly: 'year',
   annually: 'year',
   quarterly: 'quarter',
   monthly: 'month',
   daily: 'day',
+  weekly: 'week',
 });
+
+/** Parts of a date said in several words: "day of the week", "hour of the day". */
+const unitPhrases: [string, TimeUnit][] = [
+  ['day of the week', 'weekday'],
+  ['day of week', 'weekday'],
+  ['days of the week', 'weekday'],
+  ['hour of the day', 'hour'],
+  ['hour of day', 'hour'],
+  ['time of day', 'hour'],
+  ['time of the day', 'hour'],
+];
+
+/** The unit of time at `index`, in one word or a phrase, and where it ends. */
+const unitAt = (tokens: readonly Token[], index: number): { unit: TimeUnit; end: number } | undefined => {
+  const phrase = firstPhraseAt(
+    tokens,
+    index,
+    unitPhrases.map(([words]) => words),
+  );
+  if (phrase) return { unit: unitPhrases.find(([words]) => words === phrase.phrase)![1], end: phrase.end };
+  const unit = timeUnits[wordAt(tokens, index) ?? ''];
+  return unit ? { unit, end: index + 1 } : undefined;
+};
 
 /** "placed by", "made by": `by` names who did it, not a grouping. */
 const agentVerbs =
@@ -369,9 +405,9 @@ const groupAt = (
   if (word === 'by' && (agentVerbs.test(before) || participle(before))) return undefined;
   if (adverbUnits[word]) return { kind: 'group', unit: adverbUnits[word], at: index, end: index + 1 };
   // "which month of 2024 had the fewest bookings": one row per month, ranked.
-  const unitAfter = timeUnits[wordAt(tokens, index + 1) ?? ''];
-  if ((word === 'which' || word === 'what') && unitAfter && unitAfter !== 'day')
-    return { kind: 'group', unit: unitAfter, at: index, end: index + 2 };
+  const unitAfter = unitAt(tokens, index + 1);
+  if ((word === 'which' || word === 'what') && unitAfter && unitAfter.unit !== 'day')
+    return { kind: 'group', unit: unitAfter.unit, at: index, end: unitAfter.end };
   const sort = firstPhraseAt(tokens, index, sortPhrases);
   if (sort) {
     // "ordered by the number of publications in descending order": the clause says how to sort.
@@ -420,8 +456,16 @@ const groupAt = (
   let end = marker.end;
   if (wordAt(tokens, end) === 'the' || wordAt(tokens, end) === 'each') end += 1;
   // "for each day of the week": a column's phrase before a unit of time.
-  const unit = longestSchemaAt(lexicon, tokens, end, 2) ? undefined : timeUnits[wordAt(tokens, end) ?? ''];
-  if (unit) return { kind: 'group', unit, at: index, end: end + 1 };
+  let unit = longestSchemaAt(lexicon, tokens, end, 2) ? undefined : unitAt(tokens, end);
+  // "by hours", "per week" where a column is named so (hours, week): the column.
+  if (
+    unit &&
+    unit.end === end + 1 &&
+    /^(week|weekday|hour)$/.test(unit.unit) &&
+    longestSchemaAt(lexicon, tokens, end, 1)
+  )
+    unit = undefined;
+  if (unit) return { kind: 'group', unit: unit.unit, at: index, end: unit.end };
   // "by each author", "per every store": one marker.
   const each = wordAt(tokens, marker.end) === 'each' || wordAt(tokens, marker.end) === 'every';
   return { kind: 'group', at: index, end: each ? marker.end + 1 : marker.end };

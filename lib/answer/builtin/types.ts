@@ -12,6 +12,8 @@ import type { Period } from './periods.ts';
 
 export type { ColumnRef, Filter, Group, Intent, Measure, Metric } from './intent.ts';
 
+import type { TimeUnit } from './intent.ts';
+
 // ---- tokenise → scan ----------------------------------------------------------------------------
 
 export type Token =
@@ -47,7 +49,7 @@ export type Mention = At &
     | { kind: 'period'; period: Period }
     | { kind: 'compare'; op: CompareOp | 'between'; value: number; high?: number; money: boolean }
     | { kind: 'aggregate'; fn: AggregateFn; word: string }
-    | { kind: 'group'; unit?: 'year' | 'quarter' | 'month' | 'day' }
+    | { kind: 'group'; unit?: TimeUnit }
     /** `target`: the schema phrase sorted by, when the clause is exactly one. */
     | { kind: 'sort'; dir?: 'asc' | 'desc'; target?: MentionOf<'schema'> }
     | { kind: 'direction'; dir: 'asc' | 'desc' }

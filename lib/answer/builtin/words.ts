@@ -153,7 +153,7 @@ export const fillers = new Set(
   belonging assigned registered came come generated spent spend paid owe owed recorded entered issued
   exist exists existing current currently right now today's data record records row rows entry entries
   information info detail details figure figures number
-  new whole entire altogether overall`
+  new whole entire altogether overall take takes took taken taking`
     .split(/\s+/)
     .filter((word) => word.length > 0),
 );
