@@ -9,8 +9,14 @@
 // the escaped tenant and `/`, the old scope otherwise. Its messages move first and the
 // conversation last, each update conditional on the conversation's old key, so a run that stops
 // half-way is finished by running it again, and a second run changes nothing.
+// The same run gives every message of a conversation about a database that database
+// (`databaseId`) when it has none yet: messages stored before messages carried it, and history
+// appended before the fix that makes every append to such a conversation carry it. An embed
+// session's scope timeline reads its database's messages only (lib/store/messages.ts
+// scopeMessagePage), so until then such messages are left out of it, never shown to another
+// database's session.
 // `admin conversations migrate-addresses` runs it once per stage, after the deploy that brings
-// tenant addresses.
+// tenant addresses (and again after the one that brings message databases).
 import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, isConditionFailure, queryAll, tableName } from './client.ts';
 import { CONVERSATION_SK, conversationKey, parseConversation } from './conversations.ts';
@@ -41,7 +47,40 @@ export interface MigrationSummary {
   moved: number;
   /** Messages whose scope timeline (GSI2) moved with them. */
   messages: number;
+  /** Messages given their conversation's database. */
+  databases: number;
 }
+
+/** Gives the messages of a conversation that lack it the conversation's database; how many. */
+const backfillDatabase = async (organizationId: number, id: string, databaseId: string): Promise<number> => {
+  const items = await queryAll({
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :messages)',
+    FilterExpression: 'attribute_not_exists(databaseId)',
+    ExpressionAttributeValues: { ':pk': conversationKey(organizationId, id).PK, ':messages': MESSAGE_PREFIX },
+    ProjectionExpression: 'PK, SK',
+    ConsistentRead: true,
+  });
+  let given = 0;
+  for (const item of items) {
+    try {
+      await documents().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: { PK: item.PK, SK: item.SK },
+          UpdateExpression: 'SET databaseId = :database',
+          // A conversation never changes its database, so one already set is this one.
+          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(databaseId)',
+          ExpressionAttributeValues: { ':database': databaseId },
+        }),
+      );
+      given += 1;
+    } catch (error) {
+      // Deleted, or given it by a run alongside: nothing to do.
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+  return given;
+};
 
 const moveMessages = async (
   organizationId: number,
@@ -75,20 +114,21 @@ const moveMessages = async (
 };
 
 /**
- * Moves every conversation that still has its address of before (see the top of this file), or
- * those of one organization.
+ * Moves every conversation that still has its address of before, and gives the messages of
+ * conversations about a database that database (see the top of this file), for every
+ * organization or one.
  */
 export const migrateConversationAddresses = async (
   options: { organizationId?: number } = {},
 ): Promise<MigrationSummary> => {
   const { organizationId } = options;
-  const summary: MigrationSummary = { moved: 0, messages: 0 };
+  const summary: MigrationSummary = { moved: 0, messages: 0, databases: 0 };
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
     const page = await documents().send(
       new ScanCommand({
         TableName: tableName(),
-        FilterExpression: `SK = :conversation AND begins_with(tenantKey, :tenant) AND attribute_not_exists(tenant)${organizationId === undefined ? '' : ' AND organizationId = :organization'}`,
+        FilterExpression: `SK = :conversation AND (attribute_exists(databaseId) OR (begins_with(tenantKey, :tenant) AND attribute_not_exists(tenant)))${organizationId === undefined ? '' : ' AND organizationId = :organization'}`,
         ExpressionAttributeValues: {
           ':conversation': CONVERSATION_SK,
           ':tenant': TENANT_PREFIX,
@@ -100,6 +140,12 @@ export const migrateConversationAddresses = async (
     );
     for (const item of page.Items ?? []) {
       const conversation = parseConversation(item);
+      if (conversation.databaseId !== undefined)
+        summary.databases += await backfillDatabase(
+          conversation.organizationId,
+          conversation.id,
+          conversation.databaseId,
+        );
       const scope = migratedScope(conversation);
       if (!scope) continue;
       summary.messages += await moveMessages(conversation.organizationId, conversation.id, scope);
