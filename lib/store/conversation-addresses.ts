@@ -10,8 +10,8 @@
 // conversation last, each update conditional on the conversation's old key, so a run that stops
 // half-way is finished by running it again, and a second run changes nothing.
 // The same run gives every message of a conversation about a database that database
-// (`databaseId`) when it has none yet: messages stored before messages carried it, and history
-// appended before the fix that makes every append to such a conversation carry it. An embed
+// (`databaseId`) when it has none yet: messages stored before every append to such a conversation
+// carried it (a conversation's first chat message gives it to the history appended before it). An embed
 // session's scope timeline reads its database's messages only (lib/store/messages.ts
 // scopeMessagePage), so until then such messages are left out of it, never shown to another
 // database's session.
@@ -20,7 +20,7 @@
 import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, isConditionFailure, queryAll, tableName } from './client.ts';
 import { CONVERSATION_SK, conversationKey, parseConversation } from './conversations.ts';
-import { MESSAGE_PREFIX } from './messages.ts';
+import { giveMessagesDatabase, MESSAGE_PREFIX } from './messages.ts';
 import { type ConversationScope, legacySessionScopeId, scopeKey, scopePartition } from './scopes.ts';
 
 const TENANT_PREFIX = 'tenant:';
@@ -50,37 +50,6 @@ export interface MigrationSummary {
   /** Messages given their conversation's database. */
   databases: number;
 }
-
-/** Gives the messages of a conversation that lack it the conversation's database; how many. */
-const backfillDatabase = async (organizationId: number, id: string, databaseId: string): Promise<number> => {
-  const items = await queryAll({
-    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :messages)',
-    FilterExpression: 'attribute_not_exists(databaseId)',
-    ExpressionAttributeValues: { ':pk': conversationKey(organizationId, id).PK, ':messages': MESSAGE_PREFIX },
-    ProjectionExpression: 'PK, SK',
-    ConsistentRead: true,
-  });
-  let given = 0;
-  for (const item of items) {
-    try {
-      await documents().send(
-        new UpdateCommand({
-          TableName: tableName(),
-          Key: { PK: item.PK, SK: item.SK },
-          UpdateExpression: 'SET databaseId = :database',
-          // A conversation never changes its database, so one already set is this one.
-          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(databaseId)',
-          ExpressionAttributeValues: { ':database': databaseId },
-        }),
-      );
-      given += 1;
-    } catch (error) {
-      // Deleted, or given it by a run alongside: nothing to do.
-      if (!isConditionFailure(error)) throw error;
-    }
-  }
-  return given;
-};
 
 const moveMessages = async (
   organizationId: number,
@@ -141,7 +110,7 @@ export const migrateConversationAddresses = async (
     for (const item of page.Items ?? []) {
       const conversation = parseConversation(item);
       if (conversation.databaseId !== undefined)
-        summary.databases += await backfillDatabase(
+        summary.databases += await giveMessagesDatabase(
           conversation.organizationId,
           conversation.id,
           conversation.databaseId,

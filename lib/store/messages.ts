@@ -16,7 +16,14 @@ import {
 import * as v from 'valibot';
 import { ServiceError } from '#lib/errors.ts';
 import { uuidv7 } from '#lib/ids.ts';
-import { type AlongsideWrite, documents, type ItemKey, isConditionFailure, tableName } from './client.ts';
+import {
+  type AlongsideWrite,
+  documents,
+  type ItemKey,
+  isConditionFailure,
+  queryAll,
+  tableName,
+} from './client.ts';
 import {
   CONVERSATION_SK,
   type ConversationOwner,
@@ -298,6 +305,45 @@ export const appendMessage = async (
     message: 'The conversation is receiving too many messages at once; retry shortly',
     headers: { 'Retry-After': '1' },
   });
+};
+
+/**
+ * Gives the messages of a conversation that lack it the conversation's database; how many. For
+ * messages appended before the conversation had one (history appended before its first chat
+ * message) or stored before messages carried it (lib/store/conversation-addresses.ts).
+ */
+export const giveMessagesDatabase = async (
+  organizationId: number,
+  id: string,
+  databaseId: string,
+): Promise<number> => {
+  const items = await queryAll({
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :messages)',
+    FilterExpression: 'attribute_not_exists(databaseId)',
+    ExpressionAttributeValues: { ':pk': conversationKey(organizationId, id).PK, ':messages': MESSAGE_PREFIX },
+    ProjectionExpression: 'PK, SK',
+    ConsistentRead: true,
+  });
+  let given = 0;
+  for (const item of items) {
+    try {
+      await documents().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: { PK: item.PK, SK: item.SK },
+          UpdateExpression: 'SET databaseId = :database',
+          // A conversation never changes its database, so one already set is this one.
+          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(databaseId)',
+          ExpressionAttributeValues: { ':database': databaseId },
+        }),
+      );
+      given += 1;
+    } catch (error) {
+      // Deleted, or given it by a run alongside: nothing to do.
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+  return given;
 };
 
 // ---- Reading --------------------------------------------------------------------------------

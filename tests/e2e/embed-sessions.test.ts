@@ -409,6 +409,36 @@ describe('an et_ token', () => {
     }
   });
 
+  it('shows history your server appended before the conversation’s first question once that question names the database', async () => {
+    // Arrange: the server imports a note into a new conversation, then asks on the shop in it.
+    const scope = `alice-${randomUUID()}`;
+    const server = { 'X-API-Key': acme.sk, 'X-Tenant-Id': '1', 'X-Scope-Id': scope };
+    const id = randomUUID();
+    const imported = await request('POST', '/api/v1/chat/message', server, {
+      conversation_id: id,
+      role: 'user',
+      content: 'An imported note',
+    });
+    expect(imported.status).toBe(201);
+    const onShop = await session({ database_id: shop.id, tenant_id: '1', scope_id: scope });
+    const timeline = async () =>
+      (
+        await jsonOf(await request('GET', '/api/v1/chat/history?order=asc', bearer(onShop)))
+      ).data.messages.map((message: { content: string }) => message.content);
+    expect(await timeline()).toEqual([]);
+
+    // Act
+    const asked = await request('POST', '/api/v1/chat/message', server, {
+      message: QUESTION,
+      database_id: shop.id,
+      conversation_id: id,
+    });
+
+    // Assert: the note is the shop's now, before the question and its answer.
+    expect(asked.status).toBe(200);
+    expect(await timeline()).toEqual(['An imported note', QUESTION, expect.any(String)]);
+  });
+
   it('is 403 on another database of the organization', async () => {
     const token = await session({ database_id: shop.id, tenant_id: '1' });
     await expectError(
