@@ -292,6 +292,8 @@ export const prepareChatAnswer = async (input: ChatRequest): Promise<AnswerReque
     catalog: prepared.catalog,
     tenant: prepared.tenant,
     history: prepared.known.history,
+    givesDatabaseToEarlierMessages:
+      prepared.known.conversation !== undefined && prepared.known.conversation.databaseId === undefined,
     personality: prepared.personality,
     engine: prepared.engine,
     model: prepared.choice.model,

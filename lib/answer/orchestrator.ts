@@ -41,7 +41,7 @@ import type { Guard } from '#lib/sql/types.ts';
 import type { AlongsideWrite } from '#lib/store/client.ts';
 import { conversationTenantKey } from '#lib/store/conversations.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
-import { appendMessage, type MessageRecord } from '#lib/store/messages.ts';
+import { appendMessage, giveMessagesDatabase, type MessageRecord } from '#lib/store/messages.ts';
 import type { Personality } from '#lib/store/personalities.ts';
 import { answerCountUpdate } from '#lib/store/usage.ts';
 import type { AnswerCatalog } from './catalog.ts';
@@ -130,6 +130,12 @@ export interface AnswerRequest {
   tenant: TenantValues;
   /** The conversation's latest messages, oldest first (lib/answer/turns.ts HISTORY_MESSAGES). */
   history: readonly MessageRecord[];
+  /**
+   * The conversation has messages and no database yet (history appended before its first chat
+   * message): once the question's append has given it one, its earlier messages get it too, so
+   * that an embed session's timeline of that database shows them (lib/store/messages.ts).
+   */
+  givesDatabaseToEarlierMessages?: boolean | undefined;
   personality?: Personality | undefined;
   engine: Engine;
   /** The model the engine was created with, recorded with the answer. */
@@ -657,6 +663,10 @@ export const answerQuestion = async (
   ]);
   if (stored.status === 'rejected') throw stored.reason;
   const userMessage = stored.value;
+  if (request.givesDatabaseToEarlierMessages)
+    await timings.measure('store', () =>
+      giveMessagesDatabase(caller.organizationId, conversationId, database.id),
+    );
   const common = {
     engine: engine.name,
     ...(request.model ? { model: request.model } : {}),

@@ -138,12 +138,18 @@ const principalOfToken = async (token: string): Promise<Principal> => {
 
 /**
  * The per-visitor message limit counts per token scope (lib/limits/limiter.ts): the tenant and
- * the scope, or the token itself when it names no scope. Hashed: a scope may be long or personal.
+ * the scope; a token that names no scope, per its database and tenant — never per token, or each
+ * fresh token a session route hands out would bring fresh windows. Hashed: a scope may be long
+ * or personal. The database goes in as an object, so it can never be read as a scope.
  */
-const limitKeyOf = (session: EmbedSession): string =>
+const limitKeyOf = (session: Pick<EmbedSession, 'tenant' | 'scope' | 'databaseId'>): string =>
   createHash('sha256')
     .update(
-      JSON.stringify([session.tenant ?? null, session.scope ?? null, session.scope ? null : session.id]),
+      JSON.stringify([
+        session.tenant ?? null,
+        session.scope ?? null,
+        session.scope ? null : { database: session.databaseId },
+      ]),
     )
     .digest('base64url')
     .slice(0, 32);

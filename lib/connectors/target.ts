@@ -1,11 +1,13 @@
 // Where a connected database's connections may go (docs/design.md "Isolation against an
 // attacker: second round", docs/databases.md "Connection targets"). Outside the local stack:
 //  - never loopback, "this network", link-local (169.254/16: the cloud's metadata endpoints,
-//    fe80::/10), the EC2 IPv6 metadata range, multicast or reserved addresses;
+//    fe80::/10), the EC2 IPv6 metadata range, multicast, reserved, IPv6 discard-only
+//    (100::/64) or documentation (2001:db8::/32) addresses;
 //  - private (10/8, 172.16/12, 192.168/16), shared (CGNAT 100.64/10), unique-local (fc00::/7),
 //    NAT64 (64:ff9b::/96, 64:ff9b:1::/48), IPv4-compatible (::a.b.c.d), 6to4 and Teredo
 //    addresses only when the stage allows private hosts (DB_ALLOW_PRIVATE_HOSTS); an IPv4
-//    address embedded in IPv6 is checked as that IPv4 address;
+//    address embedded in IPv6 — mapped (::ffff:a.b.c.d), SIIT-translated (::ffff:0:a.b.c.d) or
+//    compatible, in any spelling — is checked as that IPv4 address;
 //  - a name is resolved ONCE per connector (every address it resolves to must pass) and every
 //    connection, at the test and on every indexing or answering connection after it, goes to
 //    that checked address through the drivers' socket factory with a custom lookup: the name is
@@ -41,6 +43,9 @@ never.addSubnet('fe80::', 10, 'ipv6');
 never.addSubnet('fec0::', 10, 'ipv6');
 never.addSubnet('ff00::', 8, 'ipv6');
 never.addSubnet('fd00:ec2::', 32, 'ipv6');
+// Discard-only (RFC 6666) and documentation (RFC 3849): no database is ever there.
+never.addSubnet('100::', 64, 'ipv6');
+never.addSubnet('2001:db8::', 32, 'ipv6');
 
 const privateRanges = new BlockList();
 privateRanges.addSubnet('10.0.0.0', 8, 'ipv4');
@@ -56,15 +61,42 @@ privateRanges.addSubnet('2002::', 16, 'ipv6');
 privateRanges.addSubnet('2001::', 32, 'ipv6');
 privateRanges.addSubnet('::', 96, 'ipv6');
 
-/** The IPv4 address an IPv6 address carries in its last 32 bits when it maps or embeds one. */
-const embeddedIpv4 = (address: string): string | undefined => {
-  const dotted = /^::(?:ffff:)?(\d+\.\d+\.\d+\.\d+)$/i.exec(address)?.[1];
-  if (dotted) return dotted;
-  const hex = /^::(?:ffff:)?([0-9a-f]{1,4}):([0-9a-f]{1,4})$/i.exec(address);
-  if (!hex) return undefined;
-  const high = Number.parseInt(hex[1]!, 16);
-  const low = Number.parseInt(hex[2]!, 16);
-  return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
+/** The eight 16-bit groups of an IPv6 address (a valid one: isIP said 6), in any of its spellings. */
+const ipv6Groups = (address: string): number[] => {
+  const bare = address.replace(/%.*$/, '');
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(bare);
+  const hex = dotted
+    ? `${bare.slice(0, dotted.index)}${((Number(dotted[1]) << 8) | Number(dotted[2])).toString(16)}:${((Number(dotted[3]) << 8) | Number(dotted[4])).toString(16)}`
+    : bare;
+  const [head = '', tail] = hex.split('::');
+  const groupsOf = (part: string | undefined) =>
+    part ? part.split(':').map((group) => Number.parseInt(group, 16)) : [];
+  const first = groupsOf(head);
+  const last = groupsOf(tail);
+  return tail === undefined ? first : [...first, ...Array(8 - first.length - last.length).fill(0), ...last];
+};
+
+/**
+ * The IPv4 address an IPv6 address carries in its last 32 bits, and how: IPv4-mapped
+ * (::ffff:a.b.c.d) and SIIT IPv4-translated (::ffff:0:a.b.c.d) name that IPv4 host, and are
+ * checked as it; IPv4-compatible (::a.b.c.d, deprecated) is checked as it too, and is a
+ * translated address besides. Whatever the spelling (hex groups, dotted quad, zeros written out).
+ */
+const embeddedIpv4 = (address: string): { ipv4: string; form: 'mapped' | 'compatible' } | undefined => {
+  const groups = ipv6Groups(address);
+  const zeros = (from: number, to: number) => groups.slice(from, to).every((group) => group === 0);
+  const form =
+    zeros(0, 5) && groups[5] === 0xffff
+      ? 'mapped'
+      : zeros(0, 4) && groups[4] === 0xffff && groups[5] === 0
+        ? 'mapped'
+        : zeros(0, 6) && !(groups[6] === 0 && (groups[7] ?? 0) <= 1)
+          ? 'compatible'
+          : undefined;
+  if (!form) return undefined;
+  const high = groups[6] ?? 0;
+  const low = groups[7] ?? 0;
+  return { ipv4: `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`, form };
 };
 
 /** Why an address is refused under the rules; undefined when connections may go there. */
@@ -73,11 +105,11 @@ export const refusedAddress = (address: string, rules: TargetRules): string | un
   const bare = address.replace(/^\[|\]$/g, '');
   const family = isIP(bare);
   if (family === 0) return 'not an address';
-  const ipv4 = family === 6 ? embeddedIpv4(bare) : bare;
+  const embedded = family === 6 ? embeddedIpv4(bare) : undefined;
+  const ipv4 = family === 6 ? embedded?.ipv4 : bare;
   const [checked, type] = ipv4 ? [ipv4, 'ipv4' as const] : [bare, 'ipv6' as const];
   if (never.check(checked, type)) return 'a loopback, link-local or reserved address';
-  if (ipv4 && family === 6 && !/^::ffff:/i.test(bare) && !rules.privateHosts)
-    return 'an IPv4-compatible IPv6 address';
+  if (embedded?.form === 'compatible' && !rules.privateHosts) return 'an IPv4-compatible IPv6 address';
   if (!rules.privateHosts && privateRanges.check(checked, type))
     return 'a private, shared or translated address (not allowed on this stage)';
   return undefined;

@@ -108,6 +108,22 @@ const withCursor = async <T extends object>(
     ? { ...data, cursor: (await cursorCodec()).encode(query, position()), hasMore: true }
     : { ...data, hasMore: false };
 
+/** The identity a caller's cursor is signed for: list, address, order and an embed session's database. */
+const queryOf = (
+  caller: Caller,
+  list: CursorQuery['list'],
+  order: SortOrder,
+  conversationId?: string,
+): CursorQuery => ({
+  list,
+  organizationId: caller.organizationId,
+  scopeId: caller.scopeId,
+  tenant: caller.tenant,
+  ...(conversationId === undefined ? {} : { conversationId }),
+  order,
+  ...(caller.databaseId === undefined ? {} : { databaseId: caller.databaseId }),
+});
+
 // ---- Endpoints --------------------------------------------------------------------------------
 
 /** Endpoint 1: the caller's scope's conversations, newest activity first. */
@@ -115,13 +131,7 @@ export const listConversations = async (
   caller: Caller,
   { limit, cursor }: { limit: number; cursor?: string | undefined },
 ) => {
-  const query: CursorQuery = {
-    list: 'conversations',
-    organizationId: caller.organizationId,
-    scopeId: caller.scopeId,
-    tenant: caller.tenant,
-    order: 'desc',
-  };
+  const query = queryOf(caller, 'conversations', 'desc');
   const after = await positionOf(ConversationPosition, query, cursor);
   const page = await listConversationPage(caller.organizationId, caller, {
     limit,
@@ -146,13 +156,7 @@ export const readMessages = async (
 ) => {
   const { conversationId, limit, order, cursor } = options;
   if (conversationId === undefined) {
-    const query: CursorQuery = {
-      list: 'scope-messages',
-      organizationId: caller.organizationId,
-      scopeId: caller.scopeId,
-      tenant: caller.tenant,
-      order,
-    };
+    const query = queryOf(caller, 'scope-messages', order);
     const after = await positionOf(MessagePosition, query, cursor);
     const page = await scopeMessagePage(caller.organizationId, caller, {
       limit,
@@ -164,21 +168,11 @@ export const readMessages = async (
     return withCursor({ messages: page.items.map(messageView) }, page, query, () => (last ? [last.id] : []));
   }
 
-  const query: CursorQuery = {
-    list: 'conversation-messages',
-    organizationId: caller.organizationId,
-    scopeId: caller.scopeId,
-    tenant: caller.tenant,
-    conversationId,
-    order,
-  };
+  const query = queryOf(caller, 'conversation-messages', order, conversationId);
   const after = await positionOf(MessagePosition, query, cursor);
-  // An embed session reads only its database's conversations: the conversation item tells.
-  if (
-    after === undefined &&
-    caller.databaseId !== undefined &&
-    !(await findOwnedConversation(caller, conversationId))
-  )
+  // An embed session reads only its database's conversations: the conversation item tells, on
+  // every page (its cursors are signed for its database too).
+  if (caller.databaseId !== undefined && !(await findOwnedConversation(caller, conversationId)))
     throw conversationNotFound();
   const page = await conversationMessagePage(caller.organizationId, caller, conversationId, {
     limit,

@@ -24,8 +24,8 @@ export interface Limits {
   messagesPerMinute: number;
   messagesPerHour: number;
   /**
-   * Messages per minute, hour and day (UTC) of one embed session's scope (its tenant and scope,
-   * or the token when it names no scope), counted inside the organization's message limits, so
+   * Messages per minute, hour and day (UTC) of one embed session's scope (its tenant and scope;
+   * for tokens that name no scope, their database and tenant), counted inside the organization's message limits, so
    * that one visitor cannot spend them (docs/design.md "Embed sessions", docs/limits.md).
    */
   embedScopeMessagesPerMinute: number;

@@ -9,12 +9,18 @@
 // the escaped tenant and `/`, the old scope otherwise. Its messages move first and the
 // conversation last, each update conditional on the conversation's old key, so a run that stops
 // half-way is finished by running it again, and a second run changes nothing.
+// The same run gives every message of a conversation about a database that database
+// (`databaseId`) when it has none yet: messages stored before every append to such a conversation
+// carried it (a conversation's first chat message gives it to the history appended before it). An embed
+// session's scope timeline reads its database's messages only (lib/store/messages.ts
+// scopeMessagePage), so until then such messages are left out of it, never shown to another
+// database's session.
 // `admin conversations migrate-addresses` runs it once per stage, after the deploy that brings
-// tenant addresses.
+// tenant addresses (and again after the one that brings message databases).
 import { ScanCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { documents, isConditionFailure, queryAll, tableName } from './client.ts';
 import { CONVERSATION_SK, conversationKey, parseConversation } from './conversations.ts';
-import { MESSAGE_PREFIX } from './messages.ts';
+import { giveMessagesDatabase, MESSAGE_PREFIX } from './messages.ts';
 import { type ConversationScope, legacySessionScopeId, scopeKey, scopePartition } from './scopes.ts';
 
 const TENANT_PREFIX = 'tenant:';
@@ -41,6 +47,8 @@ export interface MigrationSummary {
   moved: number;
   /** Messages whose scope timeline (GSI2) moved with them. */
   messages: number;
+  /** Messages given their conversation's database. */
+  databases: number;
 }
 
 const moveMessages = async (
@@ -75,20 +83,21 @@ const moveMessages = async (
 };
 
 /**
- * Moves every conversation that still has its address of before (see the top of this file), or
- * those of one organization.
+ * Moves every conversation that still has its address of before, and gives the messages of
+ * conversations about a database that database (see the top of this file), for every
+ * organization or one.
  */
 export const migrateConversationAddresses = async (
   options: { organizationId?: number } = {},
 ): Promise<MigrationSummary> => {
   const { organizationId } = options;
-  const summary: MigrationSummary = { moved: 0, messages: 0 };
+  const summary: MigrationSummary = { moved: 0, messages: 0, databases: 0 };
   let ExclusiveStartKey: Record<string, unknown> | undefined;
   do {
     const page = await documents().send(
       new ScanCommand({
         TableName: tableName(),
-        FilterExpression: `SK = :conversation AND begins_with(tenantKey, :tenant) AND attribute_not_exists(tenant)${organizationId === undefined ? '' : ' AND organizationId = :organization'}`,
+        FilterExpression: `SK = :conversation AND (attribute_exists(databaseId) OR (begins_with(tenantKey, :tenant) AND attribute_not_exists(tenant)))${organizationId === undefined ? '' : ' AND organizationId = :organization'}`,
         ExpressionAttributeValues: {
           ':conversation': CONVERSATION_SK,
           ':tenant': TENANT_PREFIX,
@@ -100,6 +109,12 @@ export const migrateConversationAddresses = async (
     );
     for (const item of page.Items ?? []) {
       const conversation = parseConversation(item);
+      if (conversation.databaseId !== undefined)
+        summary.databases += await giveMessagesDatabase(
+          conversation.organizationId,
+          conversation.id,
+          conversation.databaseId,
+        );
       const scope = migratedScope(conversation);
       if (!scope) continue;
       summary.messages += await moveMessages(conversation.organizationId, conversation.id, scope);

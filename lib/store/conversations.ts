@@ -210,10 +210,14 @@ export const conversationTouchUpdate = (touch: ConversationTouch, form: 'latest'
   values[':one'] = 1;
   // A conversation keeps the database, personality and tenant of its first message: an append
   // naming others (two first messages racing with different databases) fails here, not afterwards.
+  // An append naming no database (a history append) requires the conversation to have none: one
+  // that has a database refuses it, and the append is repeated carrying that database (appendMessage).
+  names['#databaseId'] = 'databaseId';
   const keeps = (['databaseId', 'personalityId', 'tenantKey'] as const)
     .filter((attribute) => touch[attribute] !== undefined)
     .map((attribute) => ` AND (attribute_not_exists(#${attribute}) OR #${attribute} = :${attribute})`)
-    .join('');
+    .join('')
+    .concat(touch.databaseId === undefined ? ' AND attribute_not_exists(#databaseId)' : '');
   const owned = `#organizationId = :organizationId AND #scopeKey = :scopeKey AND attribute_not_exists(#deletingAt)${keeps}`;
   if (form === 'latest') {
     set('type', 'conversation');

@@ -1,7 +1,7 @@
 // Signed page cursors (docs/design.md "Lists and cursors"). A cursor is opaque base64url of
 //   version (1 byte) ‖ HMAC-SHA256 (32 bytes) ‖ JSON of the position (the key parts of the last item)
 // where the MAC covers the position AND the identity of the query it was issued for (which list,
-// organization, scope, conversation, order). The identity is not carried in the cursor: the
+// organization, scope and tenant, conversation, order, and an embed session's database). The identity is not carried in the cursor: the
 // reader recomputes the MAC with the identity of the request at hand, so a cursor replayed on
 // another scope, conversation, order or list fails exactly like an altered one: 400 on field
 // `cursor`. The key is a per-stage secret (CURSOR_SECRET); without one nothing is signed or read.
@@ -25,6 +25,8 @@ export interface CursorQuery {
   tenant?: string | undefined;
   conversationId?: string | undefined;
   order: SortOrder;
+  /** An embed session's database: its cursors continue on that database's sessions only. */
+  databaseId?: string | undefined;
 }
 
 /** The position after which the next page starts, as the key parts of the last item returned. */
@@ -62,6 +64,8 @@ const identityOf = (query: CursorQuery): string =>
     query.order,
     // Only when present, so that cursors of addresses without a tenant stay as they were.
     ...(query.tenant === undefined ? [] : [query.tenant]),
+    // An object, so it can never be read as a tenant; only when present, likewise.
+    ...(query.databaseId === undefined ? [] : [{ database: query.databaseId }]),
   ]);
 
 // The codec built from the current secret, kept for the container (rebuilt after a settings reset).

@@ -16,7 +16,14 @@ import {
 import * as v from 'valibot';
 import { ServiceError } from '#lib/errors.ts';
 import { uuidv7 } from '#lib/ids.ts';
-import { type AlongsideWrite, documents, type ItemKey, isConditionFailure, tableName } from './client.ts';
+import {
+  type AlongsideWrite,
+  documents,
+  type ItemKey,
+  isConditionFailure,
+  queryAll,
+  tableName,
+} from './client.ts';
 import {
   CONVERSATION_SK,
   type ConversationOwner,
@@ -97,8 +104,9 @@ export const messageItem = (message: MessageRecord, scope: ConversationScope, da
   ...messageKey(message.organizationId, message.conversationId, message.id),
   ...messageTimelineKey(message.organizationId, scope, message.id),
   type: 'message',
-  // The conversation's database, so a scope's timeline can be read for one database only
-  // (an embed session's); absent on messages of conversations without one yet.
+  // The conversation's database, so a scope's timeline can be read for one database only (an
+  // embed session's): every append to a conversation that has one carries it (appendMessage);
+  // absent on messages of conversations without one yet.
   ...(databaseId ? { databaseId } : {}),
   ...message,
 });
@@ -138,7 +146,8 @@ type Refusal =
   | { kind: 'reshape'; form: 'latest' | 'earlier' }
   | { kind: 'id-taken' }
   | { kind: 'drop'; index: number }
-  | { kind: 'mismatch'; field: 'databaseId' | 'personalityId'; kept: string };
+  | { kind: 'mismatch'; field: 'databaseId' | 'personalityId'; kept: string }
+  | { kind: 'database'; databaseId: string };
 
 const refusalOf = (
   reasons: CancellationReason[],
@@ -163,6 +172,11 @@ const refusalOf = (
     const keptTenant = old.tenantKey?.S;
     if (touch.tenantKey !== undefined && keptTenant !== undefined && keptTenant !== touch.tenantKey)
       return { kind: 'not-found' };
+    // An append naming no database (a history append) met a conversation that has one: it
+    // carries that database from its next attempt on (conversationTouchUpdate).
+    const keptDatabase = old.databaseId?.S;
+    if (touch.databaseId === undefined && keptDatabase !== undefined)
+      return { kind: 'database', databaseId: keptDatabase };
     for (const field of ['databaseId', 'personalityId'] as const) {
       const kept = old[field]?.S;
       if (touch[field] !== undefined && kept !== undefined && kept !== touch[field])
@@ -221,7 +235,11 @@ const newMessage = (input: NewMessage, now: number): MessageRecord => {
  *    committed first): at once, in the update form that leaves last activity alone, and back
  *    (see conversationTouchUpdate);
  *  - the id is taken (not expected with UUIDv7): at once, with a new id;
- *  - a droppable alongside write's condition failed: at once, without it.
+ *  - a droppable alongside write's condition failed: at once, without it;
+ *  - the append names no database (a history append) and the conversation has one: at once,
+ *    with that database, so that every message of a conversation about a database carries it
+ *    (an embed session's timeline reads its database's messages only). The condition that finds
+ *    it is the same transaction's, so a database set by a chat message in between is not missed.
  * A conversation of another organization, scope or tenant, or one being deleted, is CONVERSATION_NOT_FOUND.
  */
 export const appendMessage = async (
@@ -234,11 +252,13 @@ export const appendMessage = async (
   let message = newMessage(input, now());
   let form: 'latest' | 'earlier' = 'latest';
   let conflicts = 0;
+  let databaseId = input.conversation.databaseId;
   const alongside = [...(options.alongside ?? [])];
   const dropped: AlongsideWrite[] = [];
   for (let attempt = 1; attempt <= policy.attempts; attempt += 1) {
     const touch = {
       ...input.conversation,
+      databaseId,
       id: input.conversationId,
       organizationId: input.organizationId,
       scope: input.scope,
@@ -251,7 +271,7 @@ export const appendMessage = async (
             {
               Put: {
                 TableName: tableName(),
-                Item: messageItem(message, input.scope, input.conversation.databaseId),
+                Item: messageItem(message, input.scope, databaseId),
                 ConditionExpression: 'attribute_not_exists(PK)',
               },
             },
@@ -270,6 +290,7 @@ export const appendMessage = async (
       if (refusal.kind === 'not-found') throw conversationNotFound();
       if (refusal.kind === 'mismatch') throw conversationKeeps(refusal.field, refusal.kept);
       if (refusal.kind === 'reshape') form = refusal.form;
+      if (refusal.kind === 'database') databaseId = refusal.databaseId;
       if (refusal.kind === 'id-taken') message = newMessage(input, now());
       if (refusal.kind === 'drop') {
         dropped.push(...alongside.splice(refusal.index, 1));
@@ -284,6 +305,45 @@ export const appendMessage = async (
     message: 'The conversation is receiving too many messages at once; retry shortly',
     headers: { 'Retry-After': '1' },
   });
+};
+
+/**
+ * Gives the messages of a conversation that lack it the conversation's database; how many. For
+ * messages appended before the conversation had one (history appended before its first chat
+ * message) or stored before messages carried it (lib/store/conversation-addresses.ts).
+ */
+export const giveMessagesDatabase = async (
+  organizationId: number,
+  id: string,
+  databaseId: string,
+): Promise<number> => {
+  const items = await queryAll({
+    KeyConditionExpression: 'PK = :pk AND begins_with(SK, :messages)',
+    FilterExpression: 'attribute_not_exists(databaseId)',
+    ExpressionAttributeValues: { ':pk': conversationKey(organizationId, id).PK, ':messages': MESSAGE_PREFIX },
+    ProjectionExpression: 'PK, SK',
+    ConsistentRead: true,
+  });
+  let given = 0;
+  for (const item of items) {
+    try {
+      await documents().send(
+        new UpdateCommand({
+          TableName: tableName(),
+          Key: { PK: item.PK, SK: item.SK },
+          UpdateExpression: 'SET databaseId = :database',
+          // A conversation never changes its database, so one already set is this one.
+          ConditionExpression: 'attribute_exists(PK) AND attribute_not_exists(databaseId)',
+          ExpressionAttributeValues: { ':database': databaseId },
+        }),
+      );
+      given += 1;
+    } catch (error) {
+      // Deleted, or given it by a run alongside: nothing to do.
+      if (!isConditionFailure(error)) throw error;
+    }
+  }
+  return given;
 };
 
 // ---- Reading --------------------------------------------------------------------------------
@@ -306,7 +366,10 @@ export const scopeMessagePage = (
     limit: number;
     order: 'asc' | 'desc';
     afterId?: string | undefined;
-    /** An embed session's database: only messages of its conversations (and of none yet). */
+    /**
+     * An embed session's database: only messages that carry it (of its conversations; never
+     * those of a conversation about no database or another one).
+     */
     databaseId?: string | undefined;
   },
 ): Promise<Page<MessageRecord>> =>
@@ -318,9 +381,7 @@ export const scopeMessagePage = (
         options.afterId === undefined
           ? 'GSI2PK = :scope'
           : `GSI2PK = :scope AND GSI2SK ${options.order === 'asc' ? '>' : '<'} :after`,
-      ...(options.databaseId === undefined
-        ? {}
-        : { FilterExpression: 'attribute_not_exists(databaseId) OR databaseId = :database' }),
+      ...(options.databaseId === undefined ? {} : { FilterExpression: 'databaseId = :database' }),
       ExpressionAttributeValues: {
         ':scope': scopePartition(organizationId, scope),
         ...(options.afterId === undefined ? {} : { ':after': options.afterId }),

@@ -361,6 +361,84 @@ describe('an et_ token', () => {
     expect((await request('GET', `/api/v1/chat/${id}/history`, bearer(alice))).status).toBe(200);
   });
 
+  it("shows a session none of another database's messages of its very tenant and scope, appended history included, nor continues that database's cursors", async () => {
+    // Arrange: the integrator's server talks about a second database with tenant 1's alice and
+    // appends a history note to that conversation; sessions for the shop and the second database.
+    const second = await registerDatabase({ organizationId: acme.organization.id, name: 'Second shop' });
+    const scope = `alice-${randomUUID()}`;
+    const server = { 'X-API-Key': acme.sk, 'X-Tenant-Id': '1', 'X-Scope-Id': scope };
+    const asked = await jsonOf(
+      await request('POST', '/api/v1/chat/message', server, { message: QUESTION, database_id: second.id }),
+    );
+    const id = asked.data.conversation_id as string;
+    const appended = await request('POST', '/api/v1/chat/message', server, {
+      conversation_id: id,
+      role: 'user',
+      content: 'A note about the second shop',
+    });
+    expect(appended.status).toBe(201);
+    const onShop = await session({ database_id: shop.id, tenant_id: '1', scope_id: scope });
+    const onSecond = await session({ database_id: second.id, tenant_id: '1', scope_id: scope });
+    const contents = async (token: string, query = '') =>
+      (await jsonOf(await request('GET', `/api/v1/chat/history${query}`, bearer(token)))).data.messages.map(
+        (message: { content: string }) => message.content,
+      );
+
+    // Act / Assert: the second database's session has all three messages, the shop's none.
+    expect(await contents(onSecond)).toEqual(['A note about the second shop', expect.any(String), QUESTION]);
+    expect(await contents(onShop)).toEqual([]);
+    await expectError(
+      await request('GET', `/api/v1/chat/history?conversation_id=${id}`, bearer(onShop)),
+      404,
+      'NOT_FOUND',
+      'NOT_FOUND_RESOURCE',
+    );
+    // A cursor of the second database's session continues on no other database's session.
+    for (const query of [`?conversation_id=${id}&limit=1&order=asc`, '?limit=1&order=asc']) {
+      const first = await jsonOf(await request('GET', `/api/v1/chat/history${query}`, bearer(onSecond)));
+      const cursor = encodeURIComponent(first.data.cursor as string);
+      expect((await contents(onSecond, `${query}&cursor=${cursor}`)).length).toBe(1);
+      const replayed = await expectError(
+        await request('GET', `/api/v1/chat/history${query}&cursor=${cursor}`, bearer(onShop)),
+        400,
+        'VALIDATION_ERROR',
+        'VALIDATION_ERROR',
+      );
+      expect(JSON.stringify(replayed)).toContain('INVALID_CURSOR');
+      expect(JSON.stringify(replayed)).not.toContain('second shop');
+    }
+  });
+
+  it('shows history your server appended before the conversation’s first question once that question names the database', async () => {
+    // Arrange: the server imports a note into a new conversation, then asks on the shop in it.
+    const scope = `alice-${randomUUID()}`;
+    const server = { 'X-API-Key': acme.sk, 'X-Tenant-Id': '1', 'X-Scope-Id': scope };
+    const id = randomUUID();
+    const imported = await request('POST', '/api/v1/chat/message', server, {
+      conversation_id: id,
+      role: 'user',
+      content: 'An imported note',
+    });
+    expect(imported.status).toBe(201);
+    const onShop = await session({ database_id: shop.id, tenant_id: '1', scope_id: scope });
+    const timeline = async () =>
+      (
+        await jsonOf(await request('GET', '/api/v1/chat/history?order=asc', bearer(onShop)))
+      ).data.messages.map((message: { content: string }) => message.content);
+    expect(await timeline()).toEqual([]);
+
+    // Act
+    const asked = await request('POST', '/api/v1/chat/message', server, {
+      message: QUESTION,
+      database_id: shop.id,
+      conversation_id: id,
+    });
+
+    // Assert: the note is the shop's now, before the question and its answer.
+    expect(asked.status).toBe(200);
+    expect(await timeline()).toEqual(['An imported note', QUESTION, expect.any(String)]);
+  });
+
   it('is 403 on another database of the organization', async () => {
     const token = await session({ database_id: shop.id, tenant_id: '1' });
     await expectError(

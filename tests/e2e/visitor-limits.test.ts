@@ -3,6 +3,7 @@
 // docs/limits.md), so one visitor hammering a key or a session cannot spend the organization's
 // 30 messages a minute or 200 an hour. Through the local gateway with the answering chain, on the
 // real clock, and on a controlled clock for the hour and the day.
+import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { signEmbedToken } from '#lib/auth/embed-token.ts';
 import { effectiveLimits } from '#lib/limits/plans.ts';
@@ -176,6 +177,55 @@ describe('a visitor’s hour and day (controlled clock)', () => {
     // Assert: 30 + 30 + 30 + 10 = the day's 100; the hours' refusals, then the day's.
     expect(perHour).toEqual([30, 30, 30, 10]);
     expect(refusals).toEqual({ EMBED_SESSION_MESSAGES_PER_HOUR: 30, EMBED_SESSION_MESSAGES_PER_DAY: 30 });
+  }, 120_000);
+
+  it('are one hour for every token without a scope of one database and tenant, however many are handed out', async () => {
+    // Arrange: the clock at the start of the next hour; a session route that hands every request
+    // a fresh token without a scope.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const start = Math.ceil(Date.now() / HOUR) * HOUR + 5_000;
+    vi.setSystemTime(start);
+    const acme = await makeOrganization('professional');
+    const fresh = async (databaseId: string, tenant?: string) =>
+      (
+        await signEmbedToken({
+          organizationId: acme.organization.id,
+          databaseId,
+          ...(tenant === undefined ? {} : { tenant }),
+          expiresAt: Math.floor(start / 1000) + 3 * 86_400,
+        })
+      ).token;
+
+    // Act: a new token every minute for five minutes, each sending its 10.
+    const refusals: Record<string, number> = {};
+    let admitted = 0;
+    for (let minute = 0; minute < 5; minute++) {
+      vi.setSystemTime(start + minute * MINUTE);
+      const token = await fresh(acme.databaseId);
+      const sent = await burst(10, () => answerAsSession(token));
+      admitted += sent.admitted;
+      for (const [detail, n] of Object.entries(sent.details)) refusals[detail] = (refusals[detail] ?? 0) + n;
+    }
+    const otherTenant = await answerAsSession(await fresh(acme.databaseId, '2'));
+    const otherDatabase = await answerAsSession(await fresh(randomUUID()));
+    const scoped = await answerAsSession(
+      (
+        await signEmbedToken({
+          organizationId: acme.organization.id,
+          databaseId: acme.databaseId,
+          scope: 'dave',
+          expiresAt: Math.floor(start / 1000) + 3 * 86_400,
+        })
+      ).token,
+    );
+
+    // Assert: the fresh tokens share one hour of 30; another tenant, another database and a scoped
+    // token have their own.
+    expect(admitted).toBe(30);
+    expect(refusals).toEqual({ EMBED_SESSION_MESSAGES_PER_HOUR: 20 });
+    expect(otherTenant.status).toBe(200);
+    expect(otherDatabase.status).toBe(200);
+    expect(scoped.status).toBe(200);
   }, 120_000);
 
   it('are well under the organization’s hour on every plan, and never above half of it', () => {

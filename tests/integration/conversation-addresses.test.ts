@@ -4,16 +4,19 @@
 // conversation of a tenant-filtered database under its scope alone; both are built here the way
 // the store wrote them then (an append with the old scope and the tenant in tenantKey).
 import { randomUUID } from 'node:crypto';
+import { UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import { describe, expect, it } from 'vitest';
 import {
+  appendToHistory,
   type Caller,
   listConversations,
   readConversationHistory,
   readMessages,
 } from '#lib/conversations/history.ts';
+import { documents, tableName } from '#lib/store/client.ts';
 import { migrateConversationAddresses, migratedScope } from '#lib/store/conversation-addresses.ts';
 import { conversationTenantKey } from '#lib/store/conversations.ts';
-import { appendMessage } from '#lib/store/messages.ts';
+import { appendMessage, messageKey } from '#lib/store/messages.ts';
 import { createOrganization } from '#lib/store/organizations.ts';
 import { legacySessionScopeId } from '#lib/store/scopes.ts';
 
@@ -74,8 +77,8 @@ describe('migrateConversationAddresses', () => {
     const second = await migrateConversationAddresses({ organizationId });
 
     // Assert
-    expect(first).toEqual({ moved: 2, messages: 2 });
-    expect(second).toEqual({ moved: 0, messages: 0 });
+    expect(first).toEqual({ moved: 2, messages: 2, databases: 0 });
+    expect(second).toEqual({ moved: 0, messages: 0, databases: 0 });
     const aliceCaller = { organizationId, scopeId: 'alice', tenant: '1' };
     expect(await idsOf(aliceCaller)).toEqual([alice]);
     expect((await listConversations(aliceCaller, { limit: 5 })).conversations[0]).toMatchObject({
@@ -91,5 +94,53 @@ describe('migrateConversationAddresses', () => {
     // The conversation without a tenant is where it was, and is nobody's alice.
     expect(await idsOf({ organizationId, scopeId: '1/alice' })).toEqual([slashed]);
     expect(await idsOf({ organizationId, scopeId: '1/alice', tenant: '1' })).toEqual([]);
+  });
+});
+
+describe('migrateConversationAddresses on messages without their database', () => {
+  it("gives them their conversation's database, once, so that its embed session's timeline shows them", async () => {
+    // Arrange: history appended to a conversation before its first chat message names its
+    // database, and a message kept before messages carried their database (its attribute removed).
+    const organizationId = (await createOrganization({ name: 'Message databases', plan: 'professional' })).id;
+    const scope = { scopeId: 'alice', tenant: '1' };
+    const server: Caller = { organizationId, ...scope };
+    const session: Caller = { ...server, databaseId: DATABASE };
+    const id = randomUUID();
+    await appendToHistory(server, { conversationId: id, role: 'user', content: 'imported' });
+    const asked = await appendMessage({
+      conversationId: id,
+      organizationId,
+      scope,
+      role: 'user',
+      content: 'asked',
+      conversation: { userId: '', databaseId: DATABASE, tenantKey: conversationTenantKey('1') },
+    });
+    await documents().send(
+      new UpdateCommand({
+        TableName: tableName(),
+        Key: messageKey(organizationId, id, asked.id),
+        UpdateExpression: 'REMOVE databaseId',
+      }),
+    );
+    // History appended now carries the database the conversation has.
+    await appendToHistory(server, { conversationId: id, role: 'assistant', content: 'answered' });
+    const timeline = async () =>
+      (await readMessages(session, { limit: 10, order: 'asc' })).messages.map((m) => m.content);
+    expect(await timeline()).toEqual(['answered']);
+
+    // Act
+    const first = await migrateConversationAddresses({ organizationId });
+    const second = await migrateConversationAddresses({ organizationId });
+
+    // Assert
+    expect(first).toEqual({ moved: 0, messages: 0, databases: 2 });
+    expect(second).toEqual({ moved: 0, messages: 0, databases: 0 });
+    expect(await timeline()).toEqual(['imported', 'asked', 'answered']);
+    expect(await readMessages({ ...session, databaseId: randomUUID() }, { limit: 10, order: 'asc' })).toEqual(
+      {
+        messages: [],
+        hasMore: false,
+      },
+    );
   });
 });

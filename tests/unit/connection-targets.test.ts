@@ -50,7 +50,7 @@ const REVIEWED = [
 describe('refusedAddress', () => {
   it('refuses the review’s private, shared, unique-local and NAT64 ranges on a deployed stage', () => {
     for (const address of REVIEWED) expect(refusedAddress(address, deployed), address).toBeDefined();
-    for (const address of ['203.0.113.7', '8.8.8.8', '2001:db8:1::7', '2a00:1450::1'])
+    for (const address of ['203.0.113.7', '8.8.8.8', '2600:1f18::7', '2a00:1450::1'])
       expect(refusedAddress(address, deployed), address).toBeUndefined();
   });
 
@@ -78,6 +78,30 @@ describe('refusedAddress', () => {
     expect(refusedAddress('::10.0.0.1', deployed)).toBeDefined();
     expect(refusedAddress('::ffff:10.0.0.1', deployed)).toBeDefined();
     expect(refusedAddress('::ffff:203.0.113.7', deployed)).toBeUndefined();
+  });
+
+  it('reads a SIIT IPv4-translated address (::ffff:0:a.b.c.d) as the mapped form, in any spelling', () => {
+    for (const address of [
+      '::ffff:0:127.0.0.1',
+      '::ffff:0:7f00:1',
+      '0:0:0:0:ffff:0:7f00:1',
+      '::ffff:0:169.254.169.254',
+      '::ffff:0:a9fe:a9fe',
+      '0:0:0:0:0:ffff:127.0.0.1',
+    ])
+      expect(refusedAddress(address, vpc), address).toBeDefined();
+    expect(refusedAddress('::ffff:0:10.0.0.1', deployed)).toBeDefined();
+    expect(refusedAddress('::ffff:0:a00:1', deployed)).toBeDefined();
+    expect(refusedAddress('::ffff:0:10.0.0.1', vpc)).toBeUndefined();
+    expect(refusedAddress('::ffff:0:203.0.113.7', deployed)).toBeUndefined();
+    expect(refusedAddress('::ffff:0:cb00:7107', deployed)).toBeUndefined();
+  });
+
+  it('never allows the IPv6 discard-only (100::/64) and documentation (2001:db8::/32) ranges', () => {
+    for (const address of ['100::1', '100::ffff:ffff:ffff:ffff', '2001:db8::1', '2001:db8:ffff::7'])
+      expect(refusedAddress(address, vpc), address).toBeDefined();
+    for (const address of ['100:0:0:1::1', '2001:db9::1'])
+      expect(refusedAddress(address, vpc), address).toBeUndefined();
   });
 });
 

@@ -1,6 +1,7 @@
 // The signed cursor codec (lib/store/cursor.ts, docs/design.md "Lists and cursors"): round trips,
 // and every way a cursor can be wrong (altered byte, truncation, padding tricks, replay on
-// another list, organization, scope, conversation or order) is a 400 on field `cursor`.
+// another list, organization, scope, conversation, order or an embed session's database) is a 400
+// on field `cursor`.
 import { describe, expect, it, vi } from 'vitest';
 import { ServiceError } from '#lib/errors.ts';
 import {
@@ -107,6 +108,20 @@ describe('cursor codec', () => {
   ] satisfies [string, CursorQuery][])('refuses a cursor replayed on %s', (_name, other) => {
     const cursor = codec.encode(query, position);
     expectCursorError(cursor, other);
+  });
+
+  it("binds an embed session's cursor to its database: none continues on another database or none", () => {
+    const onDatabase: CursorQuery = { ...query, tenant: '1', databaseId: 'database-a' };
+    const cursor = codec.encode(onDatabase, position);
+    expect(codec.decode(onDatabase, cursor)).toEqual(position);
+    expectCursorError(cursor, { ...onDatabase, databaseId: 'database-b' });
+    expectCursorError(cursor, { ...onDatabase, databaseId: undefined });
+    expectCursorError(codec.encode({ ...onDatabase, databaseId: undefined }, position), onDatabase);
+    // A database is never read as a tenant, nor the other way round.
+    expectCursorError(codec.encode({ ...query, tenant: 'database-a' }, position), {
+      ...query,
+      databaseId: 'database-a',
+    });
   });
 
   it('keeps identities that only differ in how fields split apart', () => {

@@ -331,8 +331,9 @@ describe('append', () => {
     expect(update?.Update?.Key).toEqual({ PK: `CONV#3#${CONVERSATION}`, SK: 'CONV' });
     expect(update?.Update?.ConditionExpression).toBe(
       'attribute_not_exists(#pk) OR (#organizationId = :organizationId AND #scopeKey = :scopeKey' +
-        ' AND attribute_not_exists(#deletingAt) AND #lastMessageAt <= :at)',
+        ' AND attribute_not_exists(#deletingAt) AND attribute_not_exists(#databaseId) AND #lastMessageAt <= :at)',
     );
+    expect(put?.Put?.Item).not.toHaveProperty('databaseId');
     expect(update?.Update?.UpdateExpression).toMatch(/ADD #messageCount :one/);
     expect(update?.Update?.ExpressionAttributeValues).toMatchObject({
       ':organizationId': 3,
@@ -409,10 +410,52 @@ describe('append', () => {
     const update = earlier?.[1]?.Update;
     expect(update?.ConditionExpression).toBe(
       '#organizationId = :organizationId AND #scopeKey = :scopeKey AND attribute_not_exists(#deletingAt)' +
-        ' AND #lastMessageAt > :at',
+        ' AND attribute_not_exists(#databaseId) AND #lastMessageAt > :at',
     );
     expect(update?.UpdateExpression).not.toMatch(/lastMessageAt|GSI1/);
     expect(update?.UpdateExpression).toMatch(/ADD #messageCount :one/);
+  });
+
+  it('carries the database of a conversation that has one, read from the cancellation, at once', async () => {
+    // Arrange: the conversation is about a database (a chat message named it).
+    const database = '01900000-0000-7000-8000-0000000000db';
+    ddb
+      .on(TransactWriteCommand)
+      .rejectsOnce(
+        new TransactionCanceledException({
+          message: 'Transaction cancelled [None, ConditionalCheckFailed]',
+          $metadata: {},
+          CancellationReasons: [
+            { Code: 'None' },
+            {
+              Code: 'ConditionalCheckFailed',
+              Item: {
+                organizationId: { N: '3' },
+                scopeKey: { S: 's' },
+                databaseId: { S: database },
+                lastMessageAt: { S: '2000-01-01T00:00:00.000Z' },
+              },
+            },
+          ],
+        }),
+      )
+      .resolves({});
+
+    // Act
+    const response = await post(appendBody);
+
+    // Assert: the second attempt stores the message with the database, checked on the conversation.
+    expect(response.statusCode).toBe(201);
+    const [first, second] = ddb.commandCalls(TransactWriteCommand).map((t) => t.args[0].input.TransactItems!);
+    expect(first?.[0]?.Put?.Item).not.toHaveProperty('databaseId');
+    expect(second?.[0]?.Put?.Item).toMatchObject({ id: first?.[0]?.Put?.Item?.id, databaseId: database });
+    expect(second?.[0]?.Put?.Item).not.toHaveProperty('kept');
+    const update = second?.[1]?.Update;
+    expect(update?.ConditionExpression).toContain(
+      'AND (attribute_not_exists(#databaseId) OR #databaseId = :databaseId)',
+    );
+    expect(update?.ConditionExpression).not.toContain('AND attribute_not_exists(#databaseId)');
+    expect(update?.ExpressionAttributeValues).toMatchObject({ ':databaseId': database });
   });
 
   it('is 404 for a conversation of another scope, read from the cancellation, in one call', async () => {
