@@ -7,7 +7,9 @@
 // allow-list, complete by construction: in a recursive arm (an arm of the CTE that reads the CTE)
 // every value the step outputs, and every value computed by any SELECT list, VALUES list or
 // function in FROM inside that arm, is BOUNDED:
-//   - a column reference, a constant, a parameter, a cast of a bounded value;
+//   - a column reference (not a whole previous row, `r` or `r.*`, whose text nests the row's
+//     own text with its quotes doubled; a plain `r.*` output of the step only lists columns),
+//     a constant, a parameter, a cast of a bounded value;
 //   - arithmetic (+ - * / % ^) of bounded values; a comparison or boolean test (a boolean);
 //   - CASE / COALESCE / NULLIF / GREATEST / LEAST of bounded values;
 //   - a function from NUMBER_FUNCTIONS (the result is a number or a date, whatever the
@@ -194,42 +196,46 @@ const pgOutputNames = (arm: PgNode): string[] =>
   });
 
 /** Whether a value computed by `node` is bounded (see the header). */
-const pgBounded = (node: unknown): boolean => {
+const pgBounded = (node: unknown, wholeRow: (ref: PgNode) => boolean): boolean => {
   if (!isObject(node)) return true;
-  if (node.ColumnRef || node.A_Const || node.ParamRef || node.SQLValueFunction) return true;
+  if (isObject(node.ColumnRef)) return !wholeRow(node.ColumnRef);
+  if (node.A_Const || node.ParamRef || node.SQLValueFunction) return true;
   if (node.BoolExpr || node.NullTest || node.BooleanTest) return true;
-  if (isObject(node.TypeCast)) return pgBounded(node.TypeCast.arg);
-  if (isObject(node.CollateClause)) return pgBounded(node.CollateClause.arg);
+  if (isObject(node.TypeCast)) return pgBounded(node.TypeCast.arg, wholeRow);
+  if (isObject(node.CollateClause)) return pgBounded(node.CollateClause.arg, wholeRow);
   if (isObject(node.A_Expr)) {
     const expr = node.A_Expr;
     const op = pgStrings(expr.name).at(-1)?.toLowerCase() ?? '';
     if (expr.kind === 'AEXPR_OP') {
-      if (ARITHMETIC.has(op)) return pgBounded(expr.lexpr) && pgBounded(expr.rexpr);
+      if (ARITHMETIC.has(op)) return pgBounded(expr.lexpr, wholeRow) && pgBounded(expr.rexpr, wholeRow);
       return COMPARISONS.has(op);
     }
-    if (expr.kind === 'AEXPR_NULLIF') return pgBounded(expr.lexpr) && pgBounded(expr.rexpr);
+    if (expr.kind === 'AEXPR_NULLIF')
+      return pgBounded(expr.lexpr, wholeRow) && pgBounded(expr.rexpr, wholeRow);
     // IN, LIKE, BETWEEN, IS DISTINCT FROM, = ANY (…): booleans.
     return true;
   }
   if (isObject(node.CaseExpr)) {
     const whens = Array.isArray(node.CaseExpr.args) ? node.CaseExpr.args : [];
     return (
-      whens.every((when) => !isObject(when) || !isObject(when.CaseWhen) || pgBounded(when.CaseWhen.result)) &&
-      pgBounded(node.CaseExpr.defresult)
+      whens.every(
+        (when) => !isObject(when) || !isObject(when.CaseWhen) || pgBounded(when.CaseWhen.result, wholeRow),
+      ) && pgBounded(node.CaseExpr.defresult, wholeRow)
     );
   }
-  if (isObject(node.CoalesceExpr)) return pgList(node.CoalesceExpr.args);
-  if (isObject(node.MinMaxExpr)) return pgList(node.MinMaxExpr.args);
+  if (isObject(node.CoalesceExpr)) return pgList(node.CoalesceExpr.args, wholeRow);
+  if (isObject(node.MinMaxExpr)) return pgList(node.MinMaxExpr.args, wholeRow);
   if (isObject(node.SubLink)) return node.SubLink.subLinkType !== 'ARRAY_SUBLINK';
-  if (isObject(node.A_Indirection)) return pgBounded(node.A_Indirection.arg);
+  if (isObject(node.A_Indirection)) return pgBounded(node.A_Indirection.arg, wholeRow);
   if (isObject(node.FuncCall)) {
     const name = pgStrings(node.FuncCall.funcname).at(-1)?.toLowerCase() ?? '';
     if (NUMBER_FUNCTIONS.has(name)) return true;
-    return NO_LONGER_FUNCTIONS.has(name) && pgList(node.FuncCall.args);
+    return NO_LONGER_FUNCTIONS.has(name) && pgList(node.FuncCall.args, wholeRow);
   }
   return false;
 };
-const pgList = (items: unknown): boolean => !Array.isArray(items) || items.every(pgBounded);
+const pgList = (items: unknown, wholeRow: (ref: PgNode) => boolean): boolean =>
+  !Array.isArray(items) || items.every((item) => pgBounded(item, wholeRow));
 
 /** The names plain tables (not the CTE, not subqueries or functions) have in the FROM of `arm`. */
 const pgTableNames = (from: unknown, cte: string, names: Set<string>): boolean => {
@@ -291,6 +297,22 @@ export const postgresRecursionRefusal = (cte: PgNode): string | undefined => {
     if (aliases.size === 0) continue;
     const tables = new Set<string>();
     const plainOnly = pgTableNames(arm.fromClause, name, tables);
+    /**
+     * A reference to a whole previous row (`r`, `r.*`): its text nests the row's own text, quotes
+     * doubled, every step. Allowed only as a plain `r.*` output of the step, which lists columns.
+     */
+    const wholeRow = (ref: PgNode): boolean => {
+      const parts = pgStrings(ref.fields);
+      const star =
+        Array.isArray(ref.fields) && ref.fields.some((field) => isObject(field) && 'A_Star' in field);
+      if (star) return parts.length > 0 && aliases.has(parts[0]!);
+      return parts.length === 1 && aliases.has(parts[0]!) && !columns.has(parts[0]!);
+    };
+    const starOutput = (value: unknown): boolean => {
+      const ref = isObject(value) && isObject(value.ColumnRef) ? value.ColumnRef : undefined;
+      const fields = ref && Array.isArray(ref.fields) ? ref.fields : [];
+      return fields.length > 0 && fields.some((field) => isObject(field) && 'A_Star' in field);
+    };
     /** A piece of a concatenation: 'own' (a column of the CTE), 'fixed' (no growth) or 'other'. */
     const piece = (node: unknown): 'own' | 'fixed' | 'other' => {
       if (!isObject(node)) return 'other';
@@ -300,7 +322,7 @@ export const postgresRecursionRefusal = (cte: PgNode): string | undefined => {
       const parts = pgStrings(ref.fields);
       const star =
         Array.isArray(ref.fields) && ref.fields.some((field) => isObject(field) && 'A_Star' in field);
-      if (star) return 'other';
+      if (star || wholeRow(ref)) return 'other';
       if (parts.length === 1) {
         if (columns.has(parts[0]!)) return 'own';
         return plainOnly ? 'fixed' : 'other';
@@ -315,7 +337,7 @@ export const postgresRecursionRefusal = (cte: PgNode): string | undefined => {
     const outputs = Array.isArray(arm.targetList) ? arm.targetList : [];
     for (const item of outputs) {
       const value = isObject(item) && isObject(item.ResTarget) ? item.ResTarget.val : undefined;
-      if (!pgBounded(value) && !linear(value)) return recursionMessage(name);
+      if (!starOutput(value) && !pgBounded(value, wholeRow) && !linear(value)) return recursionMessage(name);
     }
     // Everything computed inside the step: nested SELECT lists, VALUES lists, functions in FROM.
     let unbounded = false;
@@ -325,11 +347,10 @@ export const postgresRecursionRefusal = (cte: PgNode): string | undefined => {
       const select = isObject(node.SelectStmt) ? node.SelectStmt : undefined;
       if (select) {
         for (const target of Array.isArray(select.targetList) ? select.targetList : [])
-          if (isObject(target) && isObject(target.ResTarget) && !pgBounded(target.ResTarget.val))
+          if (isObject(target) && isObject(target.ResTarget) && !pgBounded(target.ResTarget.val, wholeRow))
             unbounded = true;
         for (const row of Array.isArray(select.valuesLists) ? select.valuesLists : [])
-          if (!pgBounded(row) && !(isObject(row) && isObject(row.List) && pgList(row.List.items)))
-            unbounded = true;
+          if (!(isObject(row) && isObject(row.List) && pgList(row.List.items, wholeRow))) unbounded = true;
       }
       if (isObject(node.RangeFunction)) {
         const functions = Array.isArray(node.RangeFunction.functions) ? node.RangeFunction.functions : [];
@@ -338,7 +359,7 @@ export const postgresRecursionRefusal = (cte: PgNode): string | undefined => {
           const first = Array.isArray(items) ? items[0] : undefined;
           const call = isObject(first) && isObject(first.FuncCall) ? first.FuncCall : undefined;
           const called = call ? pgStrings(call.funcname).at(-1)?.toLowerCase() : undefined;
-          if (!call || !(called === 'generate_series' || called === 'unnest') || !pgList(call.args))
+          if (!call || !(called === 'generate_series' || called === 'unnest') || !pgList(call.args, wholeRow))
             unbounded = true;
         }
       }

@@ -32,6 +32,10 @@ const POSTGRES_GROWING = [
   "WITH RECURSIVE r(s, n) AS (SELECT 'ab'::text, 1 UNION ALL SELECT f.x, r.n + 1 FROM r, LATERAL concat(r.s, r.s) AS f(x) WHERE r.n < 40) SELECT n FROM r",
   'WITH RECURSIVE r(a, n) AS (SELECT ARRAY[1], 1 UNION ALL SELECT ARRAY(SELECT unnest(r.a) UNION ALL SELECT unnest(r.a)), n + 1 FROM r WHERE n < 40) SELECT n FROM r',
   "WITH RECURSIVE r(s, n) AS (SELECT 'ab'::text, 1 UNION ALL SELECT lpad(s, 2 * length(s), s), n + 1 FROM r WHERE n < 40) SELECT n FROM r",
+  // The text of a whole previous row nests that row's text, its quotes doubled, every step.
+  "WITH RECURSIVE r(s, n) AS (SELECT 'ab'::text, 1 UNION ALL SELECT r::text, n + 1 FROM r WHERE n < 40) SELECT n FROM r",
+  "WITH RECURSIVE r(s, n) AS (SELECT 'ab'::text, 1 UNION ALL SELECT c.name || r::text, n + 1 FROM r, categories c WHERE n < 40) SELECT n FROM r",
+  "WITH RECURSIVE r(s, n) AS (SELECT 'ab'::text, 1 UNION ALL SELECT q.x::text, r.n + 1 FROM r, LATERAL (SELECT r.* AS x) q WHERE r.n < 40) SELECT n FROM r",
 ];
 
 const MYSQL_GROWING = [
@@ -67,6 +71,7 @@ const POSTGRES_ALLOWED = [
   "WITH RECURSIVE path(id, route) AS (SELECT id, name FROM categories WHERE parent_id IS NULL UNION ALL SELECT c.id, p.route || ' > ' || c.name FROM categories c JOIN path p ON p.id = c.parent_id) SELECT * FROM path ORDER BY id",
   "WITH RECURSIVE d(day) AS (SELECT DATE '2024-01-01' UNION ALL SELECT (day + 1)::date FROM d WHERE day < DATE '2024-01-10') SELECT day FROM d",
   'WITH RECURSIVE tree AS (SELECT id, parent_id, name FROM categories WHERE parent_id IS NULL UNION ALL SELECT c.id, c.parent_id, lower(c.name) FROM categories c JOIN tree ON c.parent_id = tree.id WHERE EXISTS (SELECT 1 FROM categories x WHERE x.id = c.id)) SELECT count(*) FROM tree',
+  'WITH RECURSIVE tree AS (SELECT id, parent_id FROM categories WHERE parent_id IS NULL UNION ALL SELECT t.* FROM (SELECT * FROM categories) c JOIN tree t ON c.parent_id = t.id WHERE t.id < 0) SELECT count(*) FROM tree',
 ];
 
 const MYSQL_ALLOWED = [
