@@ -8,11 +8,12 @@
 // is estimated the same whatever value it is given.
 // Constants that shape the statement rather than filter it stay as they are: a bare integer that
 // is a whole item of GROUP BY / ORDER BY / DISTINCT ON (a position) or the whole of LIMIT / OFFSET,
-// and type modifiers (`varchar(10)`). Everything else in those clauses (expressions, subqueries
-// and the constants inside them) is a value like any other and becomes a parameter: a literal
-// inside `ORDER BY (SELECT count(*) … WHERE city = 'Kyoto')` filters rows just as one in WHERE.
-// A statement that cannot be prepared with untyped parameters is prepared again with each
-// parameter cast to its constant's own type (`typedSql`); see lib/connectors/generic-cost.ts.
+// type modifiers (`varchar(10)`) and the marks of a CYCLE clause. Everything else in those
+// clauses (expressions, subqueries and the constants inside them) is a value like any other and
+// becomes a parameter: a literal inside `ORDER BY (SELECT count(*) … WHERE city = 'Kyoto')`
+// filters rows just as one in WHERE. A statement that cannot be prepared with untyped parameters
+// is prepared again with each parameter cast to its constant's own type (`typedSql`); see
+// lib/connectors/generic-cost.ts.
 import { loadPostgresParser, type PgNode, parseStatements, printStatement } from './postgres-parser.ts';
 
 /**
@@ -34,6 +35,9 @@ const UNIT_ARGUMENTS: Record<string, number> = {
 const POSITION_LISTS = new Set(['groupClause', 'sortClause', 'distinctClause']);
 /** Fields whose bare integer is a row count, not a value. */
 const COUNT_FIELDS = new Set(['limitCount', 'limitOffset']);
+
+/** The marks of `CYCLE … SET mark TO value DEFAULT value`: constants by the grammar, never compared with data. */
+const CYCLE_MARKS = new Set(['cycle_mark_value', 'cycle_mark_default']);
 
 /** A bare integer constant (`1`, `0`): the parser gives it an `ival` member. */
 const isInteger = (node: unknown): boolean => {
@@ -109,7 +113,7 @@ export const genericStatement = (sql: string, bound: number): GenericStatement |
     }
     return Object.fromEntries(
       Object.entries(node).map(([key, child]) => {
-        if (key === 'typmods') return [key, child];
+        if (key === 'typmods' || CYCLE_MARKS.has(key)) return [key, child];
         if (COUNT_FIELDS.has(key)) return [key, isInteger(child) ? child : visit(child)];
         if (POSITION_LISTS.has(key) && Array.isArray(child)) return [key, child.map(position)];
         return [key, visit(child)];

@@ -53,6 +53,16 @@ describe('genericStatement', () => {
     expect(statement?.sql).toBe('SELECT $2 IS NOT NULL, $3, $4, $5 FROM t WHERE $1 = $6');
   });
 
+  it('keeps the marks of a CYCLE clause, which the grammar wants constant', () => {
+    const statement = genericStatement(
+      "WITH RECURSIVE t AS (SELECT id FROM c WHERE name = 'x' UNION ALL SELECT c.id FROM c JOIN t ON c.parent_id = t.id) CYCLE id SET is_cycle TO true DEFAULT false USING path SELECT count(*) FROM t",
+      0,
+    );
+    expect(statement?.sql).toContain('CYCLE id SET is_cycle TO true DEFAULT false USING path');
+    expect(statement?.sql).toContain('name = $1');
+    expect(statement?.parameters).toBe(1);
+  });
+
   it('gives up on text that is not one statement', () => {
     expect(genericStatement('SELECT 1; SELECT 2', 0)).toBeUndefined();
     expect(genericStatement('SELEC nothing', 0)).toBeUndefined();
