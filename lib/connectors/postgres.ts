@@ -5,9 +5,10 @@
 // cannot exhaust the customer's max_connections.
 //
 // Each guarded query: BEGIN READ ONLY; SET LOCAL statement_timeout; SET LOCAL search_path =
-// pg_catalog; SET LOCAL work_mem (one round trip) → the generic plan's cost against the ceiling (generic-cost.ts) → the query with
-// bound parameters → ROLLBACK. A client-side timer slightly longer than statement_timeout
-// catches a server that stops answering; that connection is destroyed, not reused.
+// pg_catalog; SET LOCAL work_mem (one round trip) → the generic plan's cost against the ceiling
+// (generic-cost.ts) → the query with bound parameters → ROLLBACK. A client-side timer slightly
+// longer than statement_timeout catches a server that stops answering; that connection is
+// destroyed, not reused.
 //
 // TLS (lib/connectors/tls.ts): verified (chain and host name) by default for every host that is
 // not loopback; plain only on loopback or with sslmode=disable. CA bundles come from Node's store
