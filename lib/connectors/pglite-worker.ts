@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
-import { genericCost } from './generic-cost.ts';
+import { GUARDED_WORK_MEM, genericCost } from './generic-cost.ts';
 
 export interface WorkerRequest {
   id: number;
@@ -31,7 +31,7 @@ export interface WorkerRequest {
   pin: boolean;
   maxCost?: number;
   /** The statement whose generic plan the ceiling reads (lib/connectors/generic-cost.ts). */
-  costStatement?: { sql: string; parameters: number };
+  costStatement?: { sql: string; typedSql: string; parameters: number };
 }
 
 export interface WorkerFailure {
@@ -169,14 +169,18 @@ try {
 process.on('message', async (request: WorkerRequest) => {
   let cost: number | undefined;
   try {
-    await db.exec(request.pin ? 'BEGIN READ ONLY; SET LOCAL search_path = pg_catalog' : 'BEGIN READ ONLY');
+    await db.exec(
+      request.pin
+        ? `BEGIN READ ONLY; SET LOCAL search_path = pg_catalog; SET LOCAL work_mem = '${GUARDED_WORK_MEM}'`
+        : 'BEGIN READ ONLY',
+    );
     try {
-      if (request.maxCost !== undefined && request.costStatement) {
+      if (request.maxCost !== undefined) {
         cost = await genericCost(request.costStatement, {
           exec: (text) => db.exec(text),
           plan: async (text) => (await db.query<{ 'QUERY PLAN'?: unknown }>(text)).rows[0]?.['QUERY PLAN'],
         });
-        if (cost !== undefined && cost > request.maxCost) {
+        if (cost > request.maxCost) {
           send({
             type: 'result',
             id: request.id,

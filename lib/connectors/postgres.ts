@@ -5,9 +5,10 @@
 // cannot exhaust the customer's max_connections.
 //
 // Each guarded query: BEGIN READ ONLY; SET LOCAL statement_timeout; SET LOCAL search_path =
-// pg_catalog (one round trip) → the generic plan's cost against the ceiling (generic-cost.ts) → the query with
-// bound parameters → ROLLBACK. A client-side timer slightly longer than statement_timeout
-// catches a server that stops answering; that connection is destroyed, not reused.
+// pg_catalog; SET LOCAL work_mem (one round trip) → the generic plan's cost against the ceiling
+// (generic-cost.ts) → the query with bound parameters → ROLLBACK. A client-side timer slightly
+// longer than statement_timeout catches a server that stops answering; that connection is
+// destroyed, not reused.
 //
 // TLS (lib/connectors/tls.ts): verified (chain and host name) by default for every host that is
 // not loopback; plain only on loopback or with sslmode=disable. CA bundles come from Node's store
@@ -18,7 +19,7 @@ import pg from 'pg';
 import { logger } from '#lib/log.ts';
 import { costStatement } from '#lib/sql/generic-plan.ts';
 import { connectionFailed, queryFailed, type Redact, redactorFor, tooExpensive } from './errors.ts';
-import { genericCost } from './generic-cost.ts';
+import { GUARDED_WORK_MEM, genericCost } from './generic-cost.ts';
 import { introspectPostgres } from './introspect-postgres.ts';
 import { parseBigInteger, rowObjects } from './rows.ts';
 import { targetSockets } from './target.ts';
@@ -141,7 +142,7 @@ export class PostgresConnector implements Connector {
       await client.query(
         timed(
           {
-            text: `BEGIN READ ONLY; SET LOCAL statement_timeout = ${statementTimeout}${pin ? '; SET LOCAL search_path = pg_catalog' : ''}`,
+            text: `BEGIN READ ONLY; SET LOCAL statement_timeout = ${statementTimeout}${pin ? `; SET LOCAL search_path = pg_catalog; SET LOCAL work_mem = '${GUARDED_WORK_MEM}'` : ''}`,
           },
           statementTimeout + CLIENT_GRACE_MS,
         ),
@@ -195,8 +196,8 @@ export class PostgresConnector implements Connector {
   async execute(sql: string, params: readonly unknown[], limits: ExecuteLimits): Promise<QueryResult> {
     const started = performance.now();
     return this.#transaction(limits.timeoutMs, true, sql, async (client, query_timeout) => {
-      const statement = limits.maxCost === undefined ? undefined : await costStatement(sql, params.length);
-      if (limits.maxCost !== undefined && statement) {
+      if (limits.maxCost !== undefined) {
+        const statement = await costStatement(sql, params.length);
         const cost = await genericCost(statement, {
           exec: (text) => client.query(timed({ text }, query_timeout)),
           plan: async (text) =>
@@ -204,7 +205,7 @@ export class PostgresConnector implements Connector {
               'QUERY PLAN'
             ],
         });
-        if (cost !== undefined && cost > limits.maxCost) throw tooExpensive(cost, limits.maxCost);
+        if (cost > limits.maxCost) throw tooExpensive(cost, limits.maxCost);
       }
       const result = await client.query<unknown[]>(
         timed(

@@ -6,8 +6,14 @@
 // generic plan (lib/connectors/postgres.ts, pglite-worker.ts: PREPARE with
 // plan_cache_mode = force_generic_plan, then EXPLAIN EXECUTE), where a condition on a parameter
 // is estimated the same whatever value it is given.
-// Constants that shape the statement rather than filter it stay as they are: positions in
-// GROUP BY / ORDER BY / DISTINCT ON, LIMIT and OFFSET, and type modifiers (`varchar(10)`).
+// Constants that shape the statement rather than filter it stay as they are: a bare integer that
+// is a whole item of GROUP BY / ORDER BY / DISTINCT ON (a position) or the whole of LIMIT / OFFSET,
+// type modifiers (`varchar(10)`) and the marks of a CYCLE clause. Everything else in those
+// clauses (expressions, subqueries and the constants inside them) is a value like any other and
+// becomes a parameter: a literal inside `ORDER BY (SELECT count(*) … WHERE city = 'Kyoto')`
+// filters rows just as one in WHERE. A statement that cannot be prepared with untyped parameters
+// is prepared again with each parameter cast to its constant's own type (`typedSql`); see
+// lib/connectors/generic-cost.ts.
 import { loadPostgresParser, type PgNode, parseStatements, printStatement } from './postgres-parser.ts';
 
 /**
@@ -25,21 +31,39 @@ const UNIT_ARGUMENTS: Record<string, number> = {
   to_number: 1,
 };
 
-/** Fields whose constants are not values compared with data. */
-const SHAPE_FIELDS = new Set([
-  'groupClause',
-  'sortClause',
-  'distinctClause',
-  'limitCount',
-  'limitOffset',
-  'typmods',
-]);
+/** Lists whose bare integer items are positions, not values. */
+const POSITION_LISTS = new Set(['groupClause', 'sortClause', 'distinctClause']);
+/** Fields whose bare integer is a row count, not a value. */
+const COUNT_FIELDS = new Set(['limitCount', 'limitOffset']);
+
+/** The marks of `CYCLE … SET mark TO value DEFAULT value`: constants by the grammar, never compared with data. */
+const CYCLE_MARKS = new Set(['cycle_mark_value', 'cycle_mark_default']);
+
+/** A bare integer constant (`1`, `0`): the parser gives it an `ival` member. */
+const isInteger = (node: unknown): boolean => {
+  const constant = (node as PgNode | null)?.A_Const as PgNode | undefined;
+  return constant !== undefined && !constant.isnull && constant.ival !== undefined;
+};
+
+/** The type a constant has on its own, for the typed form of the statement. */
+const constantType = (constant: PgNode): string => {
+  if (constant.ival !== undefined) return 'integer';
+  if (constant.fval !== undefined) return 'numeric';
+  if (constant.boolval !== undefined) return 'boolean';
+  if (constant.bsval !== undefined) return 'varbit';
+  return 'text';
+};
 
 export interface GenericStatement {
   /** The statement with every value constant as a parameter `$n`, numbered after the bound ones. */
   sql: string;
   /** How many parameters it has in all (the bound ones first). */
   parameters: number;
+  /**
+   * The same statement with each new parameter cast to its constant's own type (`$2::text`,
+   * `$3::integer`), for a statement whose untyped parameters leave a type undecided.
+   */
+  typedSql: string;
 }
 
 /**
@@ -56,6 +80,7 @@ export const genericStatement = (sql: string, bound: number): GenericStatement |
   }
   if (statements.length !== 1) return undefined;
   let next = bound;
+  let typed = false;
   const visit = (value: unknown): unknown => {
     if (Array.isArray(value)) return value.map(visit);
     if (value === null || typeof value !== 'object') return value;
@@ -63,7 +88,14 @@ export const genericStatement = (sql: string, bound: number): GenericStatement |
     const constant = node.A_Const as PgNode | undefined;
     if (constant && !constant.isnull) {
       next += 1;
-      return { ParamRef: { number: next } };
+      const parameter = { ParamRef: { number: next } };
+      if (!typed) return parameter;
+      return {
+        TypeCast: {
+          arg: parameter,
+          typeName: { names: [{ String: { sval: constantType(constant) } }], typemod: -1 },
+        },
+      };
     }
     const call = node.FuncCall as PgNode | undefined;
     const names = Array.isArray(call?.funcname) ? (call.funcname as PgNode[]) : [];
@@ -80,12 +112,29 @@ export const genericStatement = (sql: string, bound: number): GenericStatement |
       };
     }
     return Object.fromEntries(
-      Object.entries(node).map(([key, child]) => [key, SHAPE_FIELDS.has(key) ? child : visit(child)]),
+      Object.entries(node).map(([key, child]) => {
+        if (key === 'typmods' || CYCLE_MARKS.has(key)) return [key, child];
+        if (COUNT_FIELDS.has(key)) return [key, isInteger(child) ? child : visit(child)];
+        if (POSITION_LISTS.has(key) && Array.isArray(child)) return [key, child.map(position)];
+        return [key, visit(child)];
+      }),
     );
   };
-  const statement = visit(statements[0]) as PgNode;
+  /** An item of GROUP BY / ORDER BY / DISTINCT ON: kept when it is a position, visited otherwise. */
+  const position = (item: unknown): unknown => {
+    if (isInteger(item)) return item;
+    const sort = (item as PgNode | null)?.SortBy as PgNode | undefined;
+    if (sort && isInteger(sort.node)) return item;
+    return visit(item);
+  };
+  const generic = (withTypes: boolean): string => {
+    next = bound;
+    typed = withTypes;
+    return printStatement(visit(statements[0]) as PgNode);
+  };
   try {
-    return { sql: printStatement(statement), parameters: next };
+    const sql = generic(false);
+    return { sql, typedSql: generic(true), parameters: next };
   } catch {
     return undefined;
   }

@@ -16,7 +16,10 @@ const OPTIONS = { database: 'MySQL' };
  * (`1e308`, `2E-3`: it reads a column `1e308`, or `2E` minus 3) and a leading decimal point
  * (`.5`, `.5e1`: a parse error). Each is written with its point and digits (`1.0e308`, `0.5e1`),
  * the same value for the server, outside strings, quoted identifiers and comments; a number
- * glued to an identifier character (`t1e3`, `1e3x`, `t.1e3`) is an identifier and is left alone.
+ * after an identifier character or a point (`t1e3`, `t.1e3`) is part of an identifier and left
+ * alone, as is a name that starts with digits and is no number (`123abc`, `1ea`). Text the server
+ * reads as a number but node-sql-parser as a name or another number (`0b1`, `0X1`, `0xg`, `1e3e3`,
+ * `1e3x`, `1e3.5`) throws, so the guard refuses it as a parse error.
  */
 export const normaliseNumbers = (sql: string): string => {
   let out = '';
@@ -56,6 +59,14 @@ export const normaliseNumbers = (sql: string): string => {
     const startsNumber = /\d/.test(char) || (char === '.' && /\d/.test(next ?? ''));
     if (startsNumber && text.length > 0 && !identifierChar.test(previous) && previous !== '.') {
       const after = sql[at + text.length] ?? ' ';
+      const word = /^[A-Za-z0-9_$\u0080-\uffff]*/.exec(sql.slice(at))?.[0] ?? '';
+      // MySQL reads `0b1` as a bit value, `0X1` as a name, `1e3e3` / `1e3x` as the number 1e3
+      // named e3 / x; node-sql-parser reads each as a name or a hex number. Refused, never
+      // turned into a name the server would read otherwise.
+      if (/^0[bBX]/.test(word) || (/^0x/.test(word) && !/^0x[0-9a-fA-F]+$/.test(word)))
+        throw new SyntaxError(`${word.slice(0, 40)} is not a number this service reads`);
+      if (number?.[3] !== undefined && (identifierChar.test(after) || after === '.'))
+        throw new SyntaxError(`${sql.slice(at, at + 40).split(/\s/)[0]} is not a number this service reads`);
       if (!identifierChar.test(after) && after !== '.') {
         const [, whole, fraction, exponent] = number as RegExpExecArray;
         const hasPoint = text.includes('.');

@@ -730,9 +730,10 @@ const withClause = (clause: unknown, frames: Frame[], state: RewriteState): Fram
     if (isNode(item.stmt) && 'ast' in item.stmt) {
       keysWithin(item.stmt, keySet('ast', 'tableList', 'columnList', 'parentheses'), 'WITH');
     }
+    // Read before the walk rewrites the step's tables into filtered subqueries.
+    const growing = recursive ? mysqlRecursionRefusal(item) : undefined;
+    if (growing !== undefined) refuse('SIZE_NOT_BOUNDED', growing);
     statement(body, [...frames, { names: visible, forbidden, barrier: true }], state);
-    const doubling = recursive ? mysqlRecursionRefusal(item) : undefined;
-    if (doubling !== undefined) refuse('SIZE_NOT_BOUNDED', doubling);
     if (present(item.columns)) {
       if (!Array.isArray(item.columns)) refuse('UNSUPPORTED_SYNTAX', 'Unsupported CTE columns');
       for (const column of item.columns) {

@@ -467,9 +467,10 @@ const walkWith = (withClause: PgNode, outer: Scope | undefined, state: WalkState
   ctes.forEach((cte, index) => {
     const scope =
       withClause.recursive === true ? all : { parent: outer, ctes: new Set(names.slice(0, index)) };
+    // Read before the walk rewrites the step's tables into filtered subqueries.
+    const growing = withClause.recursive === true ? postgresRecursionRefusal(cte) : undefined;
+    if (growing !== undefined) refuse('SIZE_NOT_BOUNDED', growing);
     walkCte(cte, scope, state);
-    const doubling = withClause.recursive === true ? postgresRecursionRefusal(cte) : undefined;
-    if (doubling !== undefined) refuse('SIZE_NOT_BOUNDED', doubling);
   });
   return all;
 };

@@ -1,51 +1,173 @@
-// Recursive queries are bounded (docs/design.md "Isolation against an attacker: second round").
-// A recursive CTE whose step builds a value from two or more of its own previous values —
-// `s || s`, concat(s, s), replace(s, 'x', s), array_cat(a, a), `s || t` over two of its columns —
-// doubles it every step: from 16 characters, 26 steps ask the server for a gigabyte per row,
-// which neither the statement timeout nor the cost ceiling sees (a PostgreSQL 15 backend held
-// 1.6 GB until the timeout). Such a step is refused with SIZE_NOT_BOUNDED, as `repeat` is. A step
-// that uses its own value once (`p.route || ' > ' || c.name`, `n + 1`) grows by at most what the
-// step adds, so its length is bounded by the statement timeout: the quadratic cost of copying
-// reaches the timeout long before memory. Both guards call these on every CTE of a WITH RECURSIVE:
-// the checks read the CTE's own tree only (its name, columns and the arms that read it).
+// Recursive queries are bounded (docs/design.md "Recursion"). A recursive CTE whose step builds
+// a value bigger than the one it read grows it every step: `s || s`, concat(s, s), but also
+// replace(s, 'a', 'aa') or regexp_replace(s, '(.)', '\1\1', 'g') with one reference, and the same
+// computed in a LATERAL or derived table, a nested WITH or a scalar subquery of the step. From 16
+// characters, 26 doublings ask the server for a gigabyte per row, which neither the statement
+// timeout nor the cost ceiling sees. Counting references cannot be complete, so the rule is an
+// allow-list, complete by construction: in a recursive arm (an arm of the CTE that reads the CTE)
+// every value the step outputs, and every value computed by any SELECT list, VALUES list or
+// function in FROM inside that arm, is BOUNDED:
+//   - a column reference (not a whole previous row, `r` or `r.*`, whose text nests the row's
+//     own text with its quotes doubled; a plain `r.*` output of the step only lists columns),
+//     a constant, a parameter, a cast of a bounded value;
+//   - arithmetic (+ - * / % ^) of bounded values; a comparison or boolean test (a boolean);
+//   - CASE / COALESCE / NULLIF / GREATEST / LEAST of bounded values;
+//   - a function from NUMBER_FUNCTIONS (the result is a number or a date, whatever the
+//     arguments) or from NO_LONGER_FUNCTIONS (the result is no longer than its bounded
+//     arguments: lower, substr, trim, min, max, …);
+//   - a scalar, EXISTS or IN subquery (its own SELECT list is checked the same way).
+// Anything else — `||`, concat, replace, regexp_replace, repeat, lpad, format, array and row
+// constructors, ARRAY(subquery), string_agg, array_agg, json builders, jsonb operators,
+// unknown functions — is refused with SIZE_NOT_BOUNDED. One exception keeps the usual path query
+// (`p.route || ' > ' || c.name`): an output of the step itself may be a concatenation whose
+// pieces are constants, columns of plain tables of the step's FROM and at most ONE column of
+// the CTE. It grows by at most one stored value per step — linearly, so the statement timeout
+// (the copying is quadratic) ends it long before memory does. Both guards call these on every CTE
+// of a WITH RECURSIVE.
 import type { PgNode } from './postgres-parser.ts';
 
-/** Functions whose result holds their arguments (strings, arrays, JSON, rows) at full length. */
-const GROWING_FUNCTIONS = new Set([
-  'concat',
-  'concat_ws',
-  'format',
-  'replace',
-  'regexp_replace',
-  'textcat',
-  'array_cat',
-  'array_append',
-  'array_prepend',
-  'json_build_array',
-  'jsonb_build_array',
-  'json_build_object',
-  'jsonb_build_object',
-  'json_array',
-  'json_object',
-  'json_merge',
-  'json_merge_preserve',
-  'json_merge_patch',
-  'jsonb_set',
-  'jsonb_insert',
-  'to_json',
-  'to_jsonb',
-  'row_to_json',
-  'insert',
-  'lpad',
-  'rpad',
+/** Functions whose result is a number, a boolean or a date whatever their arguments are. */
+const NUMBER_FUNCTIONS = new Set([
+  'count',
+  'sum',
+  'avg',
+  'length',
+  'char_length',
+  'character_length',
+  'octet_length',
+  'bit_length',
+  'array_length',
+  'cardinality',
+  'strpos',
+  'position',
+  'locate',
+  'instr',
+  'date_part',
+  'extract',
+  'year',
+  'month',
+  'day',
+  'dayofmonth',
+  'dayofweek',
+  'dayofyear',
+  'hour',
+  'minute',
+  'second',
+  'week',
+  'quarter',
+  'datediff',
+  'now',
+  'curdate',
+  'current_date',
+  'random',
+  'rand',
+  'sign',
+]);
+
+/** Functions whose result is no longer than their longest argument (or a number or date). */
+const NO_LONGER_FUNCTIONS = new Set([
+  'abs',
+  'round',
+  'floor',
+  'ceil',
+  'ceiling',
+  'trunc',
+  'truncate',
+  'mod',
+  'power',
+  'pow',
+  'sqrt',
+  'exp',
+  'ln',
+  'log',
+  'greatest',
+  'least',
+  'coalesce',
+  'ifnull',
+  'nullif',
+  'if',
+  'min',
+  'max',
+  'lower',
+  'upper',
+  'lcase',
+  'ucase',
+  'initcap',
+  'btrim',
+  'ltrim',
+  'rtrim',
+  'trim',
+  'substr',
+  'substring',
+  'left',
+  'right',
+  'md5',
+  'date',
+  'date_trunc',
+  'date_add',
+  'date_sub',
+  'adddate',
+  'subdate',
+  'make_date',
+  'age',
+  'to_date',
+]);
+
+/** Operators whose result is a number of the operands' size. */
+const ARITHMETIC = new Set(['+', '-', '*', '/', '%', '^', 'div', 'mod']);
+/** Operators whose result is a boolean. */
+const COMPARISONS = new Set([
+  '=',
+  '<>',
+  '!=',
+  '<',
+  '>',
+  '<=',
+  '>=',
+  '<=>',
+  '~~',
+  '!~~',
+  '~~*',
+  '!~~*',
+  '~',
+  '~*',
+  '!~',
+  '!~*',
+  '@>',
+  '<@',
+  'and',
+  'or',
+  'xor',
+  'like',
+  'not like',
+  'in',
+  'not in',
+  'between',
+  'not between',
+  'is',
+  'is not',
+  'regexp',
+  'not regexp',
+  'rlike',
+  'not rlike',
 ]);
 
 const recursionMessage = (cte: string) =>
-  `The recursive query ${cte} builds a value from more than one of its own previous values in one step, ` +
-  'which doubles its size every step: use each of its columns at most once in a concatenation';
+  `The recursive query ${cte} computes in its recursive step a value that can grow every step ` +
+  '(only columns, constants, numbers and functions that do not lengthen a value may be computed there; ' +
+  'a concatenation may hold at most one of its own columns)';
 
 const isObject = (value: unknown): value is PgNode =>
   value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** Every object node below `value` (itself included). */
+const everyNode = (value: unknown, visit: (node: PgNode) => void): void => {
+  if (Array.isArray(value)) for (const item of value) everyNode(item, visit);
+  else if (isObject(value)) {
+    visit(value);
+    for (const child of Object.values(value)) everyNode(child, visit);
+  }
+};
 
 // ---- PostgreSQL (libpg-query's tree) --------------------------------------------------------------
 
@@ -63,29 +185,6 @@ const pgArms = (select: PgNode): PgNode[] =>
     ? [...pgArms((select.larg ?? {}) as PgNode), ...pgArms((select.rarg ?? {}) as PgNode)]
     : [select];
 
-/** Every node below `value` (itself included) for which `visit` returns true, not looking inside them. */
-const collect = (value: unknown, visit: (node: PgNode) => boolean, found: PgNode[] = []): PgNode[] => {
-  if (Array.isArray(value)) for (const item of value) collect(item, visit, found);
-  else if (isObject(value)) {
-    if (visit(value)) found.push(value);
-    else for (const child of Object.values(value)) collect(child, visit, found);
-  }
-  return found;
-};
-
-/** The names the arm reads the CTE under (its own name, or the alias it is given). */
-const pgAliases = (arm: PgNode, cte: string): Set<string> => {
-  const aliases = new Set<string>();
-  for (const node of collect(arm.fromClause, (n) => isObject(n.RangeVar))) {
-    const range = node.RangeVar as PgNode;
-    if (range.schemaname === undefined && range.relname === cte) {
-      const alias = isObject(range.alias) ? range.alias.aliasname : undefined;
-      aliases.add(typeof alias === 'string' ? alias : cte);
-    }
-  }
-  return aliases;
-};
-
 const pgOutputNames = (arm: PgNode): string[] =>
   (Array.isArray(arm.targetList) ? arm.targetList : []).flatMap((item) => {
     const target = isObject(item) && isObject(item.ResTarget) ? item.ResTarget : undefined;
@@ -96,16 +195,95 @@ const pgOutputNames = (arm: PgNode): string[] =>
     return last === undefined ? [] : [last];
   });
 
-const pgGrowing = (node: PgNode): boolean => {
-  if (isObject(node.A_Expr)) return pgStrings(node.A_Expr.name).includes('||');
-  if (isObject(node.FuncCall)) {
-    const name = pgStrings(node.FuncCall.funcname).at(-1);
-    return name !== undefined && GROWING_FUNCTIONS.has(name.toLowerCase());
+/** Whether a value computed by `node` is bounded (see the header). */
+const pgBounded = (node: unknown, wholeRow: (ref: PgNode) => boolean): boolean => {
+  if (!isObject(node)) return true;
+  if (isObject(node.ColumnRef)) return !wholeRow(node.ColumnRef);
+  if (node.A_Const || node.ParamRef || node.SQLValueFunction) return true;
+  if (node.BoolExpr || node.NullTest || node.BooleanTest) return true;
+  if (isObject(node.TypeCast)) return pgBounded(node.TypeCast.arg, wholeRow);
+  if (isObject(node.CollateClause)) return pgBounded(node.CollateClause.arg, wholeRow);
+  if (isObject(node.A_Expr)) {
+    const expr = node.A_Expr;
+    const op = pgStrings(expr.name).at(-1)?.toLowerCase() ?? '';
+    if (expr.kind === 'AEXPR_OP') {
+      if (ARITHMETIC.has(op)) return pgBounded(expr.lexpr, wholeRow) && pgBounded(expr.rexpr, wholeRow);
+      return COMPARISONS.has(op);
+    }
+    if (expr.kind === 'AEXPR_NULLIF')
+      return pgBounded(expr.lexpr, wholeRow) && pgBounded(expr.rexpr, wholeRow);
+    // IN, LIKE, BETWEEN, IS DISTINCT FROM, = ANY (…): booleans.
+    return true;
   }
-  return isObject(node.A_ArrayExpr) || isObject(node.RowExpr);
+  if (isObject(node.CaseExpr)) {
+    const whens = Array.isArray(node.CaseExpr.args) ? node.CaseExpr.args : [];
+    return (
+      whens.every(
+        (when) => !isObject(when) || !isObject(when.CaseWhen) || pgBounded(when.CaseWhen.result, wholeRow),
+      ) && pgBounded(node.CaseExpr.defresult, wholeRow)
+    );
+  }
+  if (isObject(node.CoalesceExpr)) return pgList(node.CoalesceExpr.args, wholeRow);
+  if (isObject(node.MinMaxExpr)) return pgList(node.MinMaxExpr.args, wholeRow);
+  if (isObject(node.SubLink)) return node.SubLink.subLinkType !== 'ARRAY_SUBLINK';
+  if (isObject(node.A_Indirection)) return pgBounded(node.A_Indirection.arg, wholeRow);
+  if (isObject(node.FuncCall)) {
+    const name = pgStrings(node.FuncCall.funcname).at(-1)?.toLowerCase() ?? '';
+    if (NUMBER_FUNCTIONS.has(name)) return true;
+    return NO_LONGER_FUNCTIONS.has(name) && pgList(node.FuncCall.args, wholeRow);
+  }
+  return false;
+};
+const pgList = (items: unknown, wholeRow: (ref: PgNode) => boolean): boolean =>
+  !Array.isArray(items) || items.every((item) => pgBounded(item, wholeRow));
+
+/** The names plain tables (not the CTE, not subqueries or functions) have in the FROM of `arm`. */
+const pgTableNames = (from: unknown, cte: string, names: Set<string>): boolean => {
+  let plainOnly = true;
+  const visit = (item: unknown) => {
+    if (!isObject(item)) return;
+    if (isObject(item.JoinExpr)) {
+      visit(item.JoinExpr.larg);
+      visit(item.JoinExpr.rarg);
+    } else if (isObject(item.RangeVar)) {
+      const range = item.RangeVar;
+      const alias = isObject(range.alias) ? range.alias.aliasname : undefined;
+      const name = typeof alias === 'string' ? alias : String(range.relname);
+      if (range.relname !== cte || range.schemaname !== undefined) names.add(name);
+    } else plainOnly = false;
+  };
+  if (Array.isArray(from)) for (const item of from) visit(item);
+  return plainOnly;
 };
 
-/** SIZE_NOT_BOUNDED's message for a CommonTableExpr of a WITH RECURSIVE whose step doubles a value. */
+/** The names the arm reads the CTE under (its own name, or the alias it is given). */
+const pgAliases = (arm: PgNode, cte: string): Set<string> => {
+  const aliases = new Set<string>();
+  everyNode(arm, (node) => {
+    const range = isObject(node.RangeVar) ? node.RangeVar : undefined;
+    if (range && range.schemaname === undefined && range.relname === cte) {
+      const alias = isObject(range.alias) ? range.alias.aliasname : undefined;
+      aliases.add(typeof alias === 'string' ? alias : cte);
+    }
+  });
+  return aliases;
+};
+
+/** The pieces of a `||` chain or a concat / concat_ws call, casts looked through. */
+const pgPieces = (node: unknown): unknown[] => {
+  if (!isObject(node)) return [node];
+  if (isObject(node.TypeCast)) return pgPieces(node.TypeCast.arg);
+  const expr = isObject(node.A_Expr) ? node.A_Expr : undefined;
+  if (expr?.kind === 'AEXPR_OP' && pgStrings(expr.name).at(-1) === '||')
+    return [...pgPieces(expr.lexpr), ...pgPieces(expr.rexpr)];
+  const call = isObject(node.FuncCall) ? node.FuncCall : undefined;
+  const name = call ? pgStrings(call.funcname).at(-1)?.toLowerCase() : undefined;
+  if (call && (name === 'concat' || name === 'concat_ws') && Array.isArray(call.args))
+    return call.args.flatMap(pgPieces);
+  return [node];
+};
+
+/** SIZE_NOT_BOUNDED's message for a CommonTableExpr of a WITH RECURSIVE whose step can grow a value. */
 export const postgresRecursionRefusal = (cte: PgNode): string | undefined => {
   const name = typeof cte.ctename === 'string' ? cte.ctename : '';
   const query =
@@ -117,19 +295,77 @@ export const postgresRecursionRefusal = (cte: PgNode): string | undefined => {
   for (const arm of arms) {
     const aliases = pgAliases(arm, name);
     if (aliases.size === 0) continue;
-    const ownReferences = (node: PgNode): number =>
-      collect(node, (n) => isObject(n.ColumnRef)).reduce((count, found) => {
-        const fields = (found.ColumnRef as PgNode).fields;
-        const parts = pgStrings(fields);
-        const star = Array.isArray(fields) && fields.some((field) => isObject(field) && 'A_Star' in field);
-        if (parts.length === 1 && !star) return count + (columns.has(parts[0]!) ? 1 : 0);
-        // `r.*` is every column of the previous row at once.
-        if (parts.length >= 1 && aliases.has(parts[0]!)) return count + (star ? 2 : 1);
-        return count;
-      }, 0);
-    for (const growing of collect(arm.targetList, pgGrowing)) {
-      if (ownReferences(growing) > 1) return recursionMessage(name);
+    const tables = new Set<string>();
+    const plainOnly = pgTableNames(arm.fromClause, name, tables);
+    /**
+     * A reference to a whole previous row (`r`, `r.*`): its text nests the row's own text, quotes
+     * doubled, every step. Allowed only as a plain `r.*` output of the step, which lists columns.
+     */
+    const wholeRow = (ref: PgNode): boolean => {
+      const parts = pgStrings(ref.fields);
+      const star =
+        Array.isArray(ref.fields) && ref.fields.some((field) => isObject(field) && 'A_Star' in field);
+      if (star) return parts.length > 0 && aliases.has(parts[0]!);
+      return parts.length === 1 && aliases.has(parts[0]!) && !columns.has(parts[0]!);
+    };
+    const starOutput = (value: unknown): boolean => {
+      const ref = isObject(value) && isObject(value.ColumnRef) ? value.ColumnRef : undefined;
+      const fields = ref && Array.isArray(ref.fields) ? ref.fields : [];
+      return fields.length > 0 && fields.some((field) => isObject(field) && 'A_Star' in field);
+    };
+    /** A piece of a concatenation: 'own' (a column of the CTE), 'fixed' (no growth) or 'other'. */
+    const piece = (node: unknown): 'own' | 'fixed' | 'other' => {
+      if (!isObject(node)) return 'other';
+      if (node.A_Const || node.ParamRef) return 'fixed';
+      const ref = isObject(node.ColumnRef) ? node.ColumnRef : undefined;
+      if (!ref) return 'other';
+      const parts = pgStrings(ref.fields);
+      const star =
+        Array.isArray(ref.fields) && ref.fields.some((field) => isObject(field) && 'A_Star' in field);
+      if (star || wholeRow(ref)) return 'other';
+      if (parts.length === 1) {
+        if (columns.has(parts[0]!)) return 'own';
+        return plainOnly ? 'fixed' : 'other';
+      }
+      if (aliases.has(parts[0]!)) return 'own';
+      return tables.has(parts[0]!) ? 'fixed' : 'other';
+    };
+    const linear = (node: unknown): boolean => {
+      const pieces = pgPieces(node).map(piece);
+      return !pieces.includes('other') && pieces.filter((kind) => kind === 'own').length <= 1;
+    };
+    const outputs = Array.isArray(arm.targetList) ? arm.targetList : [];
+    for (const item of outputs) {
+      const value = isObject(item) && isObject(item.ResTarget) ? item.ResTarget.val : undefined;
+      if (!starOutput(value) && !pgBounded(value, wholeRow) && !linear(value)) return recursionMessage(name);
     }
+    // Everything computed inside the step: nested SELECT lists, VALUES lists, functions in FROM.
+    let unbounded = false;
+    const inside = Object.fromEntries(Object.entries(arm).filter(([key]) => key !== 'targetList'));
+    everyNode([inside, outputs.map((item) => (isObject(item) ? item : {}))], (node) => {
+      if (unbounded) return;
+      const select = isObject(node.SelectStmt) ? node.SelectStmt : undefined;
+      if (select) {
+        for (const target of Array.isArray(select.targetList) ? select.targetList : [])
+          if (isObject(target) && isObject(target.ResTarget) && !pgBounded(target.ResTarget.val, wholeRow))
+            unbounded = true;
+        for (const row of Array.isArray(select.valuesLists) ? select.valuesLists : [])
+          if (!(isObject(row) && isObject(row.List) && pgList(row.List.items, wholeRow))) unbounded = true;
+      }
+      if (isObject(node.RangeFunction)) {
+        const functions = Array.isArray(node.RangeFunction.functions) ? node.RangeFunction.functions : [];
+        for (const item of functions) {
+          const items = isObject(item) && isObject(item.List) ? item.List.items : undefined;
+          const first = Array.isArray(items) ? items[0] : undefined;
+          const call = isObject(first) && isObject(first.FuncCall) ? first.FuncCall : undefined;
+          const called = call ? pgStrings(call.funcname).at(-1)?.toLowerCase() : undefined;
+          if (!call || !(called === 'generate_series' || called === 'unnest') || !pgList(call.args, wholeRow))
+            unbounded = true;
+        }
+      }
+      if (node.RangeTableFunc) unbounded = true;
+    });
+    if (unbounded) return recursionMessage(name);
   }
   return undefined;
 };
@@ -151,11 +387,65 @@ const myArms = (ast: PgNode): PgNode[] => {
   return arms;
 };
 
-const myGrowing = (node: PgNode): boolean => {
-  if (node.type !== 'function') return false;
+const MY_CONSTANTS = new Set([
+  'number',
+  'single_quote_string',
+  'double_quote_string',
+  'natural_string',
+  'string',
+  'hex_string',
+  'full_hex_string',
+  'bit_string',
+  'bool',
+  'boolean',
+  'null',
+  'param',
+  'date',
+  'datetime',
+  'time',
+  'timestamp',
+  'interval',
+  'star',
+]);
+
+const myFunctionName = (node: PgNode): string => {
   const parts = isObject(node.name) ? node.name.name : undefined;
-  const name = Array.isArray(parts) ? myName(parts.at(-1)) : myName(node.name);
-  return name !== undefined && GROWING_FUNCTIONS.has(name.toLowerCase());
+  return (Array.isArray(parts) ? myName(parts.at(-1)) : myName(node.name))?.toLowerCase() ?? '';
+};
+
+const myArgs = (node: PgNode): unknown[] => {
+  const args = node.args;
+  if (Array.isArray(args)) return args;
+  if (isObject(args) && Array.isArray(args.value)) return args.value;
+  if (isObject(args) && args.expr !== undefined) return [args.expr];
+  return args === undefined || args === null ? [] : [args];
+};
+
+/** The MySQL counterpart of pgBounded. */
+const myBounded = (node: unknown): boolean => {
+  if (!isObject(node)) return true;
+  if (isObject(node.ast)) return true; // a scalar / IN / EXISTS subquery: its SELECT list is checked
+  const type = typeof node.type === 'string' ? node.type : '';
+  if (type === 'column_ref' || MY_CONSTANTS.has(type)) return true;
+  if (type === 'binary_expr') {
+    const op = String(node.operator).toLowerCase();
+    if (ARITHMETIC.has(op)) return myBounded(node.left) && myBounded(node.right);
+    return COMPARISONS.has(op);
+  }
+  if (type === 'unary_expr') return String(node.operator).toLowerCase() === 'not' || myBounded(node.expr);
+  if (type === 'cast') return myBounded(node.expr);
+  if (type === 'case')
+    return (Array.isArray(node.args) ? node.args : []).every(
+      (arm) => !isObject(arm) || myBounded(arm.result),
+    );
+  if (type === 'expr_list') return !Array.isArray(node.value) || node.value.every(myBounded);
+  if (type === 'function' || type === 'aggr_func') {
+    const name = type === 'aggr_func' ? String(node.name).toLowerCase() : myFunctionName(node);
+    if (NUMBER_FUNCTIONS.has(name)) return true;
+    return NO_LONGER_FUNCTIONS.has(name) && myArgs(node).every(myBounded);
+  }
+  if (type === 'extract') return true;
+  return false;
 };
 
 /** The MySQL guard's counterpart of postgresRecursionRefusal, on one item of a WITH RECURSIVE. */
@@ -177,25 +467,57 @@ export const mysqlRecursionRefusal = (cte: PgNode): string | undefined => {
   });
   const columns = new Set(declared.length > 0 ? declared : firstColumns);
   for (const arm of arms) {
+    const armBody = Object.fromEntries(Object.entries(arm).filter(([key]) => key !== '_next'));
     const aliases = new Set<string>();
-    for (const item of collect(
-      arm.from,
-      (n) => typeof n.table === 'string' && !('type' in n && n.type === 'column_ref'),
-    ))
-      if (lower(item.table as string) === lower(name) && !item.db)
-        aliases.add(lower(myName(item.as) ?? name)!);
+    everyNode(armBody, (item) => {
+      if (typeof item.table === 'string' && item.type !== 'column_ref' && !item.db)
+        if (lower(item.table) === lower(name)) aliases.add(lower(myName(item.as) ?? name)!);
+    });
     if (aliases.size === 0) continue;
-    const ownReferences = (node: PgNode): number =>
-      collect(node, (n) => n.type === 'column_ref').reduce((count, ref) => {
-        const column = lower(myName(ref.column));
-        const table = lower(myName(ref.table));
-        if (table === undefined) return count + (column !== undefined && columns.has(column) ? 1 : 0);
-        if (aliases.has(table)) return count + (column === '*' ? 2 : 1);
-        return count;
-      }, 0);
-    for (const growing of collect(arm.columns, myGrowing)) {
-      if (ownReferences(growing) > 1) return recursionMessage(name);
+    const tables = new Set<string>();
+    let plainOnly = true;
+    for (const item of Array.isArray(arm.from) ? arm.from : []) {
+      if (isObject(item) && typeof item.table === 'string') {
+        if (lower(item.table) !== lower(name) || item.db) tables.add(lower(myName(item.as) ?? item.table)!);
+      } else if (!(isObject(item) && item.type === 'dual')) plainOnly = false;
     }
+    const piece = (node: unknown): 'own' | 'fixed' | 'other' => {
+      if (!isObject(node)) return 'other';
+      if (node.type === 'cast') return piece(node.expr);
+      if (MY_CONSTANTS.has(String(node.type)) && node.type !== 'star') return 'fixed';
+      if (node.type !== 'column_ref') return 'other';
+      const column = lower(myName(node.column));
+      const table = lower(myName(node.table));
+      if (column === '*') return 'other';
+      if (table === undefined) {
+        if (column !== undefined && columns.has(column)) return 'own';
+        return plainOnly ? 'fixed' : 'other';
+      }
+      if (aliases.has(table)) return 'own';
+      return tables.has(table) ? 'fixed' : 'other';
+    };
+    const linear = (node: unknown): boolean => {
+      if (!isObject(node) || node.type !== 'function') return false;
+      const called = myFunctionName(node);
+      if (called !== 'concat' && called !== 'concat_ws') return false;
+      const pieces = myArgs(node).map(piece);
+      return !pieces.includes('other') && pieces.filter((kind) => kind === 'own').length <= 1;
+    };
+    const outputs = Array.isArray(arm.columns) ? arm.columns : [];
+    for (const item of outputs) {
+      const value = isObject(item) ? item.expr : undefined;
+      if (!myBounded(value) && !linear(value)) return recursionMessage(name);
+    }
+    // Everything computed inside the step: nested SELECT lists and VALUES rows.
+    let unbounded = false;
+    const inside = Object.fromEntries(Object.entries(armBody).filter(([key]) => key !== 'columns'));
+    everyNode([inside, outputs], (node) => {
+      if (node.type === 'select' && Array.isArray(node.columns))
+        for (const column of node.columns) if (isObject(column) && !myBounded(column.expr)) unbounded = true;
+      if (node.type === 'values' && Array.isArray(node.values))
+        for (const row of node.values) if (!myBounded(row)) unbounded = true;
+    });
+    if (unbounded) return recursionMessage(name);
   }
   return undefined;
 };

@@ -230,6 +230,13 @@ const contract = (subject: () => Subject) => {
 };
 
 const postgresOnly = (subject: () => Subject) => {
+  it('bounds the memory of each sort or hash of a guarded query (work_mem)', async () => {
+    const result = await subject().connector.execute("SELECT current_setting('work_mem') AS work_mem", [], {
+      timeoutMs: 10_000,
+    });
+    expect(result.rows).toEqual([{ work_mem: '8MB' }]);
+  });
+
   it('pins search_path to pg_catalog: an unqualified table does not resolve', async () => {
     await expect(
       subject().connector.execute('SELECT count(*) FROM customers', [], { timeoutMs: 10_000 }),

@@ -6,7 +6,9 @@
 // refused for cost while the same query on a city nobody has answered [{count: 0}], which told
 // tenant 1 that Kyoto is common among the others. The bisection variant moves a literal bound
 // (`a.id < N`) and a city through many values to find where the decision flips. Every probe of
-// one shape must get the same decision, whatever its literals.
+// one shape must get the same decision, whatever its literals, including a literal inside an
+// ORDER BY, GROUP BY or LIMIT subquery. On PostgreSQL and PGlite a statement made unpreparable on
+// purpose (`AND 'x' IS NOT NULL`) is refused like the plain cross join, not run without a ceiling.
 import { writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -72,6 +74,41 @@ const SHAPES: { name: string; probes: string[] }[] = [
       (city) => `SELECT count(*) AS n FROM customers a, customers b, customers c WHERE a.city >= '${city}'`,
     ),
   },
+  // A literal inside ORDER BY / GROUP BY / LIMIT is a value too, not a position or a row count.
+  {
+    name: 'a city compared inside an ORDER BY subquery',
+    probes: ['Kyoto', 'Nowhere', 'Osaka'].map(
+      (city) =>
+        `SELECT a.id FROM customers a ORDER BY (SELECT count(*) FROM customers b, customers c, customers d WHERE b.city = '${city}') LIMIT 1`,
+    ),
+  },
+  {
+    name: 'a city compared inside a GROUP BY subquery',
+    probes: ['Kyoto', 'Nowhere', 'Osaka'].map(
+      (city) =>
+        `SELECT count(*) AS n FROM customers a GROUP BY a.id, (SELECT count(*) FROM customers b, customers c, customers d WHERE b.city = '${city}')`,
+    ),
+  },
+  {
+    name: 'a city compared inside a LIMIT subquery',
+    probes: ['Kyoto', 'Nowhere', 'Osaka'].map(
+      (city) =>
+        `SELECT a.id FROM customers a LIMIT (SELECT count(*) FROM customers b, customers c, customers d WHERE b.city = '${city}')`,
+    ),
+  },
+];
+
+/**
+ * Statements made unpreparable with untyped parameters (a constant whose type nothing decides):
+ * each is refused for cost like the plain cross join, never run without a ceiling.
+ */
+const UNPREPARABLE = [
+  `SELECT count(*) AS n FROM customers a, customers b, customers c WHERE a.city = 'Nowhere'`,
+  `SELECT count(*) AS n FROM customers a, customers b, customers c WHERE a.city = 'Nowhere' AND 'x' = 'x'`,
+  `SELECT count(*) AS n, 'x' || 'y' AS t FROM customers a, customers b, customers c`,
+  `SELECT count(*) AS n, 'x' AS t FROM customers a, customers b, customers c WHERE a.city = 'Nowhere'`,
+  `SELECT count(*) AS n FROM customers a, customers b, customers c WHERE a.city = 'Nowhere' AND 'x' IS NOT NULL`,
+  `SELECT count(*) AS n FROM customers a, customers b, customers c WHERE a.city = 'Nowhere' GROUP BY 'k'`,
 ];
 
 interface Target {
@@ -93,7 +130,15 @@ const decisionOf = async (target: Target, sql: string): Promise<string> => {
   }
 };
 
-const checkShapes = (target: Target) => {
+const checkShapes = (target: Target, engine: 'postgres' | 'mysql') => {
+  if (engine === 'postgres')
+    it('refuses a cross join made unpreparable on purpose, as it refuses the plain one', async () => {
+      const decisions: Record<string, string> = {};
+      for (const probe of UNPREPARABLE) decisions[probe] = await decisionOf(target, probe);
+      expect(Object.values(decisions), JSON.stringify(decisions, null, 1)).toEqual(
+        UNPREPARABLE.map(() => 'refused'),
+      );
+    }, 120_000);
   for (const shape of SHAPES) {
     it(`decides ${shape.name} the same for every literal`, async () => {
       const decisions: Record<string, string> = {};
@@ -113,7 +158,7 @@ describe('cost decisions on PGlite', () => {
     catalog = await connector.introspect({ policy });
   }, 120_000);
   afterAll(() => connector?.close());
-  checkShapes({ guard: guardPostgres, connector: () => connector, catalog: () => catalog });
+  checkShapes({ guard: guardPostgres, connector: () => connector, catalog: () => catalog }, 'postgres');
 });
 
 describe.runIf(POSTGRES_URL)('cost decisions on a PostgreSQL server', () => {
@@ -144,7 +189,7 @@ describe.runIf(POSTGRES_URL)('cost decisions on a PostgreSQL server', () => {
     await admin?.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     await admin?.end();
   });
-  checkShapes({ guard: guardPostgres, connector: () => connector, catalog: () => catalog });
+  checkShapes({ guard: guardPostgres, connector: () => connector, catalog: () => catalog }, 'postgres');
 });
 
 describe.runIf(MYSQL_URL)('cost decisions on MySQL/MariaDB', () => {
@@ -169,5 +214,5 @@ describe.runIf(MYSQL_URL)('cost decisions on MySQL/MariaDB', () => {
     await admin.query(`DROP DATABASE IF EXISTS ${name}`);
     await admin.end();
   });
-  checkShapes({ guard: guardMysql, connector: () => connector, catalog: () => catalog });
+  checkShapes({ guard: guardMysql, connector: () => connector, catalog: () => catalog }, 'mysql');
 });
