@@ -3,6 +3,7 @@
 // into the prompt on a 50-table schema, and what a database's egress settings keep out.
 import { describe, expect, it } from 'vitest';
 import type { EngineInput } from '#lib/answer/engine.ts';
+import { linkSchema } from '#lib/answer/engines/linking.ts';
 import { buildPrompt } from '#lib/answer/engines/prompt.ts';
 import { countTokens } from '#lib/answer/engines/tokens.ts';
 import type { Glossary } from '#lib/answer/glossary.ts';
@@ -126,6 +127,58 @@ describe('schema linking', () => {
     expect(
       ask('list each depot with the truck assigned to it and its open tickets last month').tokens,
     ).toBeLessThanOrEqual(2_500);
+  });
+});
+
+describe('word vectors in schema linking', () => {
+  /** Relations by linking score, best first. */
+  const ranked = (target: typeof catalog, question: string, tenantColumn: string) =>
+    [...linkSchema(target, question, { tenantColumn }).byKey.values()]
+      .sort((a, b) => b.score - a.score)
+      .map((linked) => linked.relation.name);
+
+  it('links a word no name or WordNet sense reaches to the nearest relation (50 relations)', () => {
+    expect(ranked(catalog, 'how many laptops do we have', 'org_id')[0]).toBe('devices');
+    expect(ranked(catalog, 'how many emails do we have', 'org_id')[0]).toBe('messages');
+    expect(ask('how many laptops do we have').detailed).toContain('devices');
+  });
+
+  it('ranks a relation the question names above one only word vectors reach', () => {
+    const order = ranked(catalog, 'laptops per warehouse', 'org_id');
+    expect(order.slice(0, 2)).toEqual(['warehouses', 'devices']);
+  });
+
+  const id = () => col('id', 'integer', 'integer');
+  const hospital = catalogOf(
+    [
+      { name: 'wards', columns: [id(), col('name', 'text', 'text'), col('bed_count', 'integer', 'integer')] },
+      {
+        name: 'physicians',
+        columns: [id(), col('full_name', 'text', 'text'), col('specialty', 'text', 'text')],
+      },
+      {
+        name: 'patients',
+        columns: [id(), col('full_name', 'text', 'text'), col('birth_date', 'date', 'date')],
+      },
+      {
+        name: 'prescriptions',
+        columns: [
+          id(),
+          col('patient_id', 'integer', 'integer', { references: 'patients' }),
+          col('physician_id', 'integer', 'integer', { references: 'physicians' }),
+          col('drug', 'text', 'text'),
+          col('dose_mg', 'decimal', 'numeric'),
+        ],
+      },
+    ],
+    { indexedAt: '2026-03-02T00:00:00.000Z' },
+  );
+
+  it('links relations and columns of another domain: clinicians, milligrams', () => {
+    expect(ranked(hospital, 'how many clinicians', 'tenant_id')).toEqual(['physicians']);
+    const links = linkSchema(hospital, 'average milligrams', { tenantColumn: 'tenant_id' });
+    expect([...links.byKey.keys()]).toEqual(['public.prescriptions']);
+    expect([...(links.byKey.get('public.prescriptions')?.columns ?? [])]).toEqual(['dose_mg']);
   });
 });
 

@@ -7,6 +7,8 @@
 //   - the relations a glossary metric's or filter's SQL names, when the question uses its term;
 //   - the value index: the question's words and phrases matched against each column's sampled
 //     values (exact, case and accent insensitive, singular forms, a typo, a prefix);
+//   - word vectors, for the question's words nothing else links: their nearest relation names and
+//     column names and descriptions, at a weight below names and WordNet;
 //   - foreign-key neighbours of the linked relations (the join table, the dimension), and the
 //     relation that bridges two linked ones;
 //   - ranking, then pruning of wide relations to the linked columns plus keys and labels.
@@ -16,6 +18,7 @@
 import type { Catalog, CatalogRelation } from '#lib/connectors/types.ts';
 import { lexiconFor } from '../builtin/lexicon.ts';
 import { editDistance, linkWord } from '../builtin/link.ts';
+import { type WordVectors, wordVectors } from '../builtin/vectors.ts';
 import { lexicalDatabase } from '../builtin/wordnet.ts';
 import { phraseKey, singular, splitIdentifier, stopwords } from '../builtin/words.ts';
 import type { Glossary } from '../glossary.ts';
@@ -218,6 +221,7 @@ const linkText = (
   // 3. Words of column descriptions, and split column names the lexicon may rank low.
   const wordSet = new Set(content.map(singular));
   const columnHits: { key: string; column: string; score: number }[] = [];
+  const linked = new Set<string>();
   for (const relation of catalog.relations) {
     const key = relationKey(relation);
     for (const column of relation.columns) {
@@ -230,7 +234,10 @@ const linkText = (
       const descriptionHits = new Set(described.filter((word) => word.length > 2 && wordSet.has(word))).size;
       const score =
         (nameHits > 0 ? 1 + nameHits : 0) + (descriptionHits > 0 ? 1.5 * Math.min(descriptionHits, 2) : 0);
-      if (score > 0) columnHits.push({ key, column: column.name, score });
+      if (score > 0) {
+        columnHits.push({ key, column: column.name, score });
+        for (const word of [...nameWords, ...described]) if (wordSet.has(word)) linked.add(word);
+      }
     }
   }
   // Evidence every relation shares (each has an `amount`) counts little for any one of them.
@@ -258,7 +265,11 @@ const linkText = (
         const folded = foldText(value);
         if (folded === '') continue;
         let best = 0;
-        for (const phrase of phrases) best = Math.max(best, valueMatch(phrase, folded));
+        for (const phrase of phrases) {
+          const match = valueMatch(phrase, folded);
+          if (match > 0) for (const word of phrase.split(' ')) linked.add(singular(word));
+          best = Math.max(best, match);
+        }
         if (best > 0) valueHits.push({ key, column, value, score: best, folded });
       }
     }
@@ -270,7 +281,7 @@ const linkText = (
     evidence.add(hit.key, hit.score / (sharing.get(hit.folded)?.size ?? 1), hit.column, hit.value);
 
   // 5. WordNet and typos for content words nothing above explained ("trucks" → vehicles).
-  wordSenseLinks(catalog, words, covered, evidence);
+  for (const word of wordSenseLinks(catalog, words, covered, evidence)) linked.add(singular(word));
   if (lexicon) {
     words.forEach((word, index) => {
       if (covered.has(index) || word.length < 3 || stopwords.has(word) || questionFillers.has(word)) return;
@@ -281,10 +292,137 @@ const linkText = (
         link = undefined;
       }
       for (const entry of link?.entries ?? []) {
+        linked.add(singular(word));
         if (entry.kind === 'relation') evidence.add(entry.table, 5 * link!.score);
         else if (entry.kind === 'column') evidence.add(entry.table, 2 * link!.score, entry.column);
       }
     });
+  }
+
+  // 6. Word vectors for the content words nothing above linked ("laptops" → devices).
+  const unlinked = words.filter(
+    (word, index) =>
+      !covered.has(index) &&
+      word.length >= 3 &&
+      !stopwords.has(word) &&
+      !questionFillers.has(word) &&
+      !linked.has(singular(word)),
+  );
+  if (unlinked.length > 0) wordVectorLinks(catalog, unlinked, evidence, tenantColumn);
+};
+
+// ---- word vectors -------------------------------------------------------------------------------
+
+/** Similarity a relation's name needs to a question word, and a column's name or description. */
+const VECTOR_RELATION_MIN = 0.6;
+const VECTOR_COLUMN_MIN = 0.7;
+/** A column name or description more relations than this have is not compared. */
+const VECTOR_COLUMN_MAX_RELATIONS = 3;
+/** Relations within this much of a word's nearest also count: "money" is payments and expenses. */
+const VECTOR_RELATION_LEAD = 0.05;
+const VECTOR_RELATIONS_PER_WORD = 2;
+/**
+ * Evidence per unit of similarity: at most 2.5 for a relation (a name is 5, a WordNet synonym 4)
+ * and 1 for a column (a name is 2 or more), so that a word only vectors reach ranks a relation up
+ * without crowding out the relations the question names.
+ */
+const VECTOR_RELATION_WEIGHT = 2.5;
+const VECTOR_COLUMN_WEIGHT = 1;
+
+/** The word vectors, or none when their file is missing, disabled or unreadable. */
+const loadedVectors = (): WordVectors | undefined => {
+  try {
+    return wordVectors();
+  } catch {
+    return undefined;
+  }
+};
+
+/** What a relation's and its columns' names and descriptions read as, per catalog. */
+interface VectorTexts {
+  relations: Map<string, string[]>;
+  /** Column texts (its split name, its description) → the relations and columns they belong to. */
+  columns: Map<string, { key: string; column: string }[]>;
+}
+
+const vectorTextsByCatalog = new WeakMap<Catalog, Map<string, VectorTexts>>();
+
+const vectorTexts = (catalog: Catalog, tenantColumn: string | undefined): VectorTexts => {
+  let byTenant = vectorTextsByCatalog.get(catalog);
+  if (!byTenant) {
+    byTenant = new Map();
+    vectorTextsByCatalog.set(catalog, byTenant);
+  }
+  const cached = byTenant.get(tenantColumn ?? '');
+  if (cached) return cached;
+  const texts: VectorTexts = { relations: new Map(), columns: new Map() };
+  for (const relation of catalog.relations) {
+    const key = relationKey(relation);
+    // The name as written ("feedback entries", and its last word "entries"): plural against the
+    // question's plural reads closer than the singular forms ("initiatives" → projects).
+    const words = splitIdentifier(relation.name);
+    for (const noun of new Set([words.join(' '), words[words.length - 1] ?? ''])) {
+      if (noun.length < 3) continue;
+      const keys = texts.relations.get(noun) ?? [];
+      keys.push(key);
+      texts.relations.set(noun, keys);
+    }
+    for (const column of relation.columns) {
+      if (column.name === tenantColumn) continue;
+      const words = splitIdentifier(column.name);
+      // Keys (`id`, `customer_id`) name other relations, not what a word of the question means.
+      if (words[words.length - 1] === 'id') continue;
+      const described = column.description ? contentOf(foldText(column.description).split(' ')) : [];
+      for (const text of [words.join(' '), described.join(' ')]) {
+        if (text === '') continue;
+        const owners = texts.columns.get(text) ?? [];
+        owners.push({ key, column: column.name });
+        texts.columns.set(text, owners);
+      }
+    }
+  }
+  // A column most relations have (`created_at`, `status`) says nothing about which one is meant.
+  for (const [text, owners] of texts.columns)
+    if (new Set(owners.map((owner) => owner.key)).size > VECTOR_COLUMN_MAX_RELATIONS)
+      texts.columns.delete(text);
+  byTenant.set(tenantColumn ?? '', texts);
+  return texts;
+};
+
+/**
+ * Question words nothing else linked, compared in meaning (word vectors) with the relations'
+ * names and the columns' names and descriptions: the nearest relation (and any as near) gets
+ * evidence in proportion to its similarity; so does a near column, divided among the relations
+ * that have it.
+ */
+const wordVectorLinks = (
+  catalog: Catalog,
+  words: readonly string[],
+  evidence: Evidence,
+  tenantColumn: string | undefined,
+) => {
+  const vectors = loadedVectors();
+  if (!vectors) return;
+  const texts = vectorTexts(catalog, tenantColumn);
+  for (const word of new Set(words)) {
+    if (!vectors.has(word)) continue;
+    const relations = vectors
+      .nearest(word, texts.relations.keys(), VECTOR_RELATION_MIN)
+      .filter((near) => near.candidate !== word);
+    const best = relations[0]?.similarity ?? 0;
+    const scores = new Map<string, number>();
+    for (const near of relations.slice(0, VECTOR_RELATIONS_PER_WORD)) {
+      if (best - near.similarity > VECTOR_RELATION_LEAD) break;
+      for (const key of texts.relations.get(near.candidate) ?? [])
+        scores.set(key, Math.max(scores.get(key) ?? 0, VECTOR_RELATION_WEIGHT * near.similarity));
+    }
+    for (const [key, score] of scores) evidence.add(key, score);
+    for (const near of vectors.nearest(word, texts.columns.keys(), VECTOR_COLUMN_MIN)) {
+      const owners = texts.columns.get(near.candidate) ?? [];
+      const share = new Set(owners.map((owner) => owner.key)).size;
+      for (const owner of owners)
+        evidence.add(owner.key, (VECTOR_COLUMN_WEIGHT * near.similarity) / Math.sqrt(share), owner.column);
+    }
   }
 };
 
@@ -346,9 +484,10 @@ const wordSenseLinks = (
   words: readonly string[],
   covered: ReadonlySet<number>,
   evidence: Evidence,
-) => {
+): string[] => {
   const database = lexicalDatabase();
-  if (!database) return;
+  if (!database) return [];
+  const linkedWords: string[] = [];
   const relations = sensesOfRelations(catalog);
   const candidates: string[] = [];
   words.forEach((word, index) => {
@@ -385,7 +524,11 @@ const wordSenseLinks = (
           if (shared.length > 0) score = Math.max(score, 2);
         }
       }
-      if (score > 0) evidence.add(key, score);
+      if (score > 0) {
+        evidence.add(key, score);
+        linkedWords.push(...candidate.split(' '));
+      }
     }
   }
+  return linkedWords;
 };
