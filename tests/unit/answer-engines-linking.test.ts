@@ -174,6 +174,10 @@ describe('word vectors in schema linking', () => {
     { indexedAt: '2026-03-02T00:00:00.000Z' },
   );
 
+  it('links a database without a tenant column too', () => {
+    expect([...linkSchema(hospital, 'how many clinicians').byKey.keys()]).toEqual(['public.physicians']);
+  });
+
   it('links relations and columns of another domain: clinicians, milligrams', () => {
     expect(ranked(hospital, 'how many clinicians', 'tenant_id')).toEqual(['physicians']);
     const links = linkSchema(hospital, 'average milligrams', { tenantColumn: 'tenant_id' });

@@ -124,7 +124,7 @@ export const linkSchema = (
   const evidence = (weight: number): Evidence => ({
     add: (key, score, column, value) => {
       const relation = relations.get(key);
-      if (!relation || column === tenantColumn) return;
+      if (!relation || (column !== undefined && column === tenantColumn)) return;
       let linked = byKey.get(key);
       if (!linked) {
         linked = { relation, score: 0, columns: new Set(), values: new Map() };
