@@ -6,6 +6,7 @@ import { chatMessageLimits, conversationIdOf } from '#lib/answer/inputs.ts';
 import { clearEngines } from '#lib/answer/registry.ts';
 import { clearPrincipalCaches } from '#lib/auth/principal.ts';
 import type { ErrorEnvelope } from '#lib/errors.ts';
+import { scopeKey, scopePartition } from '#lib/store/scopes.ts';
 import { handler as chatMessage } from '../../functions/chat-message.ts';
 import { handler as conversationMessage } from '../../functions/conversation-message.ts';
 import { ordersCatalog } from '../fixtures/catalogs/orders.ts';
@@ -95,12 +96,15 @@ const expectError = (
   if (field) expect(response.body.details.map((issue) => issue.field)).toContain(field);
 };
 
+/** The address of the suite's caller: no scope, tenant 1 of a database that filters by tenant. */
+const CALLER = { scopeId: undefined, tenant: '1' };
+
 const conversationItem = (extra: Record<string, unknown> = {}) => ({
   PK: `CONV#${ORG}#${CONVERSATION}`,
   SK: 'CONV',
   id: CONVERSATION,
   organizationId: ORG,
-  scopeKey: '%NOSCOPE',
+  scopeKey: scopeKey(CALLER),
   messageCount: 2,
   createdAt: '2026-01-01T00:00:00.000Z',
   lastMessageAt: '2026-01-01T00:00:00.000Z',
@@ -118,7 +122,7 @@ const putConversation = (extra: Record<string, unknown> = {}) => {
   put({
     PK: conversation.PK,
     SK: 'MSG#0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a70',
-    GSI2PK: `SCOPE#${ORG}#%NOSCOPE`,
+    GSI2PK: scopePartition(ORG, CALLER),
     GSI2SK: '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a70',
     type: 'message',
     id: '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a70',
@@ -336,7 +340,7 @@ describe('POST /chat/{conversation_id}/message', () => {
     put({
       PK: `CONV#${ORG}#${HISTORY}`,
       SK: 'MSG#0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a71',
-      GSI2PK: `SCOPE#${ORG}#%NOSCOPE`,
+      GSI2PK: scopePartition(ORG, CALLER),
       GSI2SK: '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a71',
       type: 'message',
       id: '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a71',
@@ -363,9 +367,10 @@ describe('POST /chat/{conversation_id}/message', () => {
 
   it('answers another scope’s conversation 404 from its messages, and writes nothing', async () => {
     // Arrange: the conversation is scope alice's.
-    putConversation({ scopeKey: 'alice' });
+    const alice = { scopeId: 'alice', tenant: '1' };
+    putConversation({ scopeKey: scopeKey(alice) });
     const message = [...table.items.values()].find((item) => String(item.SK).startsWith('MSG#'));
-    put({ ...message, GSI2PK: `SCOPE#${ORG}#alice` });
+    put({ ...message, GSI2PK: scopePartition(ORG, alice) });
 
     // Act
     const response = await toConversation(
