@@ -108,6 +108,38 @@ describe('the participle of a relation’s own date is that date, not a status',
   });
 });
 
+describe('a participle no status holds is asked back, never guessed nor dropped', () => {
+  it.each([
+    [askLettings, 'how many leases cancelled in 2025'],
+    [askLibrary, 'how many loans cancelled in 2025'],
+  ])('%#: followed by a period it may be the dated event, not a status: %s', (ask, question) => {
+    expect(ask(question).kind).toBe('clarification');
+  });
+
+  it.each([
+    [askLettings, 'cancelled leases', "l.status = 'cancelled'"],
+    [askLibrary, 'cancelled loans', "l.status = 'cancelled'"],
+  ])('%#: without a period it still reads as a status value: %s', (ask, question, filter) => {
+    expect(sqlOf(ask(question))).toContain(filter);
+  });
+
+  it.each([
+    [askLettings, 'disputed leases'],
+    [askLettings, 'list flagged leases'],
+    [askLibrary, 'disputed loans'],
+    [askLibrary, 'how many archived loans'],
+  ])('%#: a filler verb put before the relation restricts it: %s', (ask, question) => {
+    expect(ask(question).kind).toBe('clarification');
+  });
+
+  it.each([
+    [askLettings, 'terminated leases', "l.status = 'terminated'"],
+    [askLibrary, 'returned loans', "l.status = 'returned'"],
+  ])('%#: a participle the status holds is that value: %s', (ask, question, filter) => {
+    expect(sqlOf(ask(question))).toContain(filter);
+  });
+});
+
 describe('"or" between conditions on different columns is asked, on one column answered', () => {
   it.each([
     [askLettings, 'flats or furnished properties', 'house or studio properties'],

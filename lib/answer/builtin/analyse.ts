@@ -258,8 +258,9 @@ const participleStems = (word: string): string[] => {
 /**
  * "the pending orders", "orders that are pending": a participle next to a relation whose one
  * status column has sample values (all in one letter case) reads as a value of that column, even
- * when the samples do not include it (values used by a single tenant are never sampled). The
- * description says which column and value it filtered on.
+ * when the samples do not include it (values used by a single tenant are never sampled) — unless a
+ * period follows it, which makes it the verb of a date. The description says which column and
+ * value it filtered on.
  */
 const statusWord = (
   lexicon: Lexicon,
@@ -300,6 +301,10 @@ const statusWord = (
   );
   const status = statuses.length === 1 ? statuses[0]! : undefined;
   if (!relation || !status) return undefined;
+  // "students started between January and June": a participle the samples do not hold, followed by
+  // a period, names the dated event rather than a status; an invented value would filter on nothing.
+  const sampled = status.samples.some((value) => value.toLowerCase() === mention.text);
+  if (!sampled && mentions.slice(index + 1).some((other) => other.kind === 'period')) return undefined;
   const casing = status.samples.every((value) => value === value.toLowerCase())
     ? mention.text
     : status.samples.every((value) => value === value.toUpperCase())
@@ -313,6 +318,38 @@ const statusWord = (
     at: mention.at,
     end: mention.end,
   };
+};
+
+/**
+ * "disputed invoices", "flagged leases": a participle the scanner skipped as a filler verb, put
+ * before a relation whose status column does not hold it, restricts that relation: leaving it out
+ * would answer for every row. It is an unexplained word instead (asked back, with readings). A
+ * verb after another relation ("customers placed orders") stays a verb.
+ */
+const modifyingParticiple = (
+  lexicon: Lexicon,
+  mentions: readonly Mention[],
+  index: number,
+): MentionOf<'unknown'> | undefined => {
+  const mention = mentions[index];
+  if (mention?.kind !== 'verb' || !/^[a-z]{3,}ed$/.test(mention.text)) return undefined;
+  const next = mentions[index + 1];
+  const previous = mentions[index - 1];
+  if (next?.kind !== 'schema' || next.at !== mention.end || previous?.kind === 'schema') return undefined;
+  const tables = next.entries.flatMap((entry) =>
+    entry.kind === 'relation' && entry.rank === 3 ? [entry.table] : [],
+  );
+  const relation = tables.length === 1 ? lexicon.relations.get(tables[0]!) : undefined;
+  const statuses = (relation?.columns ?? []).filter(
+    (column) =>
+      column.kind === 'text' &&
+      /^(status|state|stage)$/.test(column.words.join(' ')) &&
+      column.samples.length > 1,
+  );
+  if (statuses.length === 0) return undefined;
+  if (statuses.some((column) => column.samples.some((value) => value.toLowerCase() === mention.text)))
+    return undefined;
+  return { kind: 'unknown', text: mention.text, at: mention.at, end: mention.end };
 };
 
 /** Where the binders of one question keep what they found. */
@@ -339,7 +376,10 @@ const isTemporalColumn = (lexicon: Lexicon, item: Item | undefined): item is Ite
  * half-understood question.
  */
 const decide = (lexicon: Lexicon, given: readonly Mention[]): { items: Item[]; named: Set<string> } => {
-  const mentions = given.map((mention, index) => statusWord(lexicon, given, index) ?? mention);
+  const mentions = given.map(
+    (mention, index) =>
+      statusWord(lexicon, given, index) ?? modifyingParticiple(lexicon, given, index) ?? mention,
+  );
   const unknown = [
     ...new Set(mentions.flatMap((mention) => (mention.kind === 'unknown' ? [quoted(mention.text)] : []))),
   ];
