@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { proposeBuiltin } from '#lib/answer/builtin/index.ts';
 import type { EngineInput, Proposal } from '#lib/answer/engine.ts';
 import type { Catalog } from '#lib/connectors/types.ts';
+import { catalogOf, col } from '../fixtures/catalogs/define.ts';
+import { SHOP_TENANT_COLUMN, shopCatalog } from '../fixtures/catalogs/shop.ts';
 import { lettingsCatalog as lettings, libraryCatalog as library } from '../fixtures/catalogs/unseen.ts';
 
 const NOW = new Date('2026-03-15T12:00:00Z');
@@ -137,6 +139,62 @@ describe('a participle no status holds is asked back, never guessed nor dropped'
     [askLibrary, 'returned loans', "l.status = 'returned'"],
   ])('%#: a participle the status holds is that value: %s', (ask, question, filter) => {
     expect(sqlOf(ask(question))).toContain(filter);
+  });
+});
+
+describe('a period after one row named by a value dates the subject, not that row', () => {
+  const plant = catalogOf([
+    {
+      name: 'prod_lines',
+      columns: [
+        col('id', 'integer', 'integer'),
+        col('site_id', 'integer', 'integer'),
+        col('line_name', 'text', 'text', { samples: ['Line A', 'Line B'] }),
+        col('commissioned_on', 'date', 'date'),
+      ],
+    },
+    {
+      name: 'machines',
+      columns: [
+        col('id', 'integer', 'integer'),
+        col('site_id', 'integer', 'integer'),
+        col('prod_line_id', 'integer', 'integer', { references: 'prod_lines' }),
+        col('machine_class', 'text', 'text', { samples: ['press', 'paint', 'weld'] }),
+      ],
+    },
+    {
+      name: 'stoppages',
+      columns: [
+        col('id', 'integer', 'integer'),
+        col('site_id', 'integer', 'integer'),
+        col('machine_id', 'integer', 'integer', { references: 'machines' }),
+        col('stopped_at', 'timestamp', 'timestamp'),
+      ],
+    },
+  ]);
+  it.each([
+    [
+      askOn(plant, 'site_id'),
+      'how many stoppages on the press line in 2024',
+      's.stopped_at',
+      'pl.commissioned_on',
+    ],
+    [
+      askOn(shopCatalog, SHOP_TENANT_COLUMN),
+      'how many orders at the Berlin store in 2025',
+      'o.ordered_at',
+      's.opened_on',
+    ],
+  ])('%#: %s', (ask, question, own, other) => {
+    const sql = sqlOf(ask(question));
+    expect(sql).toContain(`${own} >= '20`);
+    expect(sql).not.toContain(`${other} >=`);
+  });
+
+  it('still dates related rows named as a set ("customers with orders in 2025")', () => {
+    expect(sqlOf(askOn(shopCatalog, SHOP_TENANT_COLUMN)('customers with orders in 2025'))).toContain(
+      "o.ordered_at >= '2025",
+    );
   });
 });
 

@@ -746,7 +746,12 @@ const bindPeriod = (b: Binding, item: ItemOf<'period'>, index: number): void => 
   } else if (isTemporalColumn(lexicon, previous)) {
     used.add(index - 1);
     entry.column = previous.refs;
-  } else if (previous?.kind === 'entity' && !used.has(index - 1)) {
+  } else if (
+    previous?.kind === 'entity' &&
+    !used.has(index - 1) &&
+    // "events on the press line in Q3": one row named by a value is where, not what the period dates.
+    !(!previous.plural && before?.kind === 'value' && before.end === previous.at)
+  ) {
     // "customers with orders in 2025": the orders' date (not when grouped: "per store last year").
     entry.near = previous.tables;
   }
