@@ -142,6 +142,42 @@ describe('a participle no status holds is asked back, never guessed nor dropped'
   });
 });
 
+describe('a status value that is the participle of its own date, before a period, is that date', () => {
+  const askShop = askOn(shopCatalog, SHOP_TENANT_COLUMN);
+  const askDesk = askOn(
+    catalogOf([
+      {
+        name: 'tickets',
+        columns: [
+          col('id', 'integer', 'integer'),
+          col('desk_id', 'integer', 'integer'),
+          col('status', 'text', 'text', { samples: ['open', 'escalated', 'resolved'] }),
+          col('opened_dt', 'date', 'date'),
+          col('escalated_dt', 'date', 'date', { nullable: true }),
+        ],
+      },
+    ]),
+    'desk_id',
+  );
+  it.each([
+    [askLettings, 'how many leases ended in 2025', 'l.end_date', "l.status = 'ended'"],
+    [askDesk, 'how many tickets were escalated in 2024', 't.escalated_dt', "t.status = 'escalated'"],
+    [askShop, 'how many orders were shipped in 2025', 'o.shipped_at', "o.status = 'shipped'"],
+  ])('%#: %s', (ask, question, date, status) => {
+    const sql = sqlOf(ask(question));
+    expect(sql).toContain(`${date} >= '20`);
+    expect(sql).not.toContain(status);
+  });
+
+  it.each([
+    [askLettings, 'ended leases', "l.status = 'ended'"],
+    [askDesk, 'escalated tickets', "t.status = 'escalated'"],
+    [askShop, 'shipped orders', "o.status = 'shipped'"],
+  ])('%#: without a period it is the status: %s', (ask, question, status) => {
+    expect(sqlOf(ask(question))).toContain(status);
+  });
+});
+
 describe('a period after one row named by a value dates the subject, not that row', () => {
   const plant = catalogOf([
     {

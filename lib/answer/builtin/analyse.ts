@@ -352,6 +352,39 @@ const modifyingParticiple = (
   return { kind: 'unknown', text: mention.text, at: mention.at, end: mention.end };
 };
 
+/**
+ * "loads booked between 3 May and 9 June": a status value that is also the participle of its
+ * relation's own date (status 'booked', booked_dt), followed by a period, is that date: the rows
+ * booked then, whatever their status now. Without a period it stays the status ("booked loads").
+ */
+const datedStatus = (
+  lexicon: Lexicon,
+  mentions: readonly Mention[],
+  index: number,
+): MentionOf<'schema'> | undefined => {
+  const mention = mentions[index];
+  if (mention?.kind !== 'schema' || !/^[a-z]{3,}(?:ed|ing)$/.test(mention.text)) return undefined;
+  if (!mentions.slice(index + 1).some((other) => other.kind === 'period')) return undefined;
+  const values = mention.entries.filter((entry) => entry.kind === 'value');
+  const tables = [...new Set(values.map((entry) => entry.table))];
+  if (values.length === 0 || tables.length !== 1) return undefined;
+  const relation = lexicon.relations.get(tables[0]!);
+  const stems = participleStems(mention.text);
+  const dated = (relation?.dates ?? []).filter((column) =>
+    column.words.some(
+      (word) => stems.includes(word) || participleStems(word).some((stem) => stems.includes(stem)),
+    ),
+  );
+  if (!relation || dated.length !== 1) return undefined;
+  return {
+    kind: 'schema',
+    text: mention.text,
+    entries: [{ kind: 'column', table: relation.key, column: dated[0]!.name, rank: 2 }],
+    at: mention.at,
+    end: mention.end,
+  };
+};
+
 /** Where the binders of one question keep what they found. */
 interface Binding {
   lexicon: Lexicon;
@@ -378,7 +411,10 @@ const isTemporalColumn = (lexicon: Lexicon, item: Item | undefined): item is Ite
 const decide = (lexicon: Lexicon, given: readonly Mention[]): { items: Item[]; named: Set<string> } => {
   const mentions = given.map(
     (mention, index) =>
-      statusWord(lexicon, given, index) ?? modifyingParticiple(lexicon, given, index) ?? mention,
+      statusWord(lexicon, given, index) ??
+      modifyingParticiple(lexicon, given, index) ??
+      datedStatus(lexicon, given, index) ??
+      mention,
   );
   const unknown = [
     ...new Set(mentions.flatMap((mention) => (mention.kind === 'unknown' ? [quoted(mention.text)] : []))),
