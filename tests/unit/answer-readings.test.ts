@@ -178,6 +178,43 @@ describe('a status value that is the participle of its own date, before a period
   });
 });
 
+describe("a parent's date dates rows only when the parent owns them by name", () => {
+  const fleet = catalogOf([
+    { name: 'depots', columns: [col('id', 'integer', 'integer'), col('opened_on', 'date', 'date')] },
+    {
+      name: 'trucks',
+      columns: [
+        col('id', 'integer', 'integer'),
+        col('depot_id', 'integer', 'integer', { references: 'depots' }),
+        col('make', 'text', 'text', { samples: ['DAF', 'Volvo'] }),
+      ],
+    },
+  ]);
+  const clinic = catalogOf([
+    { name: 'owners', columns: [col('id', 'integer', 'integer'), col('registered_on', 'date', 'date')] },
+    {
+      name: 'pets',
+      columns: [
+        col('id', 'integer', 'integer'),
+        col('owner_id', 'integer', 'integer', { references: 'owners' }),
+        col('species', 'text', 'text', { samples: ['cat', 'dog'] }),
+      ],
+    },
+  ]);
+  it.each([
+    [askOn(fleet, 'id'), 'trucks before 2017'],
+    [askOn(clinic, 'id'), 'how many pets in 2024'],
+  ])('%#: another parent’s date is asked, not guessed: %s', (ask, question) => {
+    expect(ask(question).kind).toBe('clarification');
+  });
+
+  it('still dates order items by their order', () => {
+    expect(sqlOf(askOn(shopCatalog, SHOP_TENANT_COLUMN)('how many order items in 2025'))).toContain(
+      "o.ordered_at >= '2025",
+    );
+  });
+});
+
 describe('a period after one row named by a value dates the subject, not that row', () => {
   const plant = catalogOf([
     {
