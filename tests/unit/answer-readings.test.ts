@@ -7,6 +7,8 @@ import { describe, expect, it } from 'vitest';
 import { proposeBuiltin } from '#lib/answer/builtin/index.ts';
 import type { EngineInput, Proposal } from '#lib/answer/engine.ts';
 import type { Catalog } from '#lib/connectors/types.ts';
+import { catalogOf, col } from '../fixtures/catalogs/define.ts';
+import { SHOP_TENANT_COLUMN, shopCatalog } from '../fixtures/catalogs/shop.ts';
 import { lettingsCatalog as lettings, libraryCatalog as library } from '../fixtures/catalogs/unseen.ts';
 
 const NOW = new Date('2026-03-15T12:00:00Z');
@@ -105,6 +107,167 @@ describe('the participle of a relation’s own date is that date, not a status',
     const sql = sqlOf(ask(question));
     expect(sql).toContain(`${column} >= '20`);
     expect(sql).not.toContain('status =');
+  });
+});
+
+describe('a participle no status holds is asked back, never guessed nor dropped', () => {
+  it.each([
+    [askLettings, 'how many leases cancelled in 2025'],
+    [askLibrary, 'how many loans cancelled in 2025'],
+  ])('%#: followed by a period it may be the dated event, not a status: %s', (ask, question) => {
+    expect(ask(question).kind).toBe('clarification');
+  });
+
+  it.each([
+    [askLettings, 'cancelled leases', "l.status = 'cancelled'"],
+    [askLibrary, 'cancelled loans', "l.status = 'cancelled'"],
+  ])('%#: without a period it still reads as a status value: %s', (ask, question, filter) => {
+    expect(sqlOf(ask(question))).toContain(filter);
+  });
+
+  it.each([
+    [askLettings, 'disputed leases'],
+    [askLettings, 'list flagged leases'],
+    [askLibrary, 'disputed loans'],
+    [askLibrary, 'how many archived loans'],
+  ])('%#: a filler verb put before the relation restricts it: %s', (ask, question) => {
+    expect(ask(question).kind).toBe('clarification');
+  });
+
+  it.each([
+    [askLettings, 'terminated leases', "l.status = 'terminated'"],
+    [askLibrary, 'returned loans', "l.status = 'returned'"],
+  ])('%#: a participle the status holds is that value: %s', (ask, question, filter) => {
+    expect(sqlOf(ask(question))).toContain(filter);
+  });
+});
+
+describe('a status value that is the participle of its own date, before a period, is that date', () => {
+  const askShop = askOn(shopCatalog, SHOP_TENANT_COLUMN);
+  const askDesk = askOn(
+    catalogOf([
+      {
+        name: 'tickets',
+        columns: [
+          col('id', 'integer', 'integer'),
+          col('desk_id', 'integer', 'integer'),
+          col('status', 'text', 'text', { samples: ['open', 'escalated', 'resolved'] }),
+          col('opened_dt', 'date', 'date'),
+          col('escalated_dt', 'date', 'date', { nullable: true }),
+        ],
+      },
+    ]),
+    'desk_id',
+  );
+  it.each([
+    [askLettings, 'how many leases ended in 2025', 'l.end_date', "l.status = 'ended'"],
+    [askDesk, 'how many tickets were escalated in 2024', 't.escalated_dt', "t.status = 'escalated'"],
+    [askShop, 'how many orders were shipped in 2025', 'o.shipped_at', "o.status = 'shipped'"],
+  ])('%#: %s', (ask, question, date, status) => {
+    const sql = sqlOf(ask(question));
+    expect(sql).toContain(`${date} >= '20`);
+    expect(sql).not.toContain(status);
+  });
+
+  it.each([
+    [askLettings, 'ended leases', "l.status = 'ended'"],
+    [askDesk, 'escalated tickets', "t.status = 'escalated'"],
+    [askShop, 'shipped orders', "o.status = 'shipped'"],
+  ])('%#: without a period it is the status: %s', (ask, question, status) => {
+    expect(sqlOf(ask(question))).toContain(status);
+  });
+});
+
+describe("a parent's date dates rows only when the parent owns them by name", () => {
+  const fleet = catalogOf([
+    { name: 'depots', columns: [col('id', 'integer', 'integer'), col('opened_on', 'date', 'date')] },
+    {
+      name: 'trucks',
+      columns: [
+        col('id', 'integer', 'integer'),
+        col('depot_id', 'integer', 'integer', { references: 'depots' }),
+        col('make', 'text', 'text', { samples: ['DAF', 'Volvo'] }),
+      ],
+    },
+  ]);
+  const clinic = catalogOf([
+    { name: 'owners', columns: [col('id', 'integer', 'integer'), col('registered_on', 'date', 'date')] },
+    {
+      name: 'pets',
+      columns: [
+        col('id', 'integer', 'integer'),
+        col('owner_id', 'integer', 'integer', { references: 'owners' }),
+        col('species', 'text', 'text', { samples: ['cat', 'dog'] }),
+      ],
+    },
+  ]);
+  it.each([
+    [askOn(fleet, 'id'), 'trucks before 2017'],
+    [askOn(clinic, 'id'), 'how many pets in 2024'],
+  ])('%#: another parent’s date is asked, not guessed: %s', (ask, question) => {
+    expect(ask(question).kind).toBe('clarification');
+  });
+
+  it('still dates order items by their order', () => {
+    expect(sqlOf(askOn(shopCatalog, SHOP_TENANT_COLUMN)('how many order items in 2025'))).toContain(
+      "o.ordered_at >= '2025",
+    );
+  });
+});
+
+describe('a period after one row named by a value dates the subject, not that row', () => {
+  const plant = catalogOf([
+    {
+      name: 'prod_lines',
+      columns: [
+        col('id', 'integer', 'integer'),
+        col('site_id', 'integer', 'integer'),
+        col('line_name', 'text', 'text', { samples: ['Line A', 'Line B'] }),
+        col('commissioned_on', 'date', 'date'),
+      ],
+    },
+    {
+      name: 'machines',
+      columns: [
+        col('id', 'integer', 'integer'),
+        col('site_id', 'integer', 'integer'),
+        col('prod_line_id', 'integer', 'integer', { references: 'prod_lines' }),
+        col('machine_class', 'text', 'text', { samples: ['press', 'paint', 'weld'] }),
+      ],
+    },
+    {
+      name: 'stoppages',
+      columns: [
+        col('id', 'integer', 'integer'),
+        col('site_id', 'integer', 'integer'),
+        col('machine_id', 'integer', 'integer', { references: 'machines' }),
+        col('stopped_at', 'timestamp', 'timestamp'),
+      ],
+    },
+  ]);
+  it.each([
+    [
+      askOn(plant, 'site_id'),
+      'how many stoppages on the press line in 2024',
+      's.stopped_at',
+      'pl.commissioned_on',
+    ],
+    [
+      askOn(shopCatalog, SHOP_TENANT_COLUMN),
+      'how many orders at the Berlin store in 2025',
+      'o.ordered_at',
+      's.opened_on',
+    ],
+  ])('%#: %s', (ask, question, own, other) => {
+    const sql = sqlOf(ask(question));
+    expect(sql).toContain(`${own} >= '20`);
+    expect(sql).not.toContain(`${other} >=`);
+  });
+
+  it('still dates related rows named as a set ("customers with orders in 2025")', () => {
+    expect(sqlOf(askOn(shopCatalog, SHOP_TENANT_COLUMN)('customers with orders in 2025'))).toContain(
+      "o.ordered_at >= '2025",
+    );
   });
 });
 

@@ -258,8 +258,9 @@ const participleStems = (word: string): string[] => {
 /**
  * "the pending orders", "orders that are pending": a participle next to a relation whose one
  * status column has sample values (all in one letter case) reads as a value of that column, even
- * when the samples do not include it (values used by a single tenant are never sampled). The
- * description says which column and value it filtered on.
+ * when the samples do not include it (values used by a single tenant are never sampled) — unless a
+ * period follows it, which makes it the verb of a date. The description says which column and
+ * value it filtered on.
  */
 const statusWord = (
   lexicon: Lexicon,
@@ -300,6 +301,10 @@ const statusWord = (
   );
   const status = statuses.length === 1 ? statuses[0]! : undefined;
   if (!relation || !status) return undefined;
+  // "students started between January and June": a participle the samples do not hold, followed by
+  // a period, names the dated event rather than a status; an invented value would filter on nothing.
+  const sampled = status.samples.some((value) => value.toLowerCase() === mention.text);
+  if (!sampled && mentions.slice(index + 1).some((other) => other.kind === 'period')) return undefined;
   const casing = status.samples.every((value) => value === value.toLowerCase())
     ? mention.text
     : status.samples.every((value) => value === value.toUpperCase())
@@ -310,6 +315,71 @@ const statusWord = (
     kind: 'schema',
     text: mention.text,
     entries: [{ kind: 'value', table: relation.key, column: status.name, value: casing }],
+    at: mention.at,
+    end: mention.end,
+  };
+};
+
+/**
+ * "disputed invoices", "flagged leases": a participle the scanner skipped as a filler verb, put
+ * before a relation whose status column does not hold it, restricts that relation: leaving it out
+ * would answer for every row. It is an unexplained word instead (asked back, with readings). A
+ * verb after another relation ("customers placed orders") stays a verb.
+ */
+const modifyingParticiple = (
+  lexicon: Lexicon,
+  mentions: readonly Mention[],
+  index: number,
+): MentionOf<'unknown'> | undefined => {
+  const mention = mentions[index];
+  if (mention?.kind !== 'verb' || !/^[a-z]{3,}ed$/.test(mention.text)) return undefined;
+  const next = mentions[index + 1];
+  const previous = mentions[index - 1];
+  if (next?.kind !== 'schema' || next.at !== mention.end || previous?.kind === 'schema') return undefined;
+  const tables = next.entries.flatMap((entry) =>
+    entry.kind === 'relation' && entry.rank === 3 ? [entry.table] : [],
+  );
+  const relation = tables.length === 1 ? lexicon.relations.get(tables[0]!) : undefined;
+  const statuses = (relation?.columns ?? []).filter(
+    (column) =>
+      column.kind === 'text' &&
+      /^(status|state|stage)$/.test(column.words.join(' ')) &&
+      column.samples.length > 1,
+  );
+  if (statuses.length === 0) return undefined;
+  if (statuses.some((column) => column.samples.some((value) => value.toLowerCase() === mention.text)))
+    return undefined;
+  return { kind: 'unknown', text: mention.text, at: mention.at, end: mention.end };
+};
+
+/**
+ * "loads booked between 3 May and 9 June": a status value that is also the participle of its
+ * relation's own date (status 'booked', booked_dt), followed by a period, is that date: the rows
+ * booked then, whatever their status now. Without a period it stays the status ("booked loads").
+ */
+const datedStatus = (
+  lexicon: Lexicon,
+  mentions: readonly Mention[],
+  index: number,
+): MentionOf<'schema'> | undefined => {
+  const mention = mentions[index];
+  if (mention?.kind !== 'schema' || !/^[a-z]{3,}(?:ed|ing)$/.test(mention.text)) return undefined;
+  if (!mentions.slice(index + 1).some((other) => other.kind === 'period')) return undefined;
+  const values = mention.entries.filter((entry) => entry.kind === 'value');
+  const tables = [...new Set(values.map((entry) => entry.table))];
+  if (values.length === 0 || tables.length !== 1) return undefined;
+  const relation = lexicon.relations.get(tables[0]!);
+  const stems = participleStems(mention.text);
+  const dated = (relation?.dates ?? []).filter((column) =>
+    column.words.some(
+      (word) => stems.includes(word) || participleStems(word).some((stem) => stems.includes(stem)),
+    ),
+  );
+  if (!relation || dated.length !== 1) return undefined;
+  return {
+    kind: 'schema',
+    text: mention.text,
+    entries: [{ kind: 'column', table: relation.key, column: dated[0]!.name, rank: 2 }],
     at: mention.at,
     end: mention.end,
   };
@@ -339,7 +409,13 @@ const isTemporalColumn = (lexicon: Lexicon, item: Item | undefined): item is Ite
  * half-understood question.
  */
 const decide = (lexicon: Lexicon, given: readonly Mention[]): { items: Item[]; named: Set<string> } => {
-  const mentions = given.map((mention, index) => statusWord(lexicon, given, index) ?? mention);
+  const mentions = given.map(
+    (mention, index) =>
+      statusWord(lexicon, given, index) ??
+      modifyingParticiple(lexicon, given, index) ??
+      datedStatus(lexicon, given, index) ??
+      mention,
+  );
   const unknown = [
     ...new Set(mentions.flatMap((mention) => (mention.kind === 'unknown' ? [quoted(mention.text)] : []))),
   ];
@@ -706,7 +782,12 @@ const bindPeriod = (b: Binding, item: ItemOf<'period'>, index: number): void => 
   } else if (isTemporalColumn(lexicon, previous)) {
     used.add(index - 1);
     entry.column = previous.refs;
-  } else if (previous?.kind === 'entity' && !used.has(index - 1)) {
+  } else if (
+    previous?.kind === 'entity' &&
+    !used.has(index - 1) &&
+    // "events on the press line in Q3": one row named by a value is where, not what the period dates.
+    !(!previous.plural && before?.kind === 'value' && before.end === previous.at)
+  ) {
     // "customers with orders in 2025": the orders' date (not when grouped: "per store last year").
     entry.near = previous.tables;
   }

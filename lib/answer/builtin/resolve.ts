@@ -102,7 +102,7 @@ export class Resolver {
     );
   }
 
-  /** The column that dates rows of `table` (its own, else its parent's: order_items → orders). */
+  /** The column that dates rows of `table` (its own, else its owning parent's: order_items → orders). */
   dateOf(table: string, what: string): ColumnRef {
     const relation = this.relation(table);
     if (relation.primaryDate) return { table, column: relation.primaryDate.name };
@@ -125,8 +125,10 @@ export class Resolver {
     const distinct = [...new Map(parents.map((parent) => [parent.key, parent])).values()];
     const words = relation.name.toLowerCase();
     const owner = distinct.filter((parent) => parent.one.split(' ').every((word) => words.includes(word)));
-    const chosen = owner.length === 1 ? owner : distinct;
-    if (chosen.length === 1) return { table: chosen[0]!.key, column: chosen[0]!.primaryDate!.name };
+    // Only a parent the name says owns the rows dates them (order_items by their order); another
+    // parent's date (a truck's depot, opened in 2009) says nothing of when the rows were: asked.
+    if (owner.length === 1) return { table: owner[0]!.key, column: owner[0]!.primaryDate!.name };
+    const chosen = distinct;
     if (chosen.length === 0) {
       throw new Clarify(
         `${capitalize(relation.other)} have no date I can use for ${quoted(what)}.`,
