@@ -63,6 +63,7 @@ const seed = (url: string) => seedOrdersDatabase('Packaged', url);
 const invokePackaged = async (
   event: unknown,
   dir: string = extractDir,
+  stage = 'demo',
 ): Promise<{ statusCode: number; body: string }> => {
   const script = `
     const [file, eventJson] = process.argv.slice(1);
@@ -75,7 +76,7 @@ const invokePackaged = async (
   `;
   const { stdout } = await runPackaged(script, join(dir, 'functions', 'chat-message.mjs'), event, {
     cwd: dir,
-    env: packagedEnvironment('demo'),
+    env: packagedEnvironment(stage),
   });
   return JSON.parse(stdout) as { statusCode: number; body: string };
 };
@@ -267,17 +268,20 @@ describe('the packaged answering functions', () => {
       await admin?.end();
     });
 
-    it('answers from the database with the tenant’s rows', async () => {
+    it('answers from the database with the tenant’s rows (on the local stage: the server is on loopback)', async () => {
       // Arrange
       const url = new URL(postgresUrl!);
       url.pathname = `/${name}`;
       const { databaseId, key } = await seed(url.toString());
 
-      // Act
-      const result = await invokePackaged(question(databaseId, key));
+      // Act: a deployed stage never connects to a loopback address; the local stage does
+      const deployed = await invokePackaged(question(databaseId, key));
+      const result = await invokePackaged(question(databaseId, key), extractDir, 'local');
 
       // Assert
-      expect(result.statusCode).toBe(200);
+      expect(deployed.statusCode, deployed.body).toBe(500);
+      expect(JSON.parse(deployed.body).error.code).toBe('DB_CONNECTION_FAILED');
+      expect(result.statusCode, result.body).toBe(200);
       expect(JSON.parse(result.body).data).toMatchObject({
         query_type: 'sql',
         results: [{ order_count: 2 }],
