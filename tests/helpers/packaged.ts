@@ -61,6 +61,9 @@ export const packagingEnvironment = (stage: string, unset: readonly string[] = [
     SLS_NOTIFICATIONS_MODE: 'off',
     AWS_REGION: 'us-east-1',
     ...deployedStageSettings(stage),
+    // A build folder of this packaging's own: packaging tests run side by side, and a shared
+    // .esbuild lets one stage's files (the demo stage's embedded database) into another's zips.
+    TABLETALK_ESBUILD_WORK_FOLDER: join('.esbuild-runs', randomBytes(6).toString('hex')),
   };
   // Secrets of the machine running the tests must not reach a deployed stage's package.
   for (const variable of [...PLAIN_SECRET_VARIABLES, 'TABLETALK_JWT_JWKS_URL', ...unset])
