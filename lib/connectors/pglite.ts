@@ -10,7 +10,7 @@
 //
 // A process, not a worker thread: cutting a query means stopping WebAssembly mid-run, and
 // terminating a thread that runs WebAssembly while a new thread starts can crash the whole
-// process with SIGSEGV (docs/design.md "The embedded engine runs in a child process"). A
+// process with SIGSEGV (docs/design.md "Execution"). A
 // killed process takes nothing of ours with it.
 //
 // Packaging: the worker is a module file of its own. In a packaged function (serverless package,
