@@ -6,37 +6,17 @@ import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proposeBuiltin } from '#lib/answer/builtin/index.ts';
 import { composeAnswer } from '#lib/answer/compose.ts';
-import type { EngineInput, Proposal } from '#lib/answer/engine.ts';
-import type { Catalog } from '#lib/connectors/types.ts';
 import { guardMysql } from '#lib/sql/mysql.ts';
 import { effectivePolicy } from '#lib/sql/policy.ts';
 import { guardPostgres } from '#lib/sql/postgres.ts';
+import { askOn, FIXTURE_NOW as NOW, sqlOf } from '../fixtures/catalogs/ask.ts';
 import { catalogOf, col, ddlOf, type TableSpec } from '../fixtures/catalogs/define.ts';
 import { shopCatalog } from '../fixtures/catalogs/shop.ts';
 import { lettingsCatalog as lettings, libraryCatalog as library } from '../fixtures/catalogs/unseen.ts';
 
-const NOW = new Date('2026-03-15T12:00:00Z');
-
-const askOn =
-  (catalog: Catalog, tenantColumn: string) =>
-  (question: string, extra: Partial<EngineInput> = {}): Proposal =>
-    proposeBuiltin({
-      question,
-      catalog,
-      dialect: 'postgres',
-      history: [],
-      now: NOW,
-      tenantColumn,
-      ...extra,
-    });
 const askLettings = askOn(lettings, 'agency_id');
 const askLibrary = askOn(library, 'library_id');
 const askShop = askOn(shopCatalog, 'org_id');
-
-const sqlOf = (proposal: Proposal): string => {
-  if (proposal.kind !== 'sql') throw new Error(`expected SQL, got ${JSON.stringify(proposal)}`);
-  return proposal.sql.replace(/\s+/g, ' ');
-};
 
 describe('a part of a date groups the rows', () => {
   it.each([

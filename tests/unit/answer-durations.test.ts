@@ -8,15 +8,12 @@ import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proposeBuiltin } from '#lib/answer/builtin/index.ts';
 import { durationPairs, lexiconFor } from '#lib/answer/builtin/lexicon.ts';
-import type { EngineInput, Proposal } from '#lib/answer/engine.ts';
-import type { Catalog } from '#lib/connectors/types.ts';
 import { guardMysql } from '#lib/sql/mysql.ts';
 import { effectivePolicy } from '#lib/sql/policy.ts';
 import { guardPostgres } from '#lib/sql/postgres.ts';
+import { askOn, FIXTURE_NOW as NOW, sqlOf } from '../fixtures/catalogs/ask.ts';
 import { catalogOf, col, ddlOf, type TableSpec } from '../fixtures/catalogs/define.ts';
 import { lettingsCatalog as lettings, libraryCatalog as library } from '../fixtures/catalogs/unseen.ts';
-
-const NOW = new Date('2026-03-15T12:00:00Z');
 
 const helpdeskTables: TableSpec[] = [
   {
@@ -34,26 +31,9 @@ const helpdeskTables: TableSpec[] = [
 ];
 const helpdesk = catalogOf(helpdeskTables);
 
-const askOn =
-  (catalog: Catalog, tenantColumn: string) =>
-  (question: string, extra: Partial<EngineInput> = {}): Proposal =>
-    proposeBuiltin({
-      question,
-      catalog,
-      dialect: 'postgres',
-      history: [],
-      now: NOW,
-      tenantColumn,
-      ...extra,
-    });
 const askLettings = askOn(lettings, 'agency_id');
 const askLibrary = askOn(library, 'library_id');
 const askHelpdesk = askOn(helpdesk, 'workspace_id');
-
-const sqlOf = (proposal: Proposal): string => {
-  if (proposal.kind !== 'sql') throw new Error(`expected SQL, got ${JSON.stringify(proposal)}`);
-  return proposal.sql.replace(/\s+/g, ' ');
-};
 
 describe('two time columns of one row are paired by their names', () => {
   it.each([

@@ -5,15 +5,9 @@
 import { describe, expect, it } from 'vitest';
 import { proposeBuiltin } from '#lib/answer/builtin/index.ts';
 import type { Proposal } from '#lib/answer/engine.ts';
-import type { Catalog } from '#lib/connectors/types.ts';
+import { askOn, FIXTURE_NOW as NOW } from '../fixtures/catalogs/ask.ts';
 import { lettingsCatalog, libraryCatalog } from '../fixtures/catalogs/unseen.ts';
 
-const NOW = new Date('2026-03-15T12:00:00Z');
-
-const askOn =
-  (catalog: Catalog, tenantColumn: string) =>
-  (question: string): Proposal =>
-    proposeBuiltin({ question, catalog, dialect: 'postgres', history: [], now: NOW, tenantColumn });
 const askLettings = askOn(lettingsCatalog, 'agency_id');
 const askLibrary = askOn(libraryCatalog, 'library_id');
 

@@ -4,34 +4,15 @@
 // suggestions, each answered exactly as offered. Every mechanism is checked on two schemas of
 // different domains (a lettings agency, a library) so that none is a rule for one question.
 import { describe, expect, it } from 'vitest';
-import { proposeBuiltin } from '#lib/answer/builtin/index.ts';
-import type { EngineInput, Proposal } from '#lib/answer/engine.ts';
-import type { Catalog } from '#lib/connectors/types.ts';
+import type { Proposal } from '#lib/answer/engine.ts';
+import { askOn, sqlOf } from '../fixtures/catalogs/ask.ts';
 import { catalogOf, col } from '../fixtures/catalogs/define.ts';
 import { SHOP_TENANT_COLUMN, shopCatalog } from '../fixtures/catalogs/shop.ts';
 import { lettingsCatalog as lettings, libraryCatalog as library } from '../fixtures/catalogs/unseen.ts';
 
-const NOW = new Date('2026-03-15T12:00:00Z');
-
-const askOn =
-  (catalog: Catalog, tenantColumn: string) =>
-  (question: string, extra: Partial<EngineInput> = {}): Proposal =>
-    proposeBuiltin({
-      question,
-      catalog,
-      dialect: 'postgres',
-      history: [],
-      now: NOW,
-      tenantColumn,
-      ...extra,
-    });
 const askLettings = askOn(lettings, 'agency_id');
 const askLibrary = askOn(library, 'library_id');
 
-const sqlOf = (proposal: Proposal): string => {
-  if (proposal.kind !== 'sql') throw new Error(`expected SQL, got ${JSON.stringify(proposal)}`);
-  return proposal.sql.replace(/\s+/g, ' ');
-};
 const interpretationOf = (proposal: Proposal): string =>
   proposal.kind === 'sql' ? (proposal.interpretation ?? '') : '';
 

@@ -11,9 +11,8 @@ import type { Catalog } from '#lib/connectors/types.ts';
 import { guardMysql } from '#lib/sql/mysql.ts';
 import { effectivePolicy } from '#lib/sql/policy.ts';
 import { guardPostgres } from '#lib/sql/postgres.ts';
+import { FIXTURE_NOW as NOW, sqlOf } from '../fixtures/catalogs/ask.ts';
 import { catalogOf, col, ddlOf, type TableSpec } from '../fixtures/catalogs/define.ts';
-
-const NOW = new Date('2026-03-15T12:00:00Z');
 
 const lettingsTables: TableSpec[] = [
   {
@@ -63,11 +62,6 @@ const policy = effectivePolicy({
 
 const ask = (catalog: Catalog, question: string, dialect: 'postgres' | 'mysql' = 'postgres'): Proposal =>
   proposeBuiltin({ question, catalog, dialect, history: [], now: NOW, tenantColumn: 'org_id' });
-
-const sqlOf = (proposal: Proposal): string => {
-  if (proposal.kind !== 'sql') throw new Error(`expected SQL, got ${JSON.stringify(proposal)}`);
-  return proposal.sql.replace(/\s+/g, ' ');
-};
 
 describe('the fewest related rows count the groups that have none', () => {
   it.each([
