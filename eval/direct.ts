@@ -1,29 +1,9 @@
-// The builtin engine in-process over the eval sets (eval/sets.ts), without the HTTP stack: each
-// database loaded into PGlite, introspected with its row policy as `database add` does (plus its
-// descriptions file and glossary), every question proposed by the engine, passed through the
-// PostgreSQL guard as tenant 1, run, and judged against the gold SQL (eval/judge.ts). Seconds
-// instead of minutes, for working on the engine; `npm run eval` stays the end-to-end measure.
-//
-//   node eval/direct.ts [--sets demo,dev,vet,helpdesk,defog-tuning] [--verbose] [--only <id prefix>]
-//   node eval/direct.ts --sets demo --ask "how many clients" [--ask "…"] [--chain] [--database <key>]
-//
-// `--ask` puts ad-hoc questions (with `--chain`, each a follow-up of the one before) to the first
-// database of the first set named, or to `--database`, and prints what the engine made of them,
-// unjudged. `--guarded` prints the SQL as the guard rewrote it (tenant fences included).
-// Held-out sets (held-out, fitness, freight, university, maintenance, defog-heldout) run only when named.
-import { readFileSync } from 'node:fs';
-import { PGlite } from '@electric-sql/pglite';
 import { proposeBuiltin } from '#lib/answer/builtin/index.ts';
-import { visibleCatalog } from '#lib/answer/catalog.ts';
 import type { PriorTurn } from '#lib/answer/engine.ts';
-import { type Glossary, parseGlossary } from '#lib/answer/glossary.ts';
-import { parseDescriptions, withDescriptions } from '#lib/connectors/descriptions.ts';
-import { introspectPostgres } from '#lib/connectors/introspect-postgres.ts';
-import type { Catalog } from '#lib/connectors/types.ts';
-import { type EffectivePolicy, effectivePolicy } from '#lib/sql/policy.ts';
 import { guardPostgres } from '#lib/sql/postgres.ts';
 import { goldQueries, sameRows } from './judge.ts';
-import { type EvalDatabase, type EvalItem, SET_NAMES, SETS, type SetName } from './sets.ts';
+import { type LoadedDatabase, loadEvalDatabase } from './load.ts';
+import { type EvalItem, SET_NAMES, SETS, type SetName } from './sets.ts';
 
 const args = process.argv.slice(2);
 const option = (name: string) => {
@@ -37,36 +17,11 @@ const askDatabase = option('--database');
 const requested = (option('--sets') ?? 'demo,dev,vet,helpdesk,defog-tuning').split(',') as SetName[];
 for (const name of requested) if (!SET_NAMES.includes(name)) throw new Error(`unknown set ${name}`);
 
-interface Loaded {
-  db: PGlite;
-  full: Catalog;
-  visible: Catalog;
-  policy: EffectivePolicy;
-  glossary?: Glossary;
-}
-
-const load = async (spec: EvalDatabase): Promise<Loaded> => {
-  const db = new PGlite();
-  await db.exec(readFileSync(spec.seed, 'utf8'));
-  const policy = effectivePolicy({
-    requiresOrganizationScoping: spec.requiresScoping,
-    ...(spec.tenantColumn ? { tenantFilterColumn: spec.tenantColumn } : {}),
-    policy: spec.policy,
-  });
-  const run = async (sql: string, params: readonly unknown[] = []) =>
-    (await db.query<Record<string, unknown>>(sql, [...params])).rows;
-  let full = await introspectPostgres(run, { policy });
-  if (spec.descriptions)
-    full = withDescriptions(full, parseDescriptions(JSON.parse(readFileSync(spec.descriptions, 'utf8'))));
-  const glossary = spec.glossary ? parseGlossary(JSON.parse(readFileSync(spec.glossary, 'utf8'))) : undefined;
-  return { db, full, visible: visibleCatalog(full, policy), policy, ...(glossary ? { glossary } : {}) };
-};
-
 type Outcome = 'correct' | 'wrong' | 'asked' | 'error';
 
 /** A proposed query guarded as tenant 1, run, and compared with the item's gold rows. */
 const judge = async (
-  loaded: Loaded,
+  loaded: LoadedDatabase,
   item: EvalItem,
   proposal: { sql: string; description: string },
 ): Promise<{ outcome: Outcome; note: string }> => {
@@ -127,8 +82,8 @@ for (const name of requested) {
     console.log(`${name}: skipped (${set.missing})`);
     continue;
   }
-  const databases = new Map<string, Loaded>();
-  for (const spec of set.databases) databases.set(spec.key, await load(spec));
+  const databases = new Map<string, LoadedDatabase>();
+  for (const spec of set.databases) databases.set(spec.key, await loadEvalDatabase(spec));
   const histories = new Map<string, PriorTurn[]>();
   const outcomes: { item: EvalItem; outcome: Outcome }[] = [];
   /** Per answerable question asked back with options: whether one of them was right. */

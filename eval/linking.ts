@@ -16,17 +16,13 @@ import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
-import { visibleCatalog } from '#lib/answer/catalog.ts';
 import { createOpenAiEngine } from '#lib/answer/engines/openai.ts';
 import { countTokens } from '#lib/answer/engines/tokens.ts';
-import { type Glossary, parseGlossary } from '#lib/answer/glossary.ts';
-import { parseDescriptions, withDescriptions } from '#lib/connectors/descriptions.ts';
-import { introspectPostgres } from '#lib/connectors/introspect-postgres.ts';
+import type { Glossary } from '#lib/answer/glossary.ts';
 import type { Catalog } from '#lib/connectors/types.ts';
-import { effectivePolicy } from '#lib/sql/policy.ts';
 import { root } from '../local/stack.ts';
 import { wideCatalog } from '../tests/fixtures/catalogs/wide.ts';
+import { loadEvalDatabase } from './load.ts';
 import { type EvalDatabase, SETS } from './sets.ts';
 
 interface LinkingItem {
@@ -91,23 +87,12 @@ const engine = createOpenAiEngine({
 
 // ---- the sets ----------------------------------------------------------------------------------
 
+/** A set's database as the engine sees it; the seeded copy is not needed afterwards. */
 const load = async (spec: EvalDatabase) => {
-  const db = new PGlite();
-  await db.exec(readFileSync(spec.seed, 'utf8'));
-  const policy = effectivePolicy({
-    requiresOrganizationScoping: spec.requiresScoping,
-    ...(spec.tenantColumn ? { tenantFilterColumn: spec.tenantColumn } : {}),
-    policy: spec.policy,
-  });
-  const run = async (sql: string, params: readonly unknown[] = []) =>
-    (await db.query<Record<string, unknown>>(sql, [...params])).rows;
-  let full = await introspectPostgres(run, { policy });
-  if (spec.descriptions)
-    full = withDescriptions(full, parseDescriptions(JSON.parse(readFileSync(spec.descriptions, 'utf8'))));
+  const { db, visible, policy, glossary } = await loadEvalDatabase(spec);
   await db.close();
-  const glossary = spec.glossary ? parseGlossary(JSON.parse(readFileSync(spec.glossary, 'utf8'))) : undefined;
   return {
-    catalog: visibleCatalog(full, policy),
+    catalog: visible,
     ...(policy.tenantColumn ? { tenantColumn: policy.tenantColumn } : {}),
     ...(glossary ? { glossary } : {}),
   };
