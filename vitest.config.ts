@@ -30,6 +30,9 @@ export default defineConfig({
             CURSOR_SECRET: 'unit-cursor-secret-0123456789abcdef',
             EMBED_SESSION_SECRET: 'unit-embed-session-secret-0123456789abcdef',
           },
+          // Hooks that start an embedded database (PGlite) or load a seed take seconds on a busy
+          // machine; the default 10 s ended a full run at load 25 although every test passed.
+          hookTimeout: 60_000,
         },
       },
       {
