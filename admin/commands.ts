@@ -10,10 +10,11 @@ import { closeConnectors, connectorFor } from '#lib/connectors/index.ts';
 import type { Catalog } from '#lib/connectors/types.ts';
 import { isServiceError } from '#lib/errors.ts';
 import { uuidPattern } from '#lib/ids.ts';
-import { effectiveLimits, type LimitOverrides, PlanName } from '#lib/limits/plans.ts';
+import { effectiveLimits } from '#lib/limits/plans.ts';
 import { createKey, publicApiKey, revokeKey } from '#lib/manage/api-keys.ts';
 import { createDatabase, updateDatabase } from '#lib/manage/database-changes.ts';
 import { indexDatabase } from '#lib/manage/databases.ts';
+import { saveGlossary } from '#lib/manage/glossary.ts';
 import { ApiKeyCreateBody, DatabaseUpdateBody } from '#lib/manage/inputs.ts';
 import { effectivePolicy } from '#lib/sql/policy.ts';
 import { type ApiKeyRecord, listApiKeys } from '#lib/store/api-keys.ts';
@@ -30,12 +31,14 @@ import {
   RowPolicy,
   type SchemaIndexPointer,
 } from '#lib/store/databases.ts';
-import { parseGlossary, saveGlossary } from '#lib/store/glossary.ts';
+import { parseGlossary } from '#lib/store/glossary.ts';
 import {
   createOrganization,
   findOrganization,
+  type LimitOverrides,
   NewOrganization,
   type Organization,
+  PlanName,
   setOrganizationLimits,
   setOrganizationPlan,
 } from '#lib/store/organizations.ts';

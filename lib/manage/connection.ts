@@ -9,8 +9,8 @@
 // to (lib/connectors/target.ts): the service would otherwise open connections on behalf of
 // anyone with a manage credential to places only it can reach.
 import { isIP } from 'node:net';
+import { testConnection } from '#lib/connectors/connection-test.ts';
 import { createConnector } from '#lib/connectors/index.ts';
-import { testConnection } from '#lib/connectors/indexing.ts';
 import { TargetRefused, targetRules, targetSockets } from '#lib/connectors/target.ts';
 import { ServiceError } from '#lib/errors.ts';
 import type { Engine } from '#lib/store/databases.ts';

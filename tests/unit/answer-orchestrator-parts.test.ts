@@ -1,6 +1,6 @@
 // The pieces the answering flow is built from: prior turns rebuilt from stored messages
 // (lib/answer/turns.ts), engine selection (lib/answer/registry.ts), the catalog shown to the
-// engine (lib/answer/catalog.ts) and the Server-Timing header (lib/answer/timing.ts).
+// engine (lib/answer/catalog.ts) and the Server-Timing header (lib/observability/timing.ts).
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { builtinEngine } from '#lib/answer/builtin/index.ts';
 import { answerCatalogOf, clearAnswerCatalogs, visibleCatalog } from '#lib/answer/catalog.ts';
@@ -11,10 +11,10 @@ import {
   parseEngineSetting,
   parseOrganizationSettings,
 } from '#lib/answer/registry.ts';
-import { Timings } from '#lib/answer/timing.ts';
 import { priorTurns } from '#lib/answer/turns.ts';
 import { resetSettings } from '#lib/config.ts';
 import type { Catalog } from '#lib/connectors/types.ts';
+import { Timings } from '#lib/observability/timing.ts';
 import { effectivePolicy } from '#lib/sql/policy.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
 import type { MessageRecord } from '#lib/store/messages.ts';
