@@ -21,8 +21,8 @@ import { type ApiKeyRecord, listApiKeys } from '#lib/store/api-keys.ts';
 import { BrandingUpdate, saveBranding } from '#lib/store/branding.ts';
 import { migrateConversationAddresses } from '#lib/store/conversation-addresses.ts';
 import {
+  DatabaseEngine,
   type DatabaseRecord,
-  Engine,
   findDatabase,
   findDatabaseById,
   listDatabases,
@@ -299,7 +299,7 @@ const brandingSet: Run = async (values, connect) => {
 
 // ---- database ------------------------------------------------------------------------------
 
-const urlSchemes: Record<Engine, readonly string[]> = {
+const urlSchemes: Record<DatabaseEngine, readonly string[]> = {
   postgres: ['postgres:', 'postgresql:'],
   mysql: ['mysql:', 'mariadb:'],
   pglite: ['memory:'],
@@ -359,7 +359,7 @@ const hasPassword = (url: URL): boolean =>
   url.password !== '' || [...url.searchParams.keys()].some((key) => key.toLowerCase() === 'password');
 
 /** Checks the URL's scheme against the engine. Messages never include the URL. */
-const connectionUrl = (engine: Engine, { option, url }: GivenUrl): string => {
+const connectionUrl = (engine: DatabaseEngine, { option, url }: GivenUrl): string => {
   if (engine === 'pglite') {
     if (url !== undefined && url !== 'memory:')
       throw new UsageError(
@@ -471,8 +471,9 @@ const addDatabaseFrom = async (given: GivenUrl, values: OptionValues, connect: C
   const organizationId = organizationIdOption(values.org);
   const name = (values.name ?? '').trim();
   if (!name || name.length > 200) throw new UsageError('--name must be 1 to 200 characters');
-  const engineResult = v.safeParse(Engine, values.engine);
-  if (!engineResult.success) throw new UsageError(`--engine must be one of ${Engine.options.join(', ')}`);
+  const engineResult = v.safeParse(DatabaseEngine, values.engine);
+  if (!engineResult.success)
+    throw new UsageError(`--engine must be one of ${DatabaseEngine.options.join(', ')}`);
   const engine = engineResult.output;
   const url = connectionUrl(engine, given);
   if (given.option === 'url' && engine !== 'pglite' && hasPassword(new URL(url))) {

@@ -20,9 +20,9 @@ import { listApiKeys, revokeApiKey } from '#lib/store/api-keys.ts';
 import {
   addDatabase,
   type DatabaseChanges,
+  type DatabaseEngine,
   type DatabaseRecord,
   deleteDatabase as deleteDatabaseRecord,
-  type Engine,
   findDatabase,
   listDatabases,
   newDatabaseId,
@@ -123,7 +123,7 @@ const nameMustBeFree = async (organizationId: number, name: string, except?: str
 /** What the admin command may add to a body: an embedded database, its id. */
 export interface CreateOptions {
   /** `pglite` from the admin command (a seed file, `memory:`); the API takes postgres and mysql. */
-  engine?: Engine;
+  engine?: DatabaseEngine;
   seedFile?: string;
   id?: string;
   run?: JobRun;
@@ -136,7 +136,7 @@ export interface CreatedDatabase {
 
 export const createDatabase = async (
   organizationId: number,
-  body: Omit<DatabaseCreateBody, 'engine'> & { engine: Engine },
+  body: Omit<DatabaseCreateBody, 'engine'> & { engine: DatabaseEngine },
   options: CreateOptions = {},
 ): Promise<CreatedDatabase> => {
   const engine = options.engine ?? body.engine;

@@ -132,6 +132,13 @@ describe('engine selection', () => {
       source: 'personality',
     });
     expect(chooseEngine(7)).toEqual({ engine: 'openai', model: 'org-model', source: 'organization' });
+    // The store keeps a personality's engine as text: a name that is no answering engine (a
+    // database engine, say) chooses nothing.
+    expect(chooseEngine(7, { engine: 'postgres' })).toEqual({
+      engine: 'openai',
+      model: 'org-model',
+      source: 'organization',
+    });
     // A personality may name only a model, for the engine chosen elsewhere.
     expect(chooseEngine(7, { model: 'gpt-4.1' })).toEqual({
       engine: 'openai',
