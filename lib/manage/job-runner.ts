@@ -3,7 +3,8 @@
 // (the local stack, the admin command). Test the connection, introspect with the row policy
 // (progress written at most once a second), apply the column descriptions, check a glossary given
 // at creation against the new catalog, then write the new index beside the old one and move the
-// database's pointer to it. Any failure before that last step publishes nothing.
+// database's pointer to it. Any failure before that last step publishes nothing. The same steps
+// without a job (prepareIndex, reindexDatabase) index the local stack's demo database.
 import { checkGlossaryFor } from '#lib/answer/glossary.ts';
 import { testConnection } from '#lib/connectors/connection-test.ts';
 import { withDescriptions } from '#lib/connectors/descriptions.ts';
