@@ -10,18 +10,19 @@ import { closeConnectors, connectorFor } from '#lib/connectors/index.ts';
 import type { Catalog } from '#lib/connectors/types.ts';
 import { isServiceError } from '#lib/errors.ts';
 import { uuidPattern } from '#lib/ids.ts';
-import { effectiveLimits, type LimitOverrides, PlanName } from '#lib/limits/plans.ts';
+import { effectiveLimits } from '#lib/limits/plans.ts';
 import { createKey, publicApiKey, revokeKey } from '#lib/manage/api-keys.ts';
 import { createDatabase, updateDatabase } from '#lib/manage/database-changes.ts';
 import { indexDatabase } from '#lib/manage/databases.ts';
+import { saveGlossary } from '#lib/manage/glossary.ts';
 import { ApiKeyCreateBody, DatabaseUpdateBody } from '#lib/manage/inputs.ts';
 import { effectivePolicy } from '#lib/sql/policy.ts';
 import { type ApiKeyRecord, listApiKeys } from '#lib/store/api-keys.ts';
 import { BrandingUpdate, saveBranding } from '#lib/store/branding.ts';
 import { migrateConversationAddresses } from '#lib/store/conversation-addresses.ts';
 import {
+  DatabaseEngine,
   type DatabaseRecord,
-  Engine,
   findDatabase,
   findDatabaseById,
   listDatabases,
@@ -30,12 +31,14 @@ import {
   RowPolicy,
   type SchemaIndexPointer,
 } from '#lib/store/databases.ts';
-import { parseGlossary, saveGlossary } from '#lib/store/glossary.ts';
+import { parseGlossary } from '#lib/store/glossary.ts';
 import {
   createOrganization,
   findOrganization,
+  type LimitOverrides,
   NewOrganization,
   type Organization,
+  PlanName,
   setOrganizationLimits,
   setOrganizationPlan,
 } from '#lib/store/organizations.ts';
@@ -296,7 +299,7 @@ const brandingSet: Run = async (values, connect) => {
 
 // ---- database ------------------------------------------------------------------------------
 
-const urlSchemes: Record<Engine, readonly string[]> = {
+const urlSchemes: Record<DatabaseEngine, readonly string[]> = {
   postgres: ['postgres:', 'postgresql:'],
   mysql: ['mysql:', 'mariadb:'],
   pglite: ['memory:'],
@@ -356,7 +359,7 @@ const hasPassword = (url: URL): boolean =>
   url.password !== '' || [...url.searchParams.keys()].some((key) => key.toLowerCase() === 'password');
 
 /** Checks the URL's scheme against the engine. Messages never include the URL. */
-const connectionUrl = (engine: Engine, { option, url }: GivenUrl): string => {
+const connectionUrl = (engine: DatabaseEngine, { option, url }: GivenUrl): string => {
   if (engine === 'pglite') {
     if (url !== undefined && url !== 'memory:')
       throw new UsageError(
@@ -468,8 +471,9 @@ const addDatabaseFrom = async (given: GivenUrl, values: OptionValues, connect: C
   const organizationId = organizationIdOption(values.org);
   const name = (values.name ?? '').trim();
   if (!name || name.length > 200) throw new UsageError('--name must be 1 to 200 characters');
-  const engineResult = v.safeParse(Engine, values.engine);
-  if (!engineResult.success) throw new UsageError(`--engine must be one of ${Engine.options.join(', ')}`);
+  const engineResult = v.safeParse(DatabaseEngine, values.engine);
+  if (!engineResult.success)
+    throw new UsageError(`--engine must be one of ${DatabaseEngine.options.join(', ')}`);
   const engine = engineResult.output;
   const url = connectionUrl(engine, given);
   if (given.option === 'url' && engine !== 'pglite' && hasPassword(new URL(url))) {

@@ -3,14 +3,10 @@
 // carries instructions for the engine (tone, focus) and may choose the engine and model that
 // answer its conversations (lib/answer/registry.ts).
 import * as v from 'valibot';
+import { AnsweringEngineName } from '#lib/answer/registry.ts';
 import { addPersonality } from '#lib/manage/personalities.ts';
 import { findOrganization } from '#lib/store/organizations.ts';
-import {
-  EngineName,
-  listPersonalities,
-  NewPersonality,
-  publicPersonality,
-} from '#lib/store/personalities.ts';
+import { listPersonalities, NewPersonality, publicPersonality } from '#lib/store/personalities.ts';
 import { AdminError, type OptionValues, organizationIdOption, UsageError } from './args.ts';
 
 type Connect = () => Promise<void>;
@@ -21,8 +17,8 @@ const organizationMustExist = async (id: number): Promise<void> => {
 
 export const personalityCreate = async (values: OptionValues, connect: Connect): Promise<unknown> => {
   const organizationId = organizationIdOption(values.org);
-  if (values.engine !== undefined && !v.is(EngineName, values.engine)) {
-    throw new UsageError(`--engine must be one of ${EngineName.options.join(', ')}`);
+  if (values.engine !== undefined && !v.is(AnsweringEngineName, values.engine)) {
+    throw new UsageError(`--engine must be one of ${AnsweringEngineName.options.join(', ')}`);
   }
   if (values.model !== undefined && (values.engine ?? 'builtin') === 'builtin') {
     throw new UsageError(

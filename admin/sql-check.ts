@@ -15,7 +15,7 @@ import type { Catalog, Connector } from '#lib/connectors/types.ts';
 import { errorCatalogue, toServiceError } from '#lib/errors.ts';
 import { effectivePolicy } from '#lib/sql/policy.ts';
 import type { Guard } from '#lib/sql/types.ts';
-import type { DatabaseRecord, Engine } from '#lib/store/databases.ts';
+import type { DatabaseEngine, DatabaseRecord } from '#lib/store/databases.ts';
 import { UsageError } from './args.ts';
 
 /** Rows an answer shows at most (docs/design.md "Chat answers"); the guard adds LIMIT cap+1. */
@@ -105,7 +105,7 @@ export const readQueries = (path: string): CheckItem[] => {
 };
 
 /** The guard of an engine's dialect, imported only when needed (the parsers are heavy). */
-export const guardFor = async (engine: Engine): Promise<Guard> =>
+export const guardFor = async (engine: DatabaseEngine): Promise<Guard> =>
   engine === 'mysql'
     ? (await import('#lib/sql/mysql.ts')).guardMysql
     : (await import('#lib/sql/postgres.ts')).guardPostgres;

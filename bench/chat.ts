@@ -2,7 +2,7 @@
 // the limiter on: POST /api/v1/chat/message (a question in a new conversation) and follow-ups on
 // POST /api/v1/chat/{conversation_id}/message, with the split of each request's time between
 // loading, the engine, the SQL guard, the database and DynamoDB storage, read from the responses'
-// Server-Timing headers (lib/answer/timing.ts). The server (DynamoDB Local + gateway,
+// Server-Timing headers (lib/observability/timing.ts). The server (DynamoDB Local + gateway,
 // bench/chat-child.ts) runs in its own process, so the client does not share its event loop.
 import { randomUUID } from 'node:crypto';
 import type { ChatChildMessage, ChatParentMessage } from './chat-child.ts';
@@ -301,7 +301,7 @@ ${QUESTIONS} sequential chat-variant requests, each a new conversation, rotating
       )}) and tenants 1 to 3; then ${FOLLOW_UPS} conversations of two messages on endpoint 5, of which only the
 follow-up (${followUps.map((text) => `“${text}”`).join(' or ')}) is timed: it also reads the conversation and its latest
 messages. Latency is client side, from send to the end of the body, over one keep-alive connection. The split is the
-median of each phase of the responses' \`Server-Timing\` header (lib/answer/timing.ts): \`load\` (conversation, database,
+median of each phase of the responses' \`Server-Timing\` header (lib/observability/timing.ts): \`load\` (conversation, database,
 schema index — cached per index version —, personality, engine), \`engine\` (proposal and composition), \`guard\` (the
 SQL guard's parse, rewrite and re-parse), \`db\` (the query in PGlite's worker thread: read-only transaction, EXPLAIN
 cost check, query), \`store\` (the two message appends, each one DynamoDB transaction; the question's append overlaps

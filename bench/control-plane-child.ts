@@ -8,8 +8,8 @@
 // Reports one `result` message over IPC and exits.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { createApiKey } from '#lib/auth/api-keys.ts';
 import { getJob } from '#lib/manage/jobs.ts';
-import { createApiKey } from '#lib/store/api-keys.ts';
 import { addDatabase, newDatabaseId } from '#lib/store/databases.ts';
 import { writeSchemaIndex } from '#lib/store/schema-index.ts';
 import { startGateway } from '../local/gateway.ts';

@@ -8,7 +8,7 @@
 // developer's DynamoDB data. Over IPC it reports `ready`, answers `count` with the DynamoDB
 // calls (all, and the limiter's alone) and finished requests so far, and shuts down on `stop`
 // or when the parent goes away.
-import { createApiKey } from '#lib/store/api-keys.ts';
+import { createApiKey } from '#lib/auth/api-keys.ts';
 import { saveBranding } from '#lib/store/branding.ts';
 import { createOrganization, setOrganizationLimits } from '#lib/store/organizations.ts';
 import { demoBranding } from '../local/demo/seed.ts';

@@ -4,11 +4,11 @@
 import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { visibleCatalog } from '#lib/answer/catalog.ts';
-import { type Glossary, parseGlossary } from '#lib/answer/glossary.ts';
 import { parseDescriptions, withDescriptions } from '#lib/connectors/descriptions.ts';
 import { introspectPostgres } from '#lib/connectors/introspect-postgres.ts';
 import type { Catalog } from '#lib/connectors/types.ts';
 import { type EffectivePolicy, effectivePolicy } from '#lib/sql/policy.ts';
+import { type Glossary, parseGlossary } from '#lib/store/glossary.ts';
 import type { EvalDatabase } from './sets.ts';
 
 export interface LoadedDatabase {

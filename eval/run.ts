@@ -26,15 +26,15 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { createApiKey } from '#lib/auth/api-keys.ts';
 import { resetSettings } from '#lib/config.ts';
 import { parseDescriptions, withDescriptions } from '#lib/connectors/descriptions.ts';
 import { closeConnectors, createConnector } from '#lib/connectors/index.ts';
 import { secretStore } from '#lib/connectors/secrets.ts';
 import type { Catalog } from '#lib/connectors/types.ts';
+import { saveGlossary } from '#lib/manage/glossary.ts';
 import { effectivePolicy } from '#lib/sql/policy.ts';
-import { createApiKey } from '#lib/store/api-keys.ts';
 import { addDatabase, newDatabaseId } from '#lib/store/databases.ts';
-import { saveGlossary } from '#lib/store/glossary.ts';
 import { createOrganization } from '#lib/store/organizations.ts';
 import { writeSchemaIndex } from '#lib/store/schema-index.ts';
 import { evalBlock, withEvalBlock } from '../bench/eval-block.ts';

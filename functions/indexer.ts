@@ -6,7 +6,7 @@
 import type { Context } from 'aws-lambda';
 import { loggerInstance } from '#lib/log.ts';
 import { runIndexJob } from '#lib/manage/job-runner.ts';
-import { type IndexJobPayload, isIndexJobPayload } from '#lib/manage/jobs.ts';
+import { type IndexJobPayload, isIndexJobPayload } from '#lib/manage/job-states.ts';
 
 export const handler = async (event: unknown, context: Context): Promise<{ job: string; status: string }> => {
   loggerInstance().addContext(context);

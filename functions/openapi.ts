@@ -4,10 +4,10 @@
 // stage's default execute-api host the stage is part of the base URL.
 import middy from '@middy/core';
 import { errorEnvelope } from '#lib/http/middleware/error-envelope.ts';
+import { observability } from '#lib/http/middleware/observability.ts';
 import { requestId } from '#lib/http/middleware/request-id.ts';
 import { routeTable } from '#lib/http/route-table.ts';
 import type { ApiContext, ApiEvent, ApiResult } from '#lib/http/types.ts';
-import { observability } from '#lib/observability/middleware.ts';
 import { buildOpenApiDocument } from '#lib/openapi/document.ts';
 import { referencePage } from '#lib/openapi/page.ts';
 import { TtlCache } from '#lib/ttl-cache.ts';

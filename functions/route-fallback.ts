@@ -7,9 +7,9 @@ import { ServiceError } from '#lib/errors.ts';
 import { corsHeaders, preflightHeaders } from '#lib/http/middleware/cors.ts';
 import { errorEnvelope } from '#lib/http/middleware/error-envelope.ts';
 import { normaliseHeaders } from '#lib/http/middleware/headers.ts';
+import { observability } from '#lib/http/middleware/observability.ts';
 import { requestId } from '#lib/http/middleware/request-id.ts';
 import type { ApiContext, ApiEvent, ApiResult } from '#lib/http/types.ts';
-import { observability } from '#lib/observability/middleware.ts';
 
 const originOf = (event: ApiEvent): string | undefined => normaliseHeaders(event).origin;
 

@@ -1,9 +1,8 @@
 // A throwaway local stack for benchmarks and the evaluation: DynamoDB Local in memory on a free
 // port, one table, and the functions' environment applied to this process. It never touches the
 // developer's .local/ data.
-import type { LimitOverrides } from '#lib/limits/plans.ts';
-import { createApiKey } from '#lib/store/api-keys.ts';
-import { createOrganization, setOrganizationLimits } from '#lib/store/organizations.ts';
+import { createApiKey } from '#lib/auth/api-keys.ts';
+import { createOrganization, type LimitOverrides, setOrganizationLimits } from '#lib/store/organizations.ts';
 import { localClient, type RunningDynamoDb, startDynamoDb } from './dynamodb.ts';
 import { environmentOf, loadServerlessConfig, type Route, routesOf } from './serverless-config.ts';
 import { applyLocalEnvironment, LOCAL_STAGE, root } from './stack.ts';

@@ -7,10 +7,9 @@
 import type { Catalog } from '#lib/connectors/types.ts';
 import { type EffectivePolicy, effectivePolicy, relationAccess } from '#lib/sql/policy.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
-import { readGlossary } from '#lib/store/glossary.ts';
+import { type Glossary, isEmptyGlossary, readGlossary } from '#lib/store/glossary.ts';
 import { readSchemaIndex } from '#lib/store/schema-index.ts';
 import { TtlCache } from '#lib/ttl-cache.ts';
-import { type Glossary, isEmptyGlossary } from './glossary.ts';
 
 export interface AnswerCatalog {
   /** The whole index: the guard resolves every name against it. */

@@ -29,6 +29,7 @@ import { resolveTenant } from '#lib/auth/tenant.ts';
 import { invalidField, ServiceError } from '#lib/errors.ts';
 import type { Lease } from '#lib/limits/limiter.ts';
 import { logger } from '#lib/log.ts';
+import { Timings } from '#lib/observability/timing.ts';
 import {
   type ConversationOwner,
   type ConversationRecord,
@@ -49,7 +50,6 @@ import {
   answerQuestion,
 } from './orchestrator.ts';
 import { chooseEngine, engineFor } from './registry.ts';
-import { Timings } from './timing.ts';
 import { HISTORY_MESSAGES } from './turns.ts';
 
 export interface ChatRequest {

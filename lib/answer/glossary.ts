@@ -1,72 +1,20 @@
-// A database's glossary (docs/databases.md "Glossary"; docs/design.md "Answering on unseen
-// databases"): the operator's words for this database, used by every engine.
-//   { "synonyms": { "clients": "owners", "vets": "veterinarian" },
-//     "metrics":  { "revenue": "SUM(treatment_items.quantity * treatment_items.unit_price)" },
-//     "filters":  { "active": "veterinarian.is_active" } }
-// Synonyms name a table (or `table.column`) by another word. Metrics and filters are SQL
-// expressions over qualified columns; each passes the SQL guard of the database when saved
-// (`checkGlossary`), so that nothing saved can read what a generated query could not. The builtin
-// engine reads the simple forms it can (lib/answer/builtin/glossary.ts); the model engines get the
-// whole glossary in their prompt (lib/answer/engines/prompt.ts).
-import * as v from 'valibot';
+// Checking a database's glossary (its shape and storage: lib/store/glossary.ts): metrics and
+// filters are SQL expressions over qualified columns, and each passes the SQL guard of the
+// database when saved (`checkGlossaryFor`, run by lib/manage/glossary.ts and the indexing job),
+// so that nothing saved can read what a generated query could not; every synonym names a table
+// or column of the database.
+// The builtin engine reads the simple forms it can (lib/answer/builtin/glossary.ts); the model
+// engines get the whole glossary in their prompt (lib/answer/engines/prompt.ts).
 import type { Catalog } from '#lib/connectors/types.ts';
 import { ServiceError } from '#lib/errors.ts';
-import type { EffectivePolicy } from '#lib/sql/policy.ts';
+import { type EffectivePolicy, effectivePolicy } from '#lib/sql/policy.ts';
+import { guardOfDialect } from '#lib/sql/saved-sql.ts';
 import type { Guard } from '#lib/sql/types.ts';
+import type { DatabaseRecord } from '#lib/store/databases.ts';
+import type { Glossary } from '#lib/store/glossary.ts';
 
-const RESERVED = new Set(['__proto__', 'constructor', 'prototype']);
-const Term = v.pipe(
-  v.string(),
-  v.trim(),
-  v.minLength(1),
-  v.maxLength(60),
-  v.regex(/^[\p{L}\p{N}][\p{L}\p{N} _'-]*$/u, 'must be a word or a short phrase'),
-  v.check((term) => !RESERVED.has(term), 'is a reserved name'),
-);
-const Target = v.pipe(
-  v.string(),
-  v.trim(),
-  v.regex(/^[A-Za-z_][A-Za-z0-9_$]*(\.[A-Za-z_][A-Za-z0-9_$]*){0,2}$/, 'must name a table or table.column'),
-);
-const Expression = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(500));
-const entries = <T extends v.GenericSchema<string, string>>(value: T) =>
-  v.optional(
-    v.pipe(
-      v.record(Term, value),
-      v.check((r) => Object.keys(r).length <= 200, 'has too many entries'),
-    ),
-    {},
-  );
-
-export const GlossarySchema = v.strictObject({
-  synonyms: entries(Target),
-  metrics: entries(Expression),
-  filters: entries(Expression),
-});
-export type Glossary = v.InferOutput<typeof GlossarySchema>;
-
-export const emptyGlossary = (): Glossary => ({ synonyms: {}, metrics: {}, filters: {} });
-
-export const isEmptyGlossary = (glossary: Glossary | undefined): boolean =>
-  !glossary ||
-  Object.keys(glossary.synonyms).length +
-    Object.keys(glossary.metrics).length +
-    Object.keys(glossary.filters).length ===
-    0;
-
-/** A glossary's JSON, checked (400 VALIDATION_ERROR naming each bad entry). */
-export const parseGlossary = (json: unknown, field = 'glossary'): Glossary => {
-  const parsed = v.safeParse(GlossarySchema, json);
-  if (parsed.success) return parsed.output;
-  const issues = parsed.issues.map((issue) => {
-    const path = (issue.path ?? []).map((item) => String(item.key)).join('.');
-    return { field: path ? `${field}.${path}` : field, message: issue.message, code: 'INVALID_VALUE' };
-  });
-  throw new ServiceError('VALIDATION', {
-    message: `The glossary is not valid: ${issues[0]?.message}`,
-    issues,
-  });
-};
+// The answering code (engines, linking, the builtin engine) names the glossary from here.
+export { type Glossary, isEmptyGlossary } from '#lib/store/glossary.ts';
 
 /** Relations an expression names as `table.column` or `schema.table.column`. */
 const relationsIn = (expression: string): string[] => {
@@ -154,4 +102,17 @@ export const checkGlossary = async (
       issues,
     });
   }
+};
+
+/** Checks a glossary against a catalog and the database's row policy (400 naming each refused entry). */
+export const checkGlossaryFor = async (
+  database: DatabaseRecord,
+  glossary: Glossary,
+  catalog: Catalog,
+): Promise<void> => {
+  await checkGlossary(glossary, {
+    catalog,
+    policy: effectivePolicy(database),
+    guard: await guardOfDialect(catalog.dialect),
+  });
 };

@@ -37,6 +37,7 @@ import { errorCatalogue, ServiceError, toServiceError } from '#lib/errors.ts';
 import { type Lease, leaseReturn } from '#lib/limits/limiter.ts';
 import { logger } from '#lib/log.ts';
 import { recordAnswer } from '#lib/observability/metrics.ts';
+import { Timings } from '#lib/observability/timing.ts';
 import type { Guard } from '#lib/sql/types.ts';
 import type { AlongsideWrite } from '#lib/store/client.ts';
 import { conversationTenantKey } from '#lib/store/conversations.ts';
@@ -64,7 +65,6 @@ import { readingOf } from './reading.ts';
 import { builtinEngine } from './registry.ts';
 import { type AnsweredBy, rememberSql, reusableSql, type SqlSourceInput } from './sql-cache.ts';
 import { suggestionsFor } from './suggestions.ts';
-import { Timings } from './timing.ts';
 import { type AssistantMetadata, priorTurns } from './turns.ts';
 
 /** Rows an answer carries at most in `results`; the guard asks the database for one more. */
@@ -126,7 +126,7 @@ export interface AnswerRequest {
   question: string;
   database: DatabaseRecord;
   catalog: AnswerCatalog;
-  /** The validated X-Tenant-Id and scope values (lib/http/middleware/tenant.ts). */
+  /** The validated X-Tenant-Id and scope values (lib/auth/tenant.ts resolveTenant, in ./chat.ts). */
   tenant: TenantValues;
   /** The conversation's latest messages, oldest first (lib/answer/turns.ts HISTORY_MESSAGES). */
   history: readonly MessageRecord[];

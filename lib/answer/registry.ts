@@ -12,23 +12,30 @@
 // model engines are loaded with a dynamic import only when selected, so a deployment without one of them (or
 // without its credentials) fails only for the requests configured to use it, with
 // EXTERNAL_LLM_ERROR naming the provider; everything else keeps answering.
+import * as v from 'valibot';
 import { settings } from '#lib/config.ts';
 import { ServiceError } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
 import { serviceSecret } from '#lib/secrets-provider.ts';
-import type { EngineName } from '#lib/store/personalities.ts';
 import type { Engine } from './engine.ts';
 
-export const ENGINE_NAMES: readonly EngineName[] = ['builtin', 'openai', 'bedrock'];
+/**
+ * The answering engines an answer can come from (not a database's engine: that is
+ * lib/store/databases.ts DatabaseEngine): what a personality, an organization or a stage chooses.
+ */
+export const AnsweringEngineName = v.picklist(['builtin', 'openai', 'bedrock']);
+export type AnsweringEngineName = v.InferOutput<typeof AnsweringEngineName>;
+
+export const ENGINE_NAMES: readonly AnsweringEngineName[] = AnsweringEngineName.options;
 
 export interface EngineChoice {
-  engine: EngineName;
+  engine: AnsweringEngineName;
   model?: string;
   /** Where the choice came from, for logs and the Server-Timing description. */
   source: 'personality' | 'organization' | 'stage';
 }
 
-const isEngineName = (name: string): name is EngineName => (ENGINE_NAMES as readonly string[]).includes(name);
+const isEngineName = (name: string): name is AnsweringEngineName => v.is(AnsweringEngineName, name);
 
 /** `openai:gpt-4o-mini` → {engine, model}; undefined for anything else. */
 export const parseEngineSetting = (raw: string | undefined): Omit<EngineChoice, 'source'> | undefined => {
@@ -74,9 +81,9 @@ const stageSetting = (): Omit<EngineChoice, 'source'> =>
 /** The engine for one request: personality, then organization, then stage. */
 export const chooseEngine = (
   organizationId: number,
-  personality?: { engine?: EngineName | undefined; model?: string | undefined },
+  personality?: { engine?: string | undefined; model?: string | undefined },
 ): EngineChoice => {
-  if (personality?.engine) {
+  if (personality?.engine && isEngineName(personality.engine)) {
     return {
       engine: personality.engine,
       ...(personality.model ? { model: personality.model } : {}),
@@ -97,7 +104,7 @@ type Factory = (options: Record<string, unknown>) => Engine | Promise<Engine>;
  * What each factory is given: the model, and the provider's settings (lib/config.ts); the API key
  * is one of the stage's secrets (lib/secrets-provider.ts: Secrets Manager when deployed).
  */
-const factoryOptions = async (name: Exclude<EngineName, 'builtin'>, model: string | undefined) => {
+const factoryOptions = async (name: Exclude<AnsweringEngineName, 'builtin'>, model: string | undefined) => {
   const { timeoutMs, openai, bedrock } = settings().answering;
   const defined = (options: Record<string, string | number | undefined>) =>
     Object.fromEntries(Object.entries(options).filter(([, value]) => value !== undefined));
@@ -111,7 +118,7 @@ const factoryOptions = async (name: Exclude<EngineName, 'builtin'>, model: strin
     : defined({ model: model ?? bedrock.model, timeoutMs });
 };
 
-const factoryNames: Record<Exclude<EngineName, 'builtin'>, string> = {
+const factoryNames: Record<Exclude<AnsweringEngineName, 'builtin'>, string> = {
   openai: 'createOpenAiEngine',
   bedrock: 'createBedrockEngine',
 };
@@ -147,7 +154,10 @@ export const builtinEngine = (): Promise<Engine> => {
   return builtin;
 };
 
-const createModelEngine = async (name: Exclude<EngineName, 'builtin'>, model?: string): Promise<Engine> => {
+const createModelEngine = async (
+  name: Exclude<AnsweringEngineName, 'builtin'>,
+  model?: string,
+): Promise<Engine> => {
   let module: Record<string, unknown>;
   try {
     module = await loadModule(name);

@@ -5,9 +5,14 @@
 import { createHash } from 'node:crypto';
 import { fromSettings } from '#lib/config.ts';
 import { ServiceError } from '#lib/errors.ts';
-import { type Feature, hasFeature, type LimitOverrides, type PlanName } from '#lib/limits/plans.ts';
+import { type Feature, hasFeature } from '#lib/limits/plans.ts';
 import { findApiKeyByHash, touchApiKey } from '#lib/store/api-keys.ts';
-import { findOrganization, type Organization } from '#lib/store/organizations.ts';
+import {
+  findOrganization,
+  type LimitOverrides,
+  type Organization,
+  type PlanName,
+} from '#lib/store/organizations.ts';
 import { TtlCache } from '#lib/ttl-cache.ts';
 import { hashApiKey, keyKindOf } from './api-keys.ts';
 import { type EmbedSession, isEmbedToken, verifyEmbedToken } from './embed-token.ts';

@@ -7,7 +7,7 @@
 // Settings: DB_CONNECT_TIMEOUT_MS, DB_STATEMENT_TIMEOUT_MS, DB_MAX_COST, DB_POOL_SIZE (lib/config.ts).
 import { settings } from '#lib/config.ts';
 import { ServiceError } from '#lib/errors.ts';
-import type { DatabaseRecord, Engine } from '#lib/store/databases.ts';
+import type { DatabaseEngine, DatabaseRecord } from '#lib/store/databases.ts';
 import { secretStore } from './secrets.ts';
 import type { Connector, ExecuteLimits } from './types.ts';
 
@@ -25,7 +25,7 @@ export const defaultLimits = (overrides: Partial<ExecuteLimits> = {}): ExecuteLi
 });
 
 export interface ConnectionSpec {
-  engine: Engine;
+  engine: DatabaseEngine;
   /** The connection URL (`memory:` for pglite). Never logged or shown. */
   url: string;
   seedFile?: string;

@@ -70,7 +70,7 @@ const proposeCandidate = async (
   if (!database) return undefined;
   try {
     // Loaded on demand: the SQL guard's parsers stay out of the function's start-up.
-    const { checkPatternSql } = await import('#lib/manage/patterns.ts');
+    const { checkPatternSql } = await import('#lib/sql/saved-sql.ts');
     await checkPatternSql(database, sql);
   } catch (error) {
     // A corrected SQL the guard refuses is the caller's error; an up-voted answer whose SQL no

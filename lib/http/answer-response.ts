@@ -1,5 +1,5 @@
 // The HTTP response of an answer (spec endpoints 5 and 6): `{success: true, data: ChatAnswer}`
-// with a `Server-Timing` header giving the split of the request's time (lib/answer/timing.ts).
+// with a `Server-Timing` header giving the split of the request's time (lib/observability/timing.ts).
 
 import type { AnswerOutcome } from '#lib/answer/orchestrator.ts';
 import { ok } from '#lib/http/response.ts';

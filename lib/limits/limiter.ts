@@ -21,12 +21,13 @@ import {
   releaseLease,
   updateCounters,
   updateCountersWithVisitor,
+  type WindowName,
   type WindowStep,
 } from '#lib/store/limit-counters.ts';
 import { backoffDelay, sleep } from '#lib/store/retry.ts';
 import { TtlCache } from '#lib/ttl-cache.ts';
 import type { Limits } from './plans.ts';
-import { secondsUntil, unitOf, type WindowName, windowEnd, windowId } from './windows.ts';
+import { secondsUntil, unitOf, windowEnd, windowId } from './windows.ts';
 
 /**
  * `standard`: the plan's windows and the monthly quota. `answering`: also the message limits and

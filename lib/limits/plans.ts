@@ -1,12 +1,11 @@
 // Plans as data (spec "Limits" and "Plan gating", docs/design.md "Credentials" and "Limits"): each
 // plan's features, its rate limits, its monthly API quota and its indexing quota. The limiter
 // (lib/limits/limiter.ts), the indexing quota (lib/limits/indexing.ts) and authorisation
-// (lib/auth/principal.ts) read this table and nothing else. docs/limits.md "Plans" shows it.
-import * as v from 'valibot';
+// (lib/auth/principal.ts) read this table and nothing else. docs/limits.md "Plans" shows it. The
+// plans' names and an organization's own figures are declared with the organization's record
+// (lib/store/organizations.ts).
 import { settings } from '#lib/config.ts';
-
-export const PlanName = v.picklist(['free', 'starter', 'professional', 'business', 'enterprise']);
-export type PlanName = v.InferOutput<typeof PlanName>;
+import type { LimitOverrides, PlanName } from '#lib/store/organizations.ts';
 
 export type Feature = 'api_access' | 'custom_api_access' | 'widget';
 
@@ -122,36 +121,6 @@ export const plans: Record<PlanName, Plan> = {
 };
 
 export const hasFeature = (name: PlanName, feature: Feature): boolean => plans[name].features.has(feature);
-
-const positive = (what: string) =>
-  v.pipe(
-    v.number(),
-    v.integer(`${what} must be a whole number`),
-    v.minValue(1, `${what} must be at least 1`),
-    v.maxValue(1_000_000_000, `${what} must be at most 1000000000`),
-  );
-
-/**
- * An organization's own figures, stored on its record (`limits`) by `admin org set-limits`.
- * They apply to enterprise organizations only: an organization moved to another plan keeps
- * them stored but gets that plan's figures until it is enterprise again.
- */
-export const LimitOverrides = v.strictObject({
-  requestsPerMinute: v.optional(positive('requestsPerMinute')),
-  requestsPerHour: v.optional(positive('requestsPerHour')),
-  concurrentRequests: v.optional(positive('concurrentRequests')),
-  monthlyRequests: v.optional(positive('monthlyRequests')),
-  indexingOperations: v.optional(positive('indexingOperations')),
-  messagesPerMinute: v.optional(positive('messagesPerMinute')),
-  messagesPerHour: v.optional(positive('messagesPerHour')),
-  embedScopeMessagesPerMinute: v.optional(positive('embedScopeMessagesPerMinute')),
-  embedScopeMessagesPerHour: v.optional(positive('embedScopeMessagesPerHour')),
-  embedScopeMessagesPerDay: v.optional(positive('embedScopeMessagesPerDay')),
-  databaseKeyMessagesPerMinute: v.optional(positive('databaseKeyMessagesPerMinute')),
-  databaseKeyMessagesPerHour: v.optional(positive('databaseKeyMessagesPerHour')),
-  databaseKeyMessagesPerDay: v.optional(positive('databaseKeyMessagesPerDay')),
-});
-export type LimitOverrides = v.InferOutput<typeof LimitOverrides>;
 
 /**
  * A visitor's hourly window is at most half the organization's messages per hour, whatever the

@@ -1,25 +1,11 @@
 // Fixed counting windows on the UTC clock: the clock minute, the clock hour, the UTC day and the
 // calendar month. A window is named by an integer id that only grows (minutes, hours and days
 // since the epoch, months as year·12 + month), so "is this count still current" is one comparison.
+import type { WindowName } from '#lib/store/limit-counters.ts';
 
 export type WindowUnit = 'minute' | 'hour' | 'day' | 'month';
 
-/** The windows the limiter counts (docs/limits.md). */
-// `scopeMessage*` and `keyMessage*`: an embed session scope's and a pk_ key's own message
-// windows (minute, hour, day), kept in that visitor's counters item (lib/store/limit-counters.ts).
-export type WindowName =
-  | 'minute'
-  | 'hour'
-  | 'month'
-  | 'messageMinute'
-  | 'messageHour'
-  | 'scopeMessageMinute'
-  | 'scopeMessageHour'
-  | 'scopeMessageDay'
-  | 'keyMessageMinute'
-  | 'keyMessageHour'
-  | 'keyMessageDay';
-
+/** The unit of each window the limiter counts (lib/store/limit-counters.ts WindowName). */
 export const unitOf: Record<WindowName, WindowUnit> = {
   minute: 'minute',
   hour: 'hour',

@@ -4,15 +4,10 @@
 // forgetApiKey), so its next request here is 401; another warm container may still accept it
 // for up to KEY_CACHE_TTL_SECONDS (60 s at most). A pk_ key for a database that filters rows by
 // tenant is refused (400, details code EMBED_SESSION_REQUIRED): that database takes embed sessions.
+import { createApiKey } from '#lib/auth/api-keys.ts';
 import { forgetApiKey } from '#lib/auth/principal.ts';
 import { invalidField, ServiceError } from '#lib/errors.ts';
-import {
-  type ApiKeyRecord,
-  createApiKey,
-  findApiKey,
-  listApiKeys,
-  revokeApiKey,
-} from '#lib/store/api-keys.ts';
+import { type ApiKeyRecord, findApiKey, listApiKeys, revokeApiKey } from '#lib/store/api-keys.ts';
 import { findDatabase } from '#lib/store/databases.ts';
 import { pageOf } from './access.ts';
 import type { ApiKeyCreateBody } from './inputs.ts';

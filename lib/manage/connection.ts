@@ -9,14 +9,14 @@
 // to (lib/connectors/target.ts): the service would otherwise open connections on behalf of
 // anyone with a manage credential to places only it can reach.
 import { isIP } from 'node:net';
+import { testConnection } from '#lib/connectors/connection-test.ts';
 import { createConnector } from '#lib/connectors/index.ts';
-import { testConnection } from '#lib/connectors/indexing.ts';
 import { TargetRefused, targetRules, targetSockets } from '#lib/connectors/target.ts';
 import { ServiceError } from '#lib/errors.ts';
-import type { Engine } from '#lib/store/databases.ts';
+import type { DatabaseEngine } from '#lib/store/databases.ts';
 import type { ConnectionInput } from './inputs.ts';
 
-const schemes: Record<Engine, readonly string[]> = {
+const schemes: Record<DatabaseEngine, readonly string[]> = {
   postgres: ['postgres:', 'postgresql:'],
   mysql: ['mysql:', 'mariadb:'],
   pglite: ['memory:'],
@@ -29,7 +29,7 @@ const invalidConnection = (message: string) =>
   });
 
 /** The URL of a connection for an engine; a 400 naming what is wrong, never echoing the URL. */
-export const connectionUrlOf = (engine: Engine, connection: ConnectionInput): string => {
+export const connectionUrlOf = (engine: DatabaseEngine, connection: ConnectionInput): string => {
   if (engine === 'pglite') return 'memory:';
   const [scheme] = schemes[engine];
   if (connection.url === undefined) {
@@ -91,7 +91,11 @@ export const checkHostAllowed = async (url: string): Promise<void> => {
 };
 
 /** Tests a connection within the connect timeout (422 CONNECTION_FAILED); nothing is kept open. */
-export const testConnectionUrl = async (engine: Engine, url: string, seedFile?: string): Promise<void> => {
+export const testConnectionUrl = async (
+  engine: DatabaseEngine,
+  url: string,
+  seedFile?: string,
+): Promise<void> => {
   await checkHostAllowed(url);
   let connector: Awaited<ReturnType<typeof createConnector>>;
   try {

@@ -12,17 +12,17 @@
 import * as v from 'valibot';
 import { forgetAnswerGlossary } from '#lib/answer/catalog.ts';
 import { forgetApiKey } from '#lib/auth/principal.ts';
-import { countIndexing } from '#lib/connectors/indexing.ts';
 import { secretStore } from '#lib/connectors/secrets.ts';
 import { invalidField, ServiceError } from '#lib/errors.ts';
 import { uuidv7 } from '#lib/ids.ts';
+import { consumeIndexingQuota } from '#lib/limits/indexing.ts';
 import { listApiKeys, revokeApiKey } from '#lib/store/api-keys.ts';
 import {
   addDatabase,
   type DatabaseChanges,
+  type DatabaseEngine,
   type DatabaseRecord,
   deleteDatabase as deleteDatabaseRecord,
-  type Engine,
   findDatabase,
   listDatabases,
   newDatabaseId,
@@ -34,7 +34,8 @@ import {
 import { connectionUrlOf, testConnectionUrl } from './connection.ts';
 import { type DatabaseDetail, databaseDetail, databaseOf, jobSummary } from './databases.ts';
 import type { DatabaseCreateBody, DatabaseUpdateBody } from './inputs.ts';
-import { type JobResult, type JobRun, queueIndexJob } from './jobs.ts';
+import type { JobResult } from './job-states.ts';
+import { type JobRun, queueIndexJob } from './jobs.ts';
 
 // ---- the row policy --------------------------------------------------------------------------------
 
@@ -122,7 +123,7 @@ const nameMustBeFree = async (organizationId: number, name: string, except?: str
 /** What the admin command may add to a body: an embedded database, its id. */
 export interface CreateOptions {
   /** `pglite` from the admin command (a seed file, `memory:`); the API takes postgres and mysql. */
-  engine?: Engine;
+  engine?: DatabaseEngine;
   seedFile?: string;
   id?: string;
   run?: JobRun;
@@ -135,7 +136,7 @@ export interface CreatedDatabase {
 
 export const createDatabase = async (
   organizationId: number,
-  body: Omit<DatabaseCreateBody, 'engine'> & { engine: Engine },
+  body: Omit<DatabaseCreateBody, 'engine'> & { engine: DatabaseEngine },
   options: CreateOptions = {},
 ): Promise<CreatedDatabase> => {
   const engine = options.engine ?? body.engine;
@@ -147,7 +148,7 @@ export const createDatabase = async (
     throw new ServiceError('DUPLICATE_ENTRY', { message: `Database ${id} already exists` });
   // Tested, then counted, before anything is stored.
   await testConnectionUrl(engine, url, options.seedFile);
-  await countIndexing(organizationId);
+  await consumeIndexingQuota(organizationId);
   const connectionRef = await secretStore().save(id, url);
   let record: DatabaseRecord;
   try {
@@ -204,7 +205,7 @@ export const updateDatabase = async (
   const reindex = url !== undefined || !samePolicy(settings, current) || descriptionsChanged;
   // Tested, then counted: a refusal changes nothing.
   if (url !== undefined) await testConnectionUrl(current.engine, url, current.seedFile);
-  if (reindex) await countIndexing(organizationId);
+  if (reindex) await consumeIndexingQuota(organizationId);
   const connectionRef = url === undefined ? undefined : await secretStore().save(`${id}/${uuidv7()}`, url);
   const changes: DatabaseChanges = {
     ...(body.name !== undefined ? { name: body.name } : {}),

@@ -5,7 +5,8 @@
 import { ServiceError } from '#lib/errors.ts';
 import { type DatabaseRecord, findDatabase, listDatabases, publicDatabase } from '#lib/store/databases.ts';
 import { pageOf } from './access.ts';
-import { type JobResult, type JobRun, queueIndexJob } from './jobs.ts';
+import type { JobResult } from './job-states.ts';
+import { type JobRun, queueIndexJob } from './jobs.ts';
 
 // ---- output --------------------------------------------------------------------------------------
 

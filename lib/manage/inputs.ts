@@ -3,10 +3,10 @@
 // operations (lib/manage/*.ts), which connect to databases, run the SQL guard and invoke Lambda,
 // so that the document's function bundles the schemas and nothing of those.
 import * as v from 'valibot';
-import { GlossarySchema } from '#lib/answer/glossary.ts';
 import { uuidPattern } from '#lib/ids.ts';
 import { PageNumberInput } from '#lib/params.ts';
 import { RowPolicy } from '#lib/store/databases.ts';
+import { GlossarySchema } from '#lib/store/glossary.ts';
 import { NewPattern, PatternStatus } from '#lib/store/patterns.ts';
 import { Language, MAX_INSTRUCTIONS_LENGTH } from '#lib/store/personalities.ts';
 import { IdPathInput, Name, pathId } from './access.ts';

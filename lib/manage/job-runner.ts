@@ -1,18 +1,21 @@
-// Running one indexing job to its end (lib/manage/jobs.ts has the states and where a job runs):
+// Running one indexing job to its end (./jobs.ts says where a job runs, ./job-states.ts its states):
 // the indexer function imports this; a function that queues jobs loads it only to run one itself
 // (the local stack, the admin command). Test the connection, introspect with the row policy
 // (progress written at most once a second), apply the column descriptions, check a glossary given
 // at creation against the new catalog, then write the new index beside the old one and move the
-// database's pointer to it. Any failure before that last step publishes nothing.
+// database's pointer to it. Any failure before that last step publishes nothing. The same steps
+// without a job (prepareIndex, reindexDatabase) index the local stack's demo database.
+import { checkGlossaryFor } from '#lib/answer/glossary.ts';
+import { testConnection } from '#lib/connectors/connection-test.ts';
 import { withDescriptions } from '#lib/connectors/descriptions.ts';
 import { connectorFor } from '#lib/connectors/index.ts';
-import { testConnection } from '#lib/connectors/indexing.ts';
-import type { Catalog } from '#lib/connectors/types.ts';
+import type { Catalog, Connector } from '#lib/connectors/types.ts';
 import { errorCatalogue, ServiceError, toServiceError } from '#lib/errors.ts';
+import { consumeIndexingQuota } from '#lib/limits/indexing.ts';
 import { logger } from '#lib/log.ts';
 import { effectivePolicy } from '#lib/sql/policy.ts';
 import { type DatabaseRecord, findDatabase, type SchemaIndexPointer } from '#lib/store/databases.ts';
-import { checkGlossaryFor, type Glossary, parseGlossary, putGlossary } from '#lib/store/glossary.ts';
+import { type Glossary, parseGlossary, putGlossary } from '#lib/store/glossary.ts';
 import { findJob, finishJob, type JobRecord, setJobProgress, startJob } from '#lib/store/jobs.ts';
 import {
   discardSchemaIndex,
@@ -20,7 +23,7 @@ import {
   SchemaIndexConflict,
   writeSchemaIndex,
 } from '#lib/store/schema-index.ts';
-import { type IndexJobPayload, type JobResult, jobDeadlineMs, publicJob } from './jobs.ts';
+import { type IndexJobPayload, type JobResult, jobDeadlineMs, publicJob } from './job-states.ts';
 
 /** Progress is written at most this often while a job runs. */
 const PROGRESS_EVERY_MS = 1_000;
@@ -81,6 +84,37 @@ export const publishIndex = async (
     throw error;
   }
   return pointer;
+};
+
+type PolicySource = Pick<
+  DatabaseRecord,
+  'requiresOrganizationScoping' | 'tenantFilterColumn' | 'scopeFilterColumn' | 'policy'
+>;
+
+/**
+ * Test → quota → introspect, in this process and with no job: the catalog a database is indexed
+ * with where there is no control plane to queue one (the local stack's demo database).
+ */
+export const prepareIndex = async (
+  connector: Connector,
+  database: PolicySource & Pick<DatabaseRecord, 'organizationId'>,
+): Promise<Catalog> => {
+  await testConnection(connector);
+  await consumeIndexingQuota(database.organizationId);
+  return connector.introspect({ policy: effectivePolicy(database) });
+};
+
+/** Re-indexes a stored database in this process, with no job, and publishes the new index. */
+export const reindexDatabase = async (
+  database: DatabaseRecord,
+  connector?: Connector,
+): Promise<{ pointer: SchemaIndexPointer; catalog: Catalog }> => {
+  // The operator's column descriptions (lib/connectors/descriptions.ts) over the database's own.
+  const catalog = withDescriptions(
+    await prepareIndex(connector ?? (await connectorFor(database)), database),
+    database.descriptions,
+  );
+  return { pointer: await publishIndex(database, catalog), catalog };
 };
 
 /**

@@ -7,10 +7,8 @@
 // BUSINESS_DUPLICATE_ENTRY.
 import type * as v from 'valibot';
 import { ServiceError } from '#lib/errors.ts';
-import { effectivePolicy } from '#lib/sql/policy.ts';
-import { checkSavedSql } from '#lib/sql/saved-sql.ts';
+import { checkPatternSql } from '#lib/sql/saved-sql.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
-import { notIndexed } from '#lib/store/glossary.ts';
 import {
   addPattern,
   countsAgainstLimit,
@@ -25,25 +23,9 @@ import {
   type QueryPattern,
   replacePattern,
 } from '#lib/store/patterns.ts';
-import { readSchemaIndex } from '#lib/store/schema-index.ts';
 import { pageOf } from './access.ts';
 import { databaseOf } from './databases.ts';
 import type { PatternCreateBody, PatternUpdateBody } from './inputs.ts';
-
-/** The SQL guard's verdict on a pattern's SQL: 400 with the guard's code when it refuses. */
-export const checkPatternSql = async (database: DatabaseRecord, sql: string): Promise<void> => {
-  const catalog = await readSchemaIndex(database);
-  if (!catalog) throw notIndexed(database.id, 'a query pattern');
-  const outcome = await checkSavedSql(sql, catalog, effectivePolicy(database));
-  if (!outcome.allowed) {
-    const message = `The SQL was refused by the SQL guard: ${outcome.code}: ${outcome.message}`;
-    throw new ServiceError('VALIDATION', {
-      message,
-      detail: outcome.code,
-      issues: [{ field: 'body.sql', message: outcome.message, code: outcome.code }],
-    });
-  }
-};
 
 const tooManyPatterns = (databaseId: string) =>
   new ServiceError('VALIDATION', {

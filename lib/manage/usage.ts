@@ -4,7 +4,8 @@
 // One BatchGetItem (lib/store/usage.ts); the limits come from the caller's principal.
 import type { Principal } from '#lib/auth/principal.ts';
 import { effectiveLimits } from '#lib/limits/plans.ts';
-import { monthKey, type WindowName, windowEnd, windowId } from '#lib/limits/windows.ts';
+import { monthKey, windowEnd, windowId } from '#lib/limits/windows.ts';
+import type { WindowName } from '#lib/store/limit-counters.ts';
 import { readUsageItems } from '#lib/store/usage.ts';
 
 const window = (

@@ -16,8 +16,8 @@
 // Lines carry `trace_id` (the request's X-Request-ID) as a property, so a metric's data point
 // leads to the request's log lines. docs/observability.md "Metrics".
 import { Metrics, MetricUnit } from '@aws-lambda-powertools/metrics';
-import type { Phase, Timings } from '#lib/answer/timing.ts';
 import { fromSettings } from '#lib/config.ts';
+import type { Phase, Timings } from './timing.ts';
 
 export const NAMESPACE = 'tabletalk';
 export const SERVICE = 'tabletalk';
@@ -75,7 +75,7 @@ export const recordRequest = (record: RequestRecord): void => {
   metrics.publishStoredMetrics();
 };
 
-/** The answer-side metric of each timing phase (lib/answer/timing.ts). */
+/** The answer-side metric of each timing phase (lib/observability/timing.ts). */
 export const PHASE_METRICS: Readonly<Record<Phase, string>> = {
   load: 'AnswerLoadLatency',
   engine: 'AnswerEngineLatency',

@@ -5,7 +5,7 @@ import * as v from 'valibot';
 import type { PublicApiKey } from '#lib/manage/api-keys.ts';
 import type { createdDatabase } from '#lib/manage/database-changes.ts';
 import type { DatabaseDetail as DetailOfDomain } from '#lib/manage/databases.ts';
-import type { PublicJob } from '#lib/manage/jobs.ts';
+import type { PublicJob } from '#lib/manage/job-states.ts';
 import type { PublicPersonality } from '#lib/manage/personalities.ts';
 import type { Usage as UsageOfDomain } from '#lib/manage/usage.ts';
 import type { PublicPattern } from '#lib/store/patterns.ts';

@@ -4,7 +4,10 @@
 // filters rows by tenant is checked with a placeholder tenant of the tenant column's type. The
 // guard still checks every query an engine proposes at answer time.
 import type { Catalog, ColumnKind, Dialect } from '#lib/connectors/types.ts';
-import { type EffectivePolicy, relationAccess } from './policy.ts';
+import { ServiceError } from '#lib/errors.ts';
+import type { DatabaseRecord } from '#lib/store/databases.ts';
+import { readSchemaIndex } from '#lib/store/schema-index.ts';
+import { type EffectivePolicy, effectivePolicy, relationAccess } from './policy.ts';
 import type { Guard, GuardOutcome } from './types.ts';
 
 /** Rows an answer shows at most (docs/design.md "Chat answers"); the guard adds LIMIT cap+1. */
@@ -55,4 +58,36 @@ export const checkSavedSql = async (
     ...(tenant !== undefined ? { tenant } : {}),
     rowCap: SAVED_SQL_ROW_CAP,
   });
+};
+
+/**
+ * What is checked against a database's schema index cannot be saved before it has one: 422
+ * (VALIDATION_ERROR, detail SCHEMA_NOT_INDEXED), as an answer on such a database.
+ */
+export const notIndexed = (databaseId: string, what: string): ServiceError => {
+  const message = `Database ${databaseId} has no schema index yet, and ${what} is checked against it: wait for its indexing job, or index it (POST /api/v1/organization/databases/{id}/index, admin database index)`;
+  return new ServiceError('CONNECTION_TEST_FAILED', {
+    message,
+    detail: 'SCHEMA_NOT_INDEXED',
+    issues: [{ field: 'database_id', message, code: 'SCHEMA_NOT_INDEXED' }],
+  });
+};
+
+/**
+ * The SQL guard's verdict on a query pattern's SQL (the control plane's patterns and the
+ * candidates an answer's feedback proposes), against the database's schema index and row policy:
+ * 400 with the guard's code when it refuses.
+ */
+export const checkPatternSql = async (database: DatabaseRecord, sql: string): Promise<void> => {
+  const catalog = await readSchemaIndex(database);
+  if (!catalog) throw notIndexed(database.id, 'a query pattern');
+  const outcome = await checkSavedSql(sql, catalog, effectivePolicy(database));
+  if (!outcome.allowed) {
+    const message = `The SQL was refused by the SQL guard: ${outcome.code}: ${outcome.message}`;
+    throw new ServiceError('VALIDATION', {
+      message,
+      detail: outcome.code,
+      issues: [{ field: 'body.sql', message: outcome.message, code: outcome.code }],
+    });
+  }
 };

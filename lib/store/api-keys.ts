@@ -1,13 +1,13 @@
 // API keys. Two items per key, written in one transaction:
 //   PK APIKEY#<id>      SK APIKEY   the record (listing by organization through GSI1)
 //   PK KEYHASH#<sha256> SK KEYHASH  the lookup by hash that authentication reads
-// The plaintext is never stored; revoking (the control plane's DELETE) marks both items.
+// The plaintext is never stored, nor seen here: lib/auth/api-keys.ts mints a key and gives its hash
+// and hint. Revoking (the control plane's DELETE) marks both items.
 // `lastUsedAt` is written on both when authentication resolves the key from the table and the
 // stored value is older than LAST_USED_RESOLUTION_MS (never on a warm request served from the key
 // cache), so it tells the last use to within that time.
 import { GetCommand, TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
-import { generateApiKey, hashApiKey, type KeyKind, keyHint } from '#lib/auth/api-keys.ts';
 import { ServiceError } from '#lib/errors.ts';
 import { uuidv7 } from '#lib/ids.ts';
 import { documents, isConditionFailure, queryAll, tableName } from './client.ts';
@@ -15,10 +15,14 @@ import { documents, isConditionFailure, queryAll, tableName } from './client.ts'
 const recordKey = (id: string) => ({ PK: `APIKEY#${id}`, SK: 'APIKEY' });
 const hashKey = (hash: string) => ({ PK: `KEYHASH#${hash}`, SK: 'KEYHASH' });
 
+/** `sk_` organization keys and `pk_` database keys. */
+export const KeyKind = v.picklist(['sk', 'pk']);
+export type KeyKind = v.InferOutput<typeof KeyKind>;
+
 export const ApiKeyRecord = v.object({
   id: v.string(),
   organizationId: v.number(),
-  kind: v.picklist(['sk', 'pk']),
+  kind: KeyKind,
   databaseId: v.optional(v.string()),
   allowedOrigins: v.optional(v.array(v.string())),
   hint: v.string(),
@@ -44,19 +48,25 @@ export interface NewApiKey {
   manage?: boolean;
 }
 
-export const createApiKey = async (
+/** A minted key's material: the SHA-256 hash and the non-secret hint (lib/auth/api-keys.ts). */
+export interface KeyMaterial {
+  hash: string;
+  hint: string;
+}
+
+/** Stores a new key's two items in one transaction. */
+export const putApiKey = async (
   input: NewApiKey,
+  { hash, hint }: KeyMaterial,
   now = new Date(),
-): Promise<ApiKeyRecord & { key: string }> => {
-  const key = generateApiKey(input.kind);
-  const hash = hashApiKey(key);
+): Promise<ApiKeyRecord> => {
   const record: ApiKeyRecord = {
     id: uuidv7(now.getTime()),
     organizationId: input.organizationId,
     kind: input.kind,
     ...(input.databaseId ? { databaseId: input.databaseId } : {}),
     ...(input.allowedOrigins?.length ? { allowedOrigins: input.allowedOrigins } : {}),
-    hint: keyHint(key),
+    hint,
     ...(input.name ? { name: input.name } : {}),
     ...(input.manage ? { manage: true } : {}),
     createdAt: now.toISOString(),
@@ -88,7 +98,7 @@ export const createApiKey = async (
       ],
     }),
   );
-  return { ...record, key };
+  return record;
 };
 
 /** The lookup authentication makes: one GetItem by hash. */

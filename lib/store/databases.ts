@@ -77,8 +77,9 @@ export const RowPolicy = v.strictObject({
 });
 export type RowPolicy = v.InferOutput<typeof RowPolicy>;
 
-export const Engine = v.picklist(['postgres', 'mysql', 'pglite']);
-export type Engine = v.InferOutput<typeof Engine>;
+/** A connected database's engine (not an answering engine: lib/answer/registry.ts AnsweringEngineName). */
+export const DatabaseEngine = v.picklist(['postgres', 'mysql', 'pglite']);
+export type DatabaseEngine = v.InferOutput<typeof DatabaseEngine>;
 
 /** Where the current schema index is (lib/store/schema-index.ts); absent until indexed. */
 export const SchemaIndexPointer = v.object({
@@ -100,7 +101,7 @@ export const DatabaseRecord = v.object({
   id: v.string(),
   organizationId: v.number(),
   name: v.string(),
-  engine: Engine,
+  engine: DatabaseEngine,
   status: v.picklist(['active', 'disabled']),
   requiresOrganizationScoping: v.boolean(),
   tenantFilterColumn: v.optional(v.string()),

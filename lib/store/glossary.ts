@@ -1,32 +1,71 @@
-// A connected database's glossary (docs/design.md "Answering on unseen databases"; the schema
-// and the guard check are lib/answer/glossary.ts): `{synonyms, metrics, filters}`, kept as one item
-// in the database's own partition, beside its locator, schema index and query patterns:
+// A connected database's glossary (docs/databases.md "Glossary"; docs/design.md "Answering on
+// unseen databases"): the operator's words for this database, used by every engine.
+//   { "synonyms": { "clients": "owners", "vets": "veterinarian" },
+//     "metrics":  { "revenue": "SUM(treatment_items.quantity * treatment_items.unit_price)" },
+//     "filters":  { "active": "veterinarian.is_active" } }
+// Synonyms name a table (or `table.column`) by another word; metrics and filters are SQL
+// expressions over qualified columns. Its shape is checked here; what it says is checked against
+// the database before it is saved (lib/manage/glossary.ts, with the guard check of
+// lib/answer/glossary.ts). Kept as one item in the database's own partition, beside its locator,
+// schema index and query patterns:
 //   PK DB#<database id>   SK GLOSSARY   glossary (the map), updatedAt
-// so deleting the database deletes it (lib/store/databases.ts). Saving checks it first: every
-// metric and filter passes the database's SQL guard against its schema index, every synonym names
-// a table or column of it (400 VALIDATION_ERROR naming each refused entry, nothing stored).
+// so deleting the database deletes it (lib/store/databases.ts).
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
-import { checkGlossary, emptyGlossary, type Glossary, parseGlossary } from '#lib/answer/glossary.ts';
-import type { Catalog } from '#lib/connectors/types.ts';
+import * as v from 'valibot';
 import { ServiceError } from '#lib/errors.ts';
-import { effectivePolicy } from '#lib/sql/policy.ts';
-import { guardOfDialect } from '#lib/sql/saved-sql.ts';
 import { documents, tableName } from './client.ts';
-import type { DatabaseRecord } from './databases.ts';
-import { readSchemaIndex } from './schema-index.ts';
 
-export { type Glossary, parseGlossary } from '#lib/answer/glossary.ts';
+const RESERVED = new Set(['__proto__', 'constructor', 'prototype']);
+const Term = v.pipe(
+  v.string(),
+  v.trim(),
+  v.minLength(1),
+  v.maxLength(60),
+  v.regex(/^[\p{L}\p{N}][\p{L}\p{N} _'-]*$/u, 'must be a word or a short phrase'),
+  v.check((term) => !RESERVED.has(term), 'is a reserved name'),
+);
+const Target = v.pipe(
+  v.string(),
+  v.trim(),
+  v.regex(/^[A-Za-z_][A-Za-z0-9_$]*(\.[A-Za-z_][A-Za-z0-9_$]*){0,2}$/, 'must name a table or table.column'),
+);
+const Expression = v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(500));
+const entries = <T extends v.GenericSchema<string, string>>(value: T) =>
+  v.optional(
+    v.pipe(
+      v.record(Term, value),
+      v.check((r) => Object.keys(r).length <= 200, 'has too many entries'),
+    ),
+    {},
+  );
 
-/**
- * What is checked against a database's schema index cannot be saved before it has one: 422
- * (VALIDATION_ERROR, detail SCHEMA_NOT_INDEXED), as an answer on such a database.
- */
-export const notIndexed = (databaseId: string, what: string): ServiceError => {
-  const message = `Database ${databaseId} has no schema index yet, and ${what} is checked against it: wait for its indexing job, or index it (POST /api/v1/organization/databases/{id}/index, admin database index)`;
-  return new ServiceError('CONNECTION_TEST_FAILED', {
-    message,
-    detail: 'SCHEMA_NOT_INDEXED',
-    issues: [{ field: 'database_id', message, code: 'SCHEMA_NOT_INDEXED' }],
+export const GlossarySchema = v.strictObject({
+  synonyms: entries(Target),
+  metrics: entries(Expression),
+  filters: entries(Expression),
+});
+export type Glossary = v.InferOutput<typeof GlossarySchema>;
+
+export const emptyGlossary = (): Glossary => ({ synonyms: {}, metrics: {}, filters: {} });
+
+export const isEmptyGlossary = (glossary: Glossary | undefined): boolean =>
+  !glossary ||
+  Object.keys(glossary.synonyms).length +
+    Object.keys(glossary.metrics).length +
+    Object.keys(glossary.filters).length ===
+    0;
+
+/** A glossary's JSON, checked (400 VALIDATION_ERROR naming each bad entry). */
+export const parseGlossary = (json: unknown, field = 'glossary'): Glossary => {
+  const parsed = v.safeParse(GlossarySchema, json);
+  if (parsed.success) return parsed.output;
+  const issues = parsed.issues.map((issue) => {
+    const path = (issue.path ?? []).map((item) => String(item.key)).join('.');
+    return { field: path ? `${field}.${path}` : field, message: issue.message, code: 'INVALID_VALUE' };
+  });
+  throw new ServiceError('VALIDATION', {
+    message: `The glossary is not valid: ${issues[0]?.message}`,
+    issues,
   });
 };
 
@@ -40,20 +79,7 @@ export const readGlossary = async (databaseId: string): Promise<Glossary> => {
   return Item?.glossary ? parseGlossary(Item.glossary) : emptyGlossary();
 };
 
-/** Checks a glossary against a catalog and the database's row policy (400 naming each refused entry). */
-export const checkGlossaryFor = async (
-  database: DatabaseRecord,
-  glossary: Glossary,
-  catalog: Catalog,
-): Promise<void> => {
-  await checkGlossary(glossary, {
-    catalog,
-    policy: effectivePolicy(database),
-    guard: await guardOfDialect(catalog.dialect),
-  });
-};
-
-/** Stores a glossary that was checked already (the indexing job checks one given at creation). */
+/** Stores a glossary that was checked already (lib/manage/glossary.ts checks it). */
 export const putGlossary = async (
   databaseId: string,
   glossary: Glossary,
@@ -65,21 +91,4 @@ export const putGlossary = async (
       Item: { ...glossaryKey(databaseId), type: 'glossary', glossary, updatedAt: now.toISOString() },
     }),
   );
-};
-
-/**
- * Checks and replaces the database's glossary. `catalog` defaults to its schema index; a database
- * that has none yet cannot be checked (400: index it first).
- */
-export const saveGlossary = async (
-  database: DatabaseRecord,
-  input: unknown,
-  options: { catalog?: Catalog; field?: string } = {},
-): Promise<Glossary> => {
-  const glossary = parseGlossary(input, options.field);
-  const catalog = options.catalog ?? (await readSchemaIndex(database));
-  if (!catalog) throw notIndexed(database.id, 'the glossary');
-  await checkGlossaryFor(database, glossary, catalog);
-  await putGlossary(database.id, glossary);
-  return glossary;
 };

@@ -3,7 +3,7 @@
 // another organization's id is simply not found. A job goes queued → running → succeeded | failed;
 // each step is a conditional update on the status it leaves, so a job handed to the indexer twice
 // (asynchronous invocations are delivered at least once) runs once. Jobs expire (TTL) after
-// JOB_TTL_DAYS. Reading a job that never finished is lib/manage/jobs.ts's business (the timeout).
+// JOB_TTL_DAYS. Reading a job that never finished is lib/manage/job-states.ts's business (the timeout).
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { uuidv7 } from '#lib/ids.ts';

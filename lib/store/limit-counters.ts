@@ -16,7 +16,6 @@
 // On a failed condition DynamoDB returns the item as it was (ALL_OLD): the limiter learns from
 // it whether a limit is reached or a window has moved on, without a read.
 import { TransactWriteCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-import type { WindowName } from '#lib/limits/windows.ts';
 import { documents, isConditionFailure, type TransactionUpdate, tableName } from './client.ts';
 import { type CancellationReason, cancellationReasons } from './retry.ts';
 
@@ -36,6 +35,24 @@ export const indexingKey = (organizationId: number, month: string) => ({
   PK: limitsPartition(organizationId),
   SK: `INDEXING#${month}`,
 });
+
+/**
+ * The windows the limiter counts (docs/limits.md; their units: lib/limits/windows.ts).
+ * `scopeMessage*` and `keyMessage*`: an embed session scope's and a pk_ key's own message
+ * windows (minute, hour, day), kept in that visitor's counters item.
+ */
+export type WindowName =
+  | 'minute'
+  | 'hour'
+  | 'month'
+  | 'messageMinute'
+  | 'messageHour'
+  | 'scopeMessageMinute'
+  | 'scopeMessageHour'
+  | 'scopeMessageDay'
+  | 'keyMessageMinute'
+  | 'keyMessageHour'
+  | 'keyMessageDay';
 
 const windowAttributes: Record<WindowName, { id: string; count: string }> = {
   minute: { id: 'minuteId', count: 'minuteCount' },

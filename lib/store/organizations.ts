@@ -1,11 +1,44 @@
 // Organizations: integer ids from an atomic counter, a plan, a name, and for enterprise
-// organizations their own limits (lib/limits/plans.ts LimitOverrides).
+// organizations their own limits (what each plan allows: lib/limits/plans.ts).
 // Item: PK ORG#<id>, SK ORG. Counter: PK COUNTER#ORG, SK COUNTER.
 import { GetCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { ServiceError } from '#lib/errors.ts';
-import { LimitOverrides, PlanName } from '#lib/limits/plans.ts';
 import { documents, isConditionFailure, tableName } from './client.ts';
+
+/** The plans (their features and limits: lib/limits/plans.ts). */
+export const PlanName = v.picklist(['free', 'starter', 'professional', 'business', 'enterprise']);
+export type PlanName = v.InferOutput<typeof PlanName>;
+
+const positive = (what: string) =>
+  v.pipe(
+    v.number(),
+    v.integer(`${what} must be a whole number`),
+    v.minValue(1, `${what} must be at least 1`),
+    v.maxValue(1_000_000_000, `${what} must be at most 1000000000`),
+  );
+
+/**
+ * An organization's own figures, stored on its record (`limits`) by `admin org set-limits`.
+ * They apply to enterprise organizations only: an organization moved to another plan keeps
+ * them stored but gets that plan's figures until it is enterprise again.
+ */
+export const LimitOverrides = v.strictObject({
+  requestsPerMinute: v.optional(positive('requestsPerMinute')),
+  requestsPerHour: v.optional(positive('requestsPerHour')),
+  concurrentRequests: v.optional(positive('concurrentRequests')),
+  monthlyRequests: v.optional(positive('monthlyRequests')),
+  indexingOperations: v.optional(positive('indexingOperations')),
+  messagesPerMinute: v.optional(positive('messagesPerMinute')),
+  messagesPerHour: v.optional(positive('messagesPerHour')),
+  embedScopeMessagesPerMinute: v.optional(positive('embedScopeMessagesPerMinute')),
+  embedScopeMessagesPerHour: v.optional(positive('embedScopeMessagesPerHour')),
+  embedScopeMessagesPerDay: v.optional(positive('embedScopeMessagesPerDay')),
+  databaseKeyMessagesPerMinute: v.optional(positive('databaseKeyMessagesPerMinute')),
+  databaseKeyMessagesPerHour: v.optional(positive('databaseKeyMessagesPerHour')),
+  databaseKeyMessagesPerDay: v.optional(positive('databaseKeyMessagesPerDay')),
+});
+export type LimitOverrides = v.InferOutput<typeof LimitOverrides>;
 
 export const organizationKey = (id: number) => ({ PK: `ORG#${id}`, SK: 'ORG' });
 const counterKey = { PK: 'COUNTER#ORG', SK: 'COUNTER' };

@@ -16,10 +16,6 @@ export const personalityKey = (organizationId: number, id: string) => ({
   SK: `${PREFIX}${id}`,
 });
 
-/** The engines an answer can come from (lib/answer/registry.ts loads them). */
-export const EngineName = v.picklist(['builtin', 'openai', 'bedrock']);
-export type EngineName = v.InferOutput<typeof EngineName>;
-
 export const MAX_INSTRUCTIONS_LENGTH = 4_000;
 
 /** The language a personality answers in: a BCP 47 tag such as `en`, `de-CH`, `pt-BR`. */
@@ -47,7 +43,8 @@ export const NewPersonality = v.object({
       ),
     ),
   ),
-  engine: v.optional(EngineName),
+  /** An answering engine's name, checked by the caller (lib/answer/registry.ts AnsweringEngineName). */
+  engine: v.optional(v.pipe(v.string(), v.trim(), v.minLength(1))),
   model: v.optional(
     v.pipe(
       v.string(),
@@ -67,7 +64,8 @@ export const Personality = v.object({
   organizationId: v.number(),
   name: v.string(),
   instructions: v.optional(v.string()),
-  engine: v.optional(EngineName),
+  /** The answering engine it chooses (lib/answer/registry.ts reads it). */
+  engine: v.optional(v.string()),
   model: v.optional(v.string()),
   language: v.optional(v.string()),
   createdAt: v.string(),

@@ -8,12 +8,12 @@
 import { existsSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { isDeepStrictEqual } from 'node:util';
+import { createApiKey } from '#lib/auth/api-keys.ts';
 import { closeConnectors, createConnector } from '#lib/connectors/index.ts';
-import { indexDatabase, prepareIndex } from '#lib/connectors/indexing.ts';
 import { secretStore } from '#lib/connectors/secrets.ts';
 import type { Catalog } from '#lib/connectors/types.ts';
+import { prepareIndex, reindexDatabase } from '#lib/manage/job-runner.ts';
 import { effectivePolicy } from '#lib/sql/policy.ts';
-import { createApiKey } from '#lib/store/api-keys.ts';
 import { saveBranding } from '#lib/store/branding.ts';
 import { addDatabase, type DatabaseRecord, findDatabase, newDatabaseId } from '#lib/store/databases.ts';
 import { createOrganization, findOrganization } from '#lib/store/organizations.ts';
@@ -131,7 +131,7 @@ export const ensureDemo = async (): Promise<{ demo: DemoSetup; created: boolean;
       const demo = await withManageKey(saved);
       if (indexedAt >= statSync(demoSeedFile).mtimeMs) return { demo, created: false, indexed: false };
       try {
-        await indexDatabase(database);
+        await reindexDatabase(database);
       } finally {
         await closeConnectors();
       }

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { type BrowserContext, chromium, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '#lib/store/api-keys.ts';
+import { createApiKey } from '#lib/auth/api-keys.ts';
 import { saveBranding } from '#lib/store/branding.ts';
 import { type RunningGateway, startGateway } from '../../local/gateway.ts';
 import { environmentOf, loadServerlessConfig, routesOf } from '../../local/serverless-config.ts';

@@ -2,7 +2,8 @@
 // databases, unknown routes and methods.
 import { SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey, revokeApiKey } from '#lib/store/api-keys.ts';
+import { createApiKey } from '#lib/auth/api-keys.ts';
+import { revokeApiKey } from '#lib/store/api-keys.ts';
 import { makeOrganization } from '../helpers/fixtures.ts';
 import { jsonOf, startTestGateway, TEST_JWT_SECRET } from '../helpers/gateway.ts';
 

@@ -8,7 +8,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '#lib/store/api-keys.ts';
+import { createApiKey } from '#lib/auth/api-keys.ts';
 import { addDatabase, newDatabaseId } from '#lib/store/databases.ts';
 import { createOrganization } from '#lib/store/organizations.ts';
 import { writeSchemaIndex } from '#lib/store/schema-index.ts';

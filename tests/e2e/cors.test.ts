@@ -3,7 +3,7 @@
 // lists its allowed origins: a listed page may read the answer, any other gets 403 without
 // Allow-Origin. The shop filters rows by tenant, so its answers go to an embed session.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '#lib/store/api-keys.ts';
+import { createApiKey } from '#lib/auth/api-keys.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
 import { closeConnectors, registerDatabase } from '../helpers/answering.ts';
 import { makeOrganization } from '../helpers/fixtures.ts';

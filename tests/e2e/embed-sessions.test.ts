@@ -6,8 +6,8 @@
 // pk_ keys are refused on the scoped database; each token scope has its own message limit.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '#lib/auth/api-keys.ts';
 import { signEmbedToken } from '#lib/auth/embed-token.ts';
-import { createApiKey } from '#lib/store/api-keys.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
 import { closeConnectors, registerDatabase } from '../helpers/answering.ts';
 import { makeOrganization } from '../helpers/fixtures.ts';

@@ -5,7 +5,7 @@
 // question answers from it without a model call.
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '#lib/store/api-keys.ts';
+import { createApiKey } from '#lib/auth/api-keys.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
 import { findMessage } from '#lib/store/messages.ts';
 import { findPattern, listPatterns } from '#lib/store/patterns.ts';

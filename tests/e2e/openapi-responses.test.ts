@@ -6,8 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { createParser, type EventSourceMessage } from 'eventsource-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '#lib/auth/api-keys.ts';
 import { buildOpenApiDocument } from '#lib/openapi/document.ts';
-import { createApiKey } from '#lib/store/api-keys.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
 import { closeConnectors, registerDatabase } from '../helpers/answering.ts';
 import { makeOrganization } from '../helpers/fixtures.ts';

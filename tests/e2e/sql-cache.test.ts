@@ -6,8 +6,8 @@
 import { randomUUID } from 'node:crypto';
 import { GetCommand } from '@aws-sdk/lib-dynamodb';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApiKey } from '#lib/auth/api-keys.ts';
 import { createConnector } from '#lib/connectors/index.ts';
-import { createApiKey } from '#lib/store/api-keys.ts';
 import { documents, tableName } from '#lib/store/client.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
 import { messageKey } from '#lib/store/messages.ts';

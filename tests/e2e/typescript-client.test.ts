@@ -3,7 +3,7 @@
 // iterator of typed events; every failure a typed value (the API's envelope, or no answer).
 import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '#lib/store/api-keys.ts';
+import { createApiKey } from '#lib/auth/api-keys.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
 import { createClient, type StreamEvent } from '../../clients/typescript/src/index.ts';
 import { closeConnectors, registerDatabase } from '../helpers/answering.ts';

@@ -5,9 +5,9 @@
 // real clock, and on a controlled clock for the hour and the day.
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createApiKey } from '#lib/auth/api-keys.ts';
 import { signEmbedToken } from '#lib/auth/embed-token.ts';
 import { effectiveLimits } from '#lib/limits/plans.ts';
-import { createApiKey } from '#lib/store/api-keys.ts';
 import { setOrganizationLimits } from '#lib/store/organizations.ts';
 import { makeOrganization } from '../helpers/fixtures.ts';
 import { ANSWERING_TEST_ROUTE, jsonOf, startTestGateway } from '../helpers/gateway.ts';

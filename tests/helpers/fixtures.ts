@@ -1,7 +1,8 @@
 // Test data made through the same store functions the admin command uses.
-import type { PlanName } from '#lib/limits/plans.ts';
-import { createApiKey } from '#lib/store/api-keys.ts';
+
+import { createApiKey } from '#lib/auth/api-keys.ts';
 import { addDatabase, newDatabaseId } from '#lib/store/databases.ts';
+import type { PlanName } from '#lib/store/organizations.ts';
 import { createOrganization } from '#lib/store/organizations.ts';
 
 export const makeOrganization = async (plan: PlanName = 'professional') => {

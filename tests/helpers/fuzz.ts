@@ -6,7 +6,8 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { SignJWT } from 'jose';
 import { expect } from 'vitest';
-import { createApiKey, revokeApiKey } from '#lib/store/api-keys.ts';
+import { createApiKey } from '#lib/auth/api-keys.ts';
+import { revokeApiKey } from '#lib/store/api-keys.ts';
 import { saveBranding } from '#lib/store/branding.ts';
 import { setOrganizationLimits } from '#lib/store/organizations.ts';
 import { registerDatabase } from './answering.ts';

@@ -2,7 +2,7 @@
 // control plane (PATCH /api/v1/organization/databases/{id}, shown by GET) and through the admin
 // command (`database egress set`), against DynamoDB Local; no re-index; bad values refused.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '#lib/store/api-keys.ts';
+import { createApiKey } from '#lib/auth/api-keys.ts';
 import { type DatabaseRecord, findDatabase } from '#lib/store/databases.ts';
 import { adminFails, adminOk } from '../helpers/admin.ts';
 import { registerDatabase } from '../helpers/answering.ts';

@@ -21,7 +21,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApiKey } from '#lib/store/api-keys.ts';
+import { createApiKey } from '#lib/auth/api-keys.ts';
 import { createOrganization } from '#lib/store/organizations.ts';
 import { registerDatabase } from '../helpers/answering.ts';
 import { apiEvent } from '../helpers/events.ts';

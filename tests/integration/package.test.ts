@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { MAX_EVENT_AGE_SECONDS } from '#lib/manage/jobs.ts';
+import { MAX_EVENT_AGE_SECONDS } from '#lib/manage/job-states.ts';
 import { sourceBytes } from '../../bench/bundle-bytes.ts';
 import { apiEvent } from '../helpers/events.ts';
 import {
@@ -587,7 +587,7 @@ describe('serverless package --stage prod: the control plane', () => {
       ([, resource]) => resource.Properties,
     );
 
-    // Assert: the deadline a job is read as failed after (lib/manage/jobs.ts) is the function's.
+    // Assert: the deadline a job is read as failed after (lib/manage/job-states.ts) is the function's.
     expect(properties.Timeout).toBe(900);
     expect(properties.Environment.Variables.INDEXER_TIMEOUT_SECONDS).toBe(String(properties.Timeout));
     expect(databases.Environment.Variables.INDEXER_TIMEOUT_SECONDS).toBe(String(properties.Timeout));

@@ -1,10 +1,11 @@
 // The glossary's check when it is saved (every metric and filter through the SQL guard, every
 // synonym a name of the schema), column descriptions files, and the eval's gold-query expansion.
 import { describe, expect, it } from 'vitest';
-import { checkGlossary, parseGlossary, probeSql } from '#lib/answer/glossary.ts';
+import { checkGlossary, probeSql } from '#lib/answer/glossary.ts';
 import { parseDescriptions, withDescriptions } from '#lib/connectors/descriptions.ts';
 import { effectivePolicy } from '#lib/sql/policy.ts';
 import { guardPostgres } from '#lib/sql/postgres.ts';
+import { parseGlossary } from '#lib/store/glossary.ts';
 import { goldQueries, sameRows } from '../../eval/judge.ts';
 import { shopCatalog } from '../fixtures/catalogs/shop.ts';
 

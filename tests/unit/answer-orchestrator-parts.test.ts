@@ -1,6 +1,6 @@
 // The pieces the answering flow is built from: prior turns rebuilt from stored messages
 // (lib/answer/turns.ts), engine selection (lib/answer/registry.ts), the catalog shown to the
-// engine (lib/answer/catalog.ts) and the Server-Timing header (lib/answer/timing.ts).
+// engine (lib/answer/catalog.ts) and the Server-Timing header (lib/observability/timing.ts).
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { builtinEngine } from '#lib/answer/builtin/index.ts';
 import { answerCatalogOf, clearAnswerCatalogs, visibleCatalog } from '#lib/answer/catalog.ts';
@@ -11,10 +11,10 @@ import {
   parseEngineSetting,
   parseOrganizationSettings,
 } from '#lib/answer/registry.ts';
-import { Timings } from '#lib/answer/timing.ts';
 import { priorTurns } from '#lib/answer/turns.ts';
 import { resetSettings } from '#lib/config.ts';
 import type { Catalog } from '#lib/connectors/types.ts';
+import { Timings } from '#lib/observability/timing.ts';
 import { effectivePolicy } from '#lib/sql/policy.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
 import type { MessageRecord } from '#lib/store/messages.ts';
@@ -132,6 +132,13 @@ describe('engine selection', () => {
       source: 'personality',
     });
     expect(chooseEngine(7)).toEqual({ engine: 'openai', model: 'org-model', source: 'organization' });
+    // The store keeps a personality's engine as text: a name that is no answering engine (a
+    // database engine, say) chooses nothing.
+    expect(chooseEngine(7, { engine: 'postgres' })).toEqual({
+      engine: 'openai',
+      model: 'org-model',
+      source: 'organization',
+    });
     // A personality may name only a model, for the engine chosen elsewhere.
     expect(chooseEngine(7, { model: 'gpt-4.1' })).toEqual({
       engine: 'openai',

@@ -29,7 +29,7 @@ vi.mock('node:dns', async (original) => {
 const { refusedAddress, targetSockets, TargetRefused } = await import('#lib/connectors/target.ts');
 const { checkHostAllowed } = await import('#lib/manage/connection.ts');
 const { resetSettings } = await import('#lib/config.ts');
-const { testConnection } = await import('#lib/connectors/indexing.ts');
+const { testConnection } = await import('#lib/connectors/connection-test.ts');
 const { ServiceError } = await import('#lib/errors.ts');
 
 const deployed = { anywhere: false, privateHosts: false };

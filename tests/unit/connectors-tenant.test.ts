@@ -9,7 +9,6 @@ import { errorEnvelope } from '#lib/http/middleware/error-envelope.ts';
 import { headerNormaliser } from '#lib/http/middleware/headers.ts';
 import { requestId } from '#lib/http/middleware/request-id.ts';
 import { scope } from '#lib/http/middleware/scope.ts';
-import { type TenantContext, tenant } from '#lib/http/middleware/tenant.ts';
 import type { ApiContext, ApiEvent, ApiResult } from '#lib/http/types.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
 import { invoke } from '../helpers/events.ts';
@@ -209,8 +208,9 @@ describe('resolveTenant: the three tenant errors', () => {
   });
 });
 
-describe('tenant middleware', () => {
-  type Context = ApiContext & Partial<TenantContext>;
+// The rule as the answering endpoints apply it (lib/answer/chat.ts prepareChatAnswer): after the
+// scope middleware, on the request's database, its errors turned into envelopes by the chain.
+describe('the tenant rule through the chain', () => {
   const database = {
     id: '01900000-0000-7000-8000-000000000001',
     organizationId: 1,
@@ -221,21 +221,22 @@ describe('tenant middleware', () => {
     createdAt: '2026-01-01T00:00:00.000Z',
     ...scoped,
   } satisfies DatabaseRecord;
-  const handler = middy<ApiEvent, ApiResult, Error, Context>()
-    .use(requestId())
-    .use(errorEnvelope())
-    .use(headerNormaliser())
-    .use(scope({ required: false }))
-    .use(tenant<ApiContext>({ loadDatabase: async () => ({ database, catalog: integerTenant }) }))
-    .handler(async (_event, context) => ({
-      statusCode: 200,
-      body: JSON.stringify({ values: context.tenantValues, database: context.database?.id }),
-    }));
+  const chainOn = (record: DatabaseRecord, catalog: Catalog | undefined) =>
+    middy<ApiEvent, ApiResult, Error, ApiContext>()
+      .use(requestId())
+      .use(errorEnvelope())
+      .use(headerNormaliser())
+      .use(scope({ required: false }))
+      .handler(async (_event, context) => {
+        const values = resolveTenant(record, catalog, context.headers['x-tenant-id'], context.scopeId);
+        return { statusCode: 200, body: JSON.stringify({ values }) };
+      });
+  const handler = chainOn(database, integerTenant);
 
-  it('puts the validated values and the database on the context', async () => {
+  it('gives the validated values', async () => {
     const response = await invoke(handler, { headers: { 'X-Tenant-Id': '12' } });
     expect(response.statusCode).toBe(200);
-    expect(response.body).toEqual({ values: { tenant: 12 }, database: database.id });
+    expect(response.body).toEqual({ values: { tenant: 12 } });
   });
 
   it('answers an invalid header with 403 INVALID_TENANT_ID / AUTH_INSUFFICIENT_PERMISSIONS', async () => {
@@ -264,20 +265,10 @@ describe('tenant middleware', () => {
   );
 
   it('answers a missing X-Scope-Id on a scope_required database with 403 MISSING_REQUIRED_HEADER', async () => {
-    const required = middy<ApiEvent, ApiResult, Error, Context>()
-      .use(requestId())
-      .use(errorEnvelope())
-      .use(headerNormaliser())
-      .use(scope({ required: false }))
-      .use(
-        tenant<ApiContext>({
-          loadDatabase: async () => ({
-            database: { ...database, policy: { ...database.policy, scope_required: true } },
-            catalog: integerTenant,
-          }),
-        }),
-      )
-      .handler(async () => ({ statusCode: 200, body: '{}' }));
+    const required = chainOn(
+      { ...database, policy: { ...database.policy, scope_required: true } },
+      integerTenant,
+    );
     const response = await invoke(required, { headers: { 'X-Tenant-Id': '1' } });
     expect(response.statusCode).toBe(403);
     expect(response.body).toMatchObject({
@@ -301,17 +292,7 @@ describe('tenant middleware', () => {
   });
 
   it('answers a tenant header on an unscoped database with the "not enabled" message', async () => {
-    const open = middy<ApiEvent, ApiResult, Error, Context>()
-      .use(requestId())
-      .use(errorEnvelope())
-      .use(headerNormaliser())
-      .use(scope({ required: false }))
-      .use(
-        tenant<ApiContext>({
-          loadDatabase: async () => ({ database: { ...database, ...unscoped } }),
-        }),
-      )
-      .handler(async () => ({ statusCode: 200, body: '{}' }));
+    const open = chainOn({ ...database, ...unscoped }, undefined);
     const response = await invoke(open, { headers: { 'X-Tenant-Id': '1' } });
     expect(response.statusCode).toBe(403);
     expect(response.body).toMatchObject({

@@ -8,7 +8,7 @@ import { collectSamples } from '#lib/connectors/introspect.ts';
 import { readAccess, writeAccess } from '#lib/manage/access.ts';
 import { checkHostAllowed, connectionUrlOf } from '#lib/manage/connection.ts';
 import { resolvePolicy } from '#lib/manage/database-changes.ts';
-import { jobDeadlineMs, MAX_EVENT_AGE_SECONDS, publicJob } from '#lib/manage/jobs.ts';
+import { jobDeadlineMs, MAX_EVENT_AGE_SECONDS, publicJob } from '#lib/manage/job-states.ts';
 import type { JobRecord } from '#lib/store/jobs.ts';
 import { ordersCatalog } from '../fixtures/catalogs/orders.ts';
 

@@ -7,10 +7,10 @@ import middy from '@middy/core';
 import { describe, expect, it, vi } from 'vitest';
 import { readSettings } from '#lib/config.ts';
 import { errorEnvelope } from '#lib/http/middleware/error-envelope.ts';
+import { observability } from '#lib/http/middleware/observability.ts';
 import { requestId } from '#lib/http/middleware/request-id.ts';
 import { ok } from '#lib/http/response.ts';
 import type { ApiContext, ApiEvent, ApiResult } from '#lib/http/types.ts';
-import { observability } from '#lib/observability/middleware.ts';
 import { loadTracer, traced, tracingWanted } from '#lib/observability/tracer.ts';
 import { invoke } from '../helpers/events.ts';
 

@@ -3,8 +3,9 @@
 
 import * as v from 'valibot';
 import { describe, expect, it, vi } from 'vitest';
-import { effectiveLimits, hasFeature, LimitOverrides, MESSAGE_LIMITS, plans } from '#lib/limits/plans.ts';
+import { effectiveLimits, hasFeature, MESSAGE_LIMITS, plans } from '#lib/limits/plans.ts';
 import { monthKey, secondsUntil, windowEnd, windowId, windowStart } from '#lib/limits/windows.ts';
+import { LimitOverrides } from '#lib/store/organizations.ts';
 
 describe('plans', () => {
   it('carries the spec table: requests per minute, per hour and concurrent requests', () => {

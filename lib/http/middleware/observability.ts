@@ -1,6 +1,6 @@
 // The observability middleware of every chain (lib/http/api.ts), right after the request id and
-// the logger's Lambda context: X-Ray's handler subsegment (./tracer.ts) and, once the response
-// has gone out, the request's metrics (./metrics.ts): Requests and Latency, and Errors by the
+// the logger's Lambda context: X-Ray's handler subsegment (lib/observability/tracer.ts) and, once
+// the response has gone out, the request's metrics (lib/observability/metrics.ts): Requests and Latency, and Errors by the
 // envelope's code for a 4xx or 5xx. Its `after` and `onError` run after those of every later
 // middleware, so it sees the final response, the error envelope included.
 //
@@ -12,11 +12,11 @@
 import { Readable } from 'node:stream';
 import type { MiddlewareObj, Request } from '@middy/core';
 import { settings } from '#lib/config.ts';
-import { onStreamEnd } from '#lib/http/stream-end.ts';
-import type { ApiContext, ApiEvent, ApiResult } from '#lib/http/types.ts';
 import { logger } from '#lib/log.ts';
-import { metricsSink, recordRequest, setCurrentTraceId } from './metrics.ts';
-import { type LoadedTracer, loadTracer } from './tracer.ts';
+import { metricsSink, recordRequest, setCurrentTraceId } from '#lib/observability/metrics.ts';
+import { type LoadedTracer, loadTracer } from '#lib/observability/tracer.ts';
+import { onStreamEnd } from '../stream-end.ts';
+import type { ApiContext, ApiEvent, ApiResult } from '../types.ts';
 
 type ApiRequest = Request<ApiEvent, ApiResult, Error, ApiContext>;
 
