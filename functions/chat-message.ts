@@ -4,9 +4,9 @@
 // `conversation_id` or `session_id`, or in a new one. The chain admits every credential the
 // chat variant takes; the append variant then applies the history rules (sk_ with
 // custom_api_access or a portal JWT, and X-Scope-Id). Only the chat variant counts toward the
-// message limits and holds a concurrency lease (chatMessageLimits reads the raw body).
+// message limits and holds a concurrency lease (its route's limits, chatMessageLimits, read the raw body).
 import { sendChatMessage } from '#lib/answer/chat.ts';
-import { ChatMessageInput, chatMessageLimits, conversationIdOf } from '#lib/answer/inputs.ts';
+import { ChatMessageInput, conversationIdOf } from '#lib/answer/inputs.ts';
 import { authorise } from '#lib/auth/principal.ts';
 import { appendToHistory } from '#lib/conversations/history.ts';
 import { AppendInput, historyAccess, messageVariantOf } from '#lib/conversations/inputs.ts';
@@ -16,14 +16,10 @@ import { historyCaller, requireScopeId } from '#lib/http/middleware/scope.ts';
 import { validateInput } from '#lib/http/middleware/validate.ts';
 import { ok } from '#lib/http/response.ts';
 import { uuidv7 } from '#lib/ids.ts';
-import type { AppendResult } from '#lib/openapi/schemas.ts';
+import * as routes from '#lib/routes/chat-message.ts';
+import type { AppendResult } from '#lib/routes/schemas.ts';
 
-export const handler = api({
-  access: { credentials: ['sk', 'pk', 'jwt', 'et'] },
-  scope: 'optional',
-  body: true,
-  limits: chatMessageLimits,
-}).handler(async (_event, context) => {
+export const handler = api(routes.sendMessage).handler(async (_event, context) => {
   const { principal } = context;
   if (messageVariantOf(context.body) === 'chat') {
     const { body } = validateInput(ChatMessageInput, { body: context.body });

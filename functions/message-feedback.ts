@@ -2,18 +2,13 @@
 // with the credentials that read the conversation (lib/conversations/feedback.ts).
 
 import { rateAnswer } from '#lib/conversations/feedback.ts';
-import { FeedbackInput, scopeHistoryAccess } from '#lib/conversations/inputs.ts';
 import { api } from '#lib/http/api.ts';
 import { historyCaller } from '#lib/http/middleware/scope.ts';
 import { ok } from '#lib/http/response.ts';
-import type { FeedbackResult } from '#lib/openapi/schemas.ts';
+import * as routes from '#lib/routes/message-feedback.ts';
+import type { FeedbackResult } from '#lib/routes/schemas.ts';
 
-export const handler = api({
-  access: scopeHistoryAccess,
-  scope: 'required',
-  body: true,
-  input: FeedbackInput,
-}).handler(async (_event, context) =>
+export const handler = api(routes.rateAnswer).handler(async (_event, context) =>
   ok<FeedbackResult>(
     await rateAnswer(
       historyCaller(context),

@@ -10,6 +10,7 @@ import type { ApiContext, ApiEvent, ApiResult } from '#lib/http/types.ts';
 import { observability } from '#lib/observability/middleware.ts';
 import { buildOpenApiDocument } from '#lib/openapi/document.ts';
 import { referencePage } from '#lib/openapi/page.ts';
+import * as routes from '#lib/routes/openapi.ts';
 import { TtlCache } from '#lib/ttl-cache.ts';
 
 // Per server URL (the execute-api host of the request); bounded, since the Host header is the caller's.
@@ -54,7 +55,7 @@ const reference = chain().handler(async () => {
   };
 });
 
-export const handler = routeTable({
-  'GET /api/v1/openapi.json': (event, context) => openApiDocument(event, context as ApiContext),
-  'GET /docs': (event, context) => reference(event, context as ApiContext),
-});
+export const handler = routeTable([
+  [routes.getOpenApiDocument, (event, context) => openApiDocument(event, context as ApiContext)],
+  [routes.getReferencePage, (event, context) => reference(event, context as ApiContext)],
+]);
