@@ -1,6 +1,6 @@
 // The chat answer (docs/design.md "Chat answers: one superset shape"): one valibot schema, the
 // answer's only declaration. The orchestrator builds values of its inferred type, the answering
-// routes document it (lib/openapi/schemas.ts re-exports it as the ChatAnswer component), so the
+// routes document it (lib/routes/schemas.ts re-exports it as the ChatAnswer component), so the
 // code and the document cannot drift apart.
 import * as v from 'valibot';
 

@@ -11,7 +11,7 @@ import { type Route, routeKey } from './route.ts';
 import type { ApiEvent, ApiResult } from './types.ts';
 
 /**
- * A route's handler as `api({...}).handler(...)` makes it. Method syntax: its context is the
+ * A route's handler as `api(route).handler(...)` makes it. Method syntax: its context is the
  * chain's (the Lambda context plus what middleware adds), which the table passes on as given.
  */
 type RouteHandler = { handle(event: ApiEvent, context: Context): Promise<ApiResult> }['handle'];

@@ -27,8 +27,12 @@ export const API_VERSION = '1.0.0';
 type Json = Record<string, unknown>;
 type Schema = v.GenericSchema;
 
-/** Named schemas: `#/components/schemas/<name>`; a schema used inside another becomes a $ref. */
-const componentSchemas: Record<string, Schema> = {
+/**
+ * Named schemas: `#/components/schemas/<name>`; a schema used inside another becomes a $ref. The
+ * list sets their order and names the request bodies; a route's response schema it leaves out is
+ * added under its export name (`namedByRoutes`), so that a new endpoint needs no line here.
+ */
+const listedSchemas: Record<string, Schema> = {
   ErrorEnvelope: schemas.ErrorEnvelope,
   Branding: schemas.Branding,
   BrandingResponse: schemas.BrandingResponse,
@@ -92,6 +96,30 @@ const componentSchemas: Record<string, Schema> = {
   Deleted: manage.Deleted,
   DeletedResponse: manage.DeletedResponse,
 };
+
+const isSchema = (value: unknown): value is Schema =>
+  typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'schema';
+
+/** The routes' response and event schemas the list leaves out, by their export name in lib/routes/. */
+const namedByRoutes = (): Record<string, Schema> => {
+  const listed = new Set(Object.values(listedSchemas));
+  const exportNames = new Map<unknown, string>(
+    Object.entries({ ...schemas, ...manage }).map(([name, value]) => [value, name]),
+  );
+  const added: Record<string, Schema> = {};
+  for (const route of routes)
+    for (const response of route.responses)
+      for (const schema of [response.schema, response.events]) {
+        if (!isSchema(schema) || listed.has(schema)) continue;
+        const name = exportNames.get(schema);
+        if (!name)
+          throw new Error(`openapi: ${route.operationId} answers with a schema lib/routes/ does not export`);
+        added[name] = schema;
+      }
+  return added;
+};
+
+const componentSchemas: Record<string, Schema> = { ...listedSchemas, ...namedByRoutes() };
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
