@@ -1,8 +1,7 @@
 // The organization's API keys (docs/design.md "The control plane"; docs/control-plane.md "API
-// keys"): one function for the resource's routes, each with its own chain.
-//   GET    /api/v1/organization/api-keys        list (prefix, kind, database, origins, use), by page
-//   POST   /api/v1/organization/api-keys        create: the key's value is in this 201 only
-//   DELETE /api/v1/organization/api-keys/{id}   delete: refused on its next request
+// keys"): one function for the resource's routes (lib/routes/api-keys.ts), each with its own chain:
+// list (prefix, kind, database, origins, use) by page; create (the key's value is in this 201
+// only); delete (refused on its next request).
 import { api } from '#lib/http/api.ts';
 import { ok, paginated } from '#lib/http/response.ts';
 import { routeTable } from '#lib/http/route-table.ts';

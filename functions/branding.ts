@@ -1,5 +1,5 @@
-// GET /api/v1/branding: the organization's branding over the defaults (spec endpoint 9), and PUT,
-// which replaces it.
+// The organization's branding (lib/routes/branding.ts): read, over the defaults (spec endpoint 9),
+// and replaced.
 import { api } from '#lib/http/api.ts';
 import { ok } from '#lib/http/response.ts';
 import { routeTable } from '#lib/http/route-table.ts';

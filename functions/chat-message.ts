@@ -1,10 +1,10 @@
-// POST /api/v1/chat/message, both variants on one route (docs/design.md "The two POST variants"): a
-// body with `role` appends to history (spec endpoint 7, 201); a body with `message` is the chat
-// variant (spec endpoint 6, 200), which answers the question in the conversation named by
-// `conversation_id` or `session_id`, or in a new one. The chain admits every credential the
-// chat variant takes; the append variant then applies the history rules (sk_ with
-// custom_api_access or a portal JWT, and X-Scope-Id). Only the chat variant counts toward the
-// message limits and holds a concurrency lease (its route's limits, chatMessageLimits, read the raw body).
+// The chat message, both variants on one route (lib/routes/chat-message.ts; docs/design.md "The two POST
+// variants"): a body with `role` appends to history (spec endpoint 7, 201); a body with `message` is the chat
+// variant (spec endpoint 6, 200), which answers the question in the conversation named by `conversation_id`
+// or `session_id`, or in a new one. The chain admits every credential the chat variant takes; the append
+// variant then applies the history rules (sk_ with custom_api_access or a portal JWT, and X-Scope-Id). Only
+// the chat variant counts toward the message limits and holds a concurrency lease (its route's limits,
+// chatMessageLimits, read the raw body).
 import { sendChatMessage } from '#lib/answer/chat.ts';
 import { ChatMessageInput, conversationIdOf } from '#lib/answer/inputs.ts';
 import { authorise } from '#lib/auth/principal.ts';

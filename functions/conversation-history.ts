@@ -1,4 +1,5 @@
-// GET /api/v1/chat/{conversation_id}/history: the whole conversation, oldest first (spec endpoint 3).
+// One conversation's history (lib/routes/conversation-history.ts): the whole conversation, oldest
+// first (spec endpoint 3).
 
 import { readConversationHistory } from '#lib/conversations/history.ts';
 import { api } from '#lib/http/api.ts';

@@ -1,5 +1,5 @@
-// POST /api/v1/chat/{conversation_id}/message: answers a question in a given conversation (spec
-// endpoint 5). The conversation id may be new: it is then created in the caller's scope, which
+// A message to a given conversation (lib/routes/conversation-message.ts): answers the question in
+// it (spec endpoint 5). The conversation id may be new: it is then created in the caller's scope, which
 // needs database_id (docs/design.md "Unknown ids"). Counts toward the message limits (30 per minute,
 // 200 per hour) and holds a concurrency lease while it answers.
 import { sendChatMessage } from '#lib/answer/chat.ts';

@@ -1,5 +1,5 @@
-// GET /api/v1/chat/conversations: the caller's scope's conversations, newest activity first, in
-// signed cursor pages (spec endpoint 1).
+// Listing conversations (lib/routes/conversations.ts): the caller's scope's conversations, newest
+// activity first, in signed cursor pages (spec endpoint 1).
 
 import { listConversations } from '#lib/conversations/history.ts';
 import { api } from '#lib/http/api.ts';

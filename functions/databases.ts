@@ -1,12 +1,8 @@
 // The organization's connected databases and their indexing jobs (docs/design.md "The control
-// plane"; docs/control-plane.md): one function for the resource's routes, each with its own chain.
-//   GET    /api/v1/organization/databases             list, page by page (spec endpoint 10)
-//   POST   /api/v1/organization/databases             connect (tested first), first indexing job
-//   GET    /api/v1/organization/databases/{id}        one, with its index and row policy
-//   PATCH  /api/v1/organization/databases/{id}        change (a changed connection is tested again)
-//   DELETE /api/v1/organization/databases/{id}        delete, with its pk_ keys
-//   POST   /api/v1/organization/databases/{id}/index  re-index in the background (202)
-//   GET    /api/v1/organization/jobs/{job_id}         follow a job
+// plane"; docs/control-plane.md): one function for the resource's routes (lib/routes/databases.ts),
+// each with its own chain: list, page by page (spec endpoint 10); connect (tested first), with a
+// first indexing job; read one, with its index and row policy; change (a changed connection is
+// tested again); delete, with its pk_ keys; re-index in the background (202); follow a job.
 import { api } from '#lib/http/api.ts';
 import { ok, paginated } from '#lib/http/response.ts';
 import { routeTable } from '#lib/http/route-table.ts';

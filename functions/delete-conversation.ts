@@ -1,5 +1,5 @@
-// DELETE /api/v1/chat/{conversation_id}: the conversation and every message of it (spec
-// endpoint 4). A very long conversation that cannot be deleted within one request answers 503
+// Deleting a conversation (lib/routes/delete-conversation.ts): the conversation and every message
+// of it (spec endpoint 4). A very long conversation that cannot be deleted within one request answers 503
 // with Retry-After before the function times out; repeating the request finishes the delete.
 
 import { deleteConversation } from '#lib/conversations/history.ts';

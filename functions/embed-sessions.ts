@@ -1,5 +1,5 @@
-// POST /api/v1/embed/sessions: a short-lived embed-session token (`et_…`) for the widget on one
-// database, tenant and scope, asked for by the integrator's server with its sk_ key or a portal
+// Creating an embed session (lib/routes/embed-sessions.ts): a short-lived token (`et_…`) for the
+// widget on one database, tenant and scope, asked for by the integrator's server with its sk_ key or a portal
 // JWT once it has signed its own user in (docs/design.md "Embed sessions", docs/widget.md).
 import { type CreatedEmbedSession, createEmbedSession } from '#lib/auth/embed-sessions.ts';
 import { api } from '#lib/http/api.ts';

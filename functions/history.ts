@@ -1,5 +1,5 @@
-// GET /api/v1/chat/history: messages of one conversation (conversation_id) or of the caller's
-// whole scope, newest first or oldest first (order=asc), in signed cursor pages (spec endpoint 2).
+// Listing messages (lib/routes/history.ts): of one conversation (conversation_id) or of the
+// caller's whole scope, newest first or oldest first (order=asc), in signed cursor pages (spec endpoint 2).
 
 import { readMessages } from '#lib/conversations/history.ts';
 import { api } from '#lib/http/api.ts';

@@ -1,5 +1,5 @@
-// POST /api/v1/chat/{conversation_id}/messages/{message_id}/feedback: a rating of one answer,
-// with the credentials that read the conversation (lib/conversations/feedback.ts).
+// Rating an answer (lib/routes/message-feedback.ts): a rating of one answer, with the credentials
+// that read the conversation (lib/conversations/feedback.ts).
 
 import { rateAnswer } from '#lib/conversations/feedback.ts';
 import { api } from '#lib/http/api.ts';

@@ -1,5 +1,5 @@
-// GET /api/v1/openapi.json: the OpenAPI 3.1 document of the API (lib/openapi), built once per
-// container; GET /docs: the API reference page that renders it (lib/openapi/page.ts). Neither
+// The API's own description (lib/routes/openapi.ts): the OpenAPI 3.1 document (lib/openapi), built
+// once per container, and the API reference page that renders it (lib/openapi/page.ts). Neither
 // needs a key nor is counted: they describe the API and hold nothing of any organization. On the
 // stage's default execute-api host the stage is part of the base URL.
 import middy from '@middy/core';

@@ -1,12 +1,8 @@
 // A connected database's query patterns and glossary (docs/design.md "The control plane";
 // docs/control-plane.md "Query patterns", "Glossary"): one function for both, because both check
-// what is saved with the database's SQL guard (and so carry its parsers, loaded on demand).
-//   GET    /api/v1/organization/databases/{id}/patterns                list, by page
-//   POST   /api/v1/organization/databases/{id}/patterns                add (the guard checks the SQL)
-//   PATCH  /api/v1/organization/databases/{id}/patterns/{pattern_id}   change
-//   DELETE /api/v1/organization/databases/{id}/patterns/{pattern_id}   delete
-//   GET    /api/v1/organization/databases/{id}/glossary                read
-//   PUT    /api/v1/organization/databases/{id}/glossary                replace (the guard checks it)
+// what is saved with the database's SQL guard (and so carry its parsers, loaded on demand). Its
+// routes (lib/routes/patterns.ts): patterns listed by page, added (the guard checks the SQL),
+// changed and deleted; the glossary read and replaced (the guard checks it).
 import { api } from '#lib/http/api.ts';
 import { ok, paginated } from '#lib/http/response.ts';
 import { routeTable } from '#lib/http/route-table.ts';

@@ -1,10 +1,6 @@
 // The organization's AI personalities (docs/design.md "The control plane"; docs/control-plane.md
-// "Personalities"): one function for the resource's routes, each with its own chain.
-//   GET    /api/v1/organization/personalities        list, by page
-//   POST   /api/v1/organization/personalities        create
-//   GET    /api/v1/organization/personalities/{id}   one
-//   PATCH  /api/v1/organization/personalities/{id}   change
-//   DELETE /api/v1/organization/personalities/{id}   delete
+// "Personalities"): one function for the resource's routes (lib/routes/personalities.ts), each with
+// its own chain: list by page, create, read one, change, delete.
 import { api } from '#lib/http/api.ts';
 import { ok, paginated } from '#lib/http/response.ts';
 import { routeTable } from '#lib/http/route-table.ts';

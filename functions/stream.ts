@@ -1,4 +1,4 @@
-// GET /api/v1/chat/{conversation_id}/stream?message=…: answers a question in a conversation as
+// Streaming an answer (lib/routes/stream.ts; `?message=…`): answers a question in a conversation as
 // server-sent events (spec endpoint 8; docs/design.md "Streaming"), from a response-streaming Lambda.
 // The chain is the chat endpoints' (authentication, scope, message limits and a concurrency lease
 // held until the stream ends); everything that can be refused is refused before the first byte,

@@ -1,4 +1,4 @@
-// GET /api/v1/organization/usage (docs/control-plane.md "Usage"): the organization's plan, its
+// The organization's usage (lib/routes/usage.ts; docs/control-plane.md "Usage"): its plan, its
 // current rate-limit windows, monthly and indexing quotas, and this month's answers by engine.
 import { api } from '#lib/http/api.ts';
 import { ok } from '#lib/http/response.ts';
