@@ -1,21 +1,23 @@
-// GET /api/v1/branding: the organization's branding over the defaults (spec endpoint 9), and PUT,
-// which replaces it.
+// The organization's branding (lib/routes/branding.ts): read, over the defaults (spec endpoint 9),
+// and replaced.
 import { api } from '#lib/http/api.ts';
 import { ok } from '#lib/http/response.ts';
 import { routeTable } from '#lib/http/route-table.ts';
-import { writeAccess } from '#lib/manage/access.ts';
-import type { Branding } from '#lib/openapi/schemas.ts';
-import { BrandingPutInput, readBranding, saveBranding } from '#lib/store/branding.ts';
+import * as routes from '#lib/routes/branding.ts';
+import type { Branding } from '#lib/routes/schemas.ts';
+import { readBranding, saveBranding } from '#lib/store/branding.ts';
 
-const read = api({ access: { credentials: ['sk', 'pk', 'jwt', 'et'] }, scope: 'optional' }).handler(
-  async (_event, context) => ok<Branding>(await readBranding(context.principal.organizationId)),
+const read = api(routes.getBranding).handler(async (_event, context) =>
+  ok<Branding>(await readBranding(context.principal.organizationId)),
 );
 
 // PUT: the control plane (docs/control-plane.md "Branding"): the GET shape, any subset of it,
 // colours checked; fields left out fall back to the defaults.
-const replace = api({ access: writeAccess, scope: 'optional', body: true, input: BrandingPutInput }).handler(
-  async (_event, context) =>
-    ok<Branding>(await saveBranding(context.principal.organizationId, context.input.body)),
+const replace = api(routes.putBranding).handler(async (_event, context) =>
+  ok<Branding>(await saveBranding(context.principal.organizationId, context.input.body)),
 );
 
-export const handler = routeTable({ 'GET /api/v1/branding': read, 'PUT /api/v1/branding': replace });
+export const handler = routeTable([
+  [routes.getBranding, read],
+  [routes.putBranding, replace],
+]);

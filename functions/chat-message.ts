@@ -1,12 +1,12 @@
-// POST /api/v1/chat/message, both variants on one route (docs/design.md "The two POST variants"): a
-// body with `role` appends to history (spec endpoint 7, 201); a body with `message` is the chat
-// variant (spec endpoint 6, 200), which answers the question in the conversation named by
-// `conversation_id` or `session_id`, or in a new one. The chain admits every credential the
-// chat variant takes; the append variant then applies the history rules (sk_ with
-// custom_api_access or a portal JWT, and X-Scope-Id). Only the chat variant counts toward the
-// message limits and holds a concurrency lease (chatMessageLimits reads the raw body).
+// The chat message, both variants on one route (lib/routes/chat-message.ts; docs/design.md "The two POST
+// variants"): a body with `role` appends to history (spec endpoint 7, 201); a body with `message` is the chat
+// variant (spec endpoint 6, 200), which answers the question in the conversation named by `conversation_id`
+// or `session_id`, or in a new one. The chain admits every credential the chat variant takes; the append
+// variant then applies the history rules (sk_ with custom_api_access or a portal JWT, and X-Scope-Id). Only
+// the chat variant counts toward the message limits and holds a concurrency lease (its route's limits,
+// chatMessageLimits, read the raw body).
 import { sendChatMessage } from '#lib/answer/chat.ts';
-import { ChatMessageInput, chatMessageLimits, conversationIdOf } from '#lib/answer/inputs.ts';
+import { ChatMessageInput, conversationIdOf } from '#lib/answer/inputs.ts';
 import { authorise } from '#lib/auth/principal.ts';
 import { appendToHistory } from '#lib/conversations/history.ts';
 import { AppendInput, historyAccess, messageVariantOf } from '#lib/conversations/inputs.ts';
@@ -16,14 +16,10 @@ import { historyCaller, requireScopeId } from '#lib/http/middleware/scope.ts';
 import { validateInput } from '#lib/http/middleware/validate.ts';
 import { ok } from '#lib/http/response.ts';
 import { uuidv7 } from '#lib/ids.ts';
-import type { AppendResult } from '#lib/openapi/schemas.ts';
+import * as routes from '#lib/routes/chat-message.ts';
+import type { AppendResult } from '#lib/routes/schemas.ts';
 
-export const handler = api({
-  access: { credentials: ['sk', 'pk', 'jwt', 'et'] },
-  scope: 'optional',
-  body: true,
-  limits: chatMessageLimits,
-}).handler(async (_event, context) => {
+export const handler = api(routes.sendMessage).handler(async (_event, context) => {
   const { principal } = context;
   if (messageVariantOf(context.body) === 'chat') {
     const { body } = validateInput(ChatMessageInput, { body: context.body });

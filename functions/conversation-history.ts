@@ -1,17 +1,14 @@
-// GET /api/v1/chat/{conversation_id}/history: the whole conversation, oldest first (spec endpoint 3).
+// One conversation's history (lib/routes/conversation-history.ts): the whole conversation, oldest
+// first (spec endpoint 3).
 
 import { readConversationHistory } from '#lib/conversations/history.ts';
-import { ConversationPathInput, scopeHistoryAccess } from '#lib/conversations/inputs.ts';
 import { api } from '#lib/http/api.ts';
 import { historyCaller } from '#lib/http/middleware/scope.ts';
 import { ok } from '#lib/http/response.ts';
-import type { ConversationHistory } from '#lib/openapi/schemas.ts';
+import * as routes from '#lib/routes/conversation-history.ts';
+import type { ConversationHistory } from '#lib/routes/schemas.ts';
 
-export const handler = api({
-  access: scopeHistoryAccess,
-  scope: 'required',
-  input: ConversationPathInput,
-}).handler(async (_event, context) =>
+export const handler = api(routes.getConversationHistory).handler(async (_event, context) =>
   ok<ConversationHistory>(
     await readConversationHistory(historyCaller(context), context.input.path.conversation_id),
   ),

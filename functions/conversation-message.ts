@@ -1,20 +1,14 @@
-// POST /api/v1/chat/{conversation_id}/message: answers a question in a given conversation (spec
-// endpoint 5). The conversation id may be new: it is then created in the caller's scope, which
+// A message to a given conversation (lib/routes/conversation-message.ts): answers the question in
+// it (spec endpoint 5). The conversation id may be new: it is then created in the caller's scope, which
 // needs database_id (docs/design.md "Unknown ids"). Counts toward the message limits (30 per minute,
 // 200 per hour) and holds a concurrency lease while it answers.
 import { sendChatMessage } from '#lib/answer/chat.ts';
-import { ConversationMessageInput } from '#lib/answer/inputs.ts';
 import { answerResponse } from '#lib/http/answer-response.ts';
 import { api } from '#lib/http/api.ts';
 import { uuidv7 } from '#lib/ids.ts';
+import * as routes from '#lib/routes/conversation-message.ts';
 
-export const handler = api({
-  access: { credentials: ['sk', 'pk', 'jwt', 'et'] },
-  scope: 'optional',
-  body: true,
-  input: ConversationMessageInput,
-  limits: 'answering',
-}).handler(async (_event, context) => {
+export const handler = api(routes.sendConversationMessage).handler(async (_event, context) => {
   const { path, body } = context.input;
   const outcome = await sendChatMessage({
     principal: context.principal,

@@ -1,17 +1,13 @@
-// GET /api/v1/chat/conversations: the caller's scope's conversations, newest activity first, in
-// signed cursor pages (spec endpoint 1).
+// Listing conversations (lib/routes/conversations.ts): the caller's scope's conversations, newest
+// activity first, in signed cursor pages (spec endpoint 1).
 
 import { listConversations } from '#lib/conversations/history.ts';
-import { ListConversationsInput, scopeHistoryAccess } from '#lib/conversations/inputs.ts';
 import { api } from '#lib/http/api.ts';
 import { historyCaller } from '#lib/http/middleware/scope.ts';
 import { ok } from '#lib/http/response.ts';
-import type { ConversationsPage } from '#lib/openapi/schemas.ts';
+import * as routes from '#lib/routes/conversations.ts';
+import type { ConversationsPage } from '#lib/routes/schemas.ts';
 
-export const handler = api({
-  access: scopeHistoryAccess,
-  scope: 'required',
-  input: ListConversationsInput,
-}).handler(async (_event, context) =>
+export const handler = api(routes.listConversations).handler(async (_event, context) =>
   ok<ConversationsPage>(await listConversations(historyCaller(context), context.input.query)),
 );

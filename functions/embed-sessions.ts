@@ -1,18 +1,13 @@
-// POST /api/v1/embed/sessions: a short-lived embed-session token (`et_…`) for the widget on one
-// database, tenant and scope, asked for by the integrator's server with its sk_ key or a portal
+// Creating an embed session (lib/routes/embed-sessions.ts): a short-lived token (`et_…`) for the
+// widget on one database, tenant and scope, asked for by the integrator's server with its sk_ key or a portal
 // JWT once it has signed its own user in (docs/design.md "Embed sessions", docs/widget.md).
-import { EmbedSessionInput } from '#lib/auth/embed-session-input.ts';
 import { type CreatedEmbedSession, createEmbedSession } from '#lib/auth/embed-sessions.ts';
 import { api } from '#lib/http/api.ts';
 import { ok } from '#lib/http/response.ts';
-import type { EmbedSession } from '#lib/openapi/schemas.ts';
+import * as routes from '#lib/routes/embed-sessions.ts';
+import type { EmbedSession } from '#lib/routes/schemas.ts';
 
-export const handler = api({
-  access: { credentials: ['sk', 'jwt'] },
-  scope: 'optional',
-  body: true,
-  input: EmbedSessionInput,
-}).handler(async (_event, context) =>
+export const handler = api(routes.createEmbedSession).handler(async (_event, context) =>
   ok<EmbedSession>(
     (await createEmbedSession(context.principal, context.input.body)) satisfies CreatedEmbedSession,
     { status: 201 },

@@ -1,19 +1,14 @@
-// POST /api/v1/chat/{conversation_id}/messages/{message_id}/feedback: a rating of one answer,
-// with the credentials that read the conversation (lib/conversations/feedback.ts).
+// Rating an answer (lib/routes/message-feedback.ts): a rating of one answer, with the credentials
+// that read the conversation (lib/conversations/feedback.ts).
 
 import { rateAnswer } from '#lib/conversations/feedback.ts';
-import { FeedbackInput, scopeHistoryAccess } from '#lib/conversations/inputs.ts';
 import { api } from '#lib/http/api.ts';
 import { historyCaller } from '#lib/http/middleware/scope.ts';
 import { ok } from '#lib/http/response.ts';
-import type { FeedbackResult } from '#lib/openapi/schemas.ts';
+import * as routes from '#lib/routes/message-feedback.ts';
+import type { FeedbackResult } from '#lib/routes/schemas.ts';
 
-export const handler = api({
-  access: scopeHistoryAccess,
-  scope: 'required',
-  body: true,
-  input: FeedbackInput,
-}).handler(async (_event, context) =>
+export const handler = api(routes.rateAnswer).handler(async (_event, context) =>
   ok<FeedbackResult>(
     await rateAnswer(
       historyCaller(context),

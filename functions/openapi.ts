@@ -1,5 +1,5 @@
-// GET /api/v1/openapi.json: the OpenAPI 3.1 document of the API (lib/openapi), built once per
-// container; GET /docs: the API reference page that renders it (lib/openapi/page.ts). Neither
+// The API's own description (lib/routes/openapi.ts): the OpenAPI 3.1 document (lib/openapi), built
+// once per container, and the API reference page that renders it (lib/openapi/page.ts). Neither
 // needs a key nor is counted: they describe the API and hold nothing of any organization. On the
 // stage's default execute-api host the stage is part of the base URL.
 import middy from '@middy/core';
@@ -10,6 +10,7 @@ import { routeTable } from '#lib/http/route-table.ts';
 import type { ApiContext, ApiEvent, ApiResult } from '#lib/http/types.ts';
 import { buildOpenApiDocument } from '#lib/openapi/document.ts';
 import { referencePage } from '#lib/openapi/page.ts';
+import * as routes from '#lib/routes/openapi.ts';
 import { TtlCache } from '#lib/ttl-cache.ts';
 
 // Per server URL (the execute-api host of the request); bounded, since the Host header is the caller's.
@@ -54,7 +55,7 @@ const reference = chain().handler(async () => {
   };
 });
 
-export const handler = routeTable({
-  'GET /api/v1/openapi.json': (event, context) => openApiDocument(event, context as ApiContext),
-  'GET /docs': (event, context) => reference(event, context as ApiContext),
-});
+export const handler = routeTable([
+  [routes.getOpenApiDocument, (event, context) => openApiDocument(event, context as ApiContext)],
+  [routes.getReferencePage, (event, context) => reference(event, context as ApiContext)],
+]);

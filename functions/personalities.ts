@@ -1,15 +1,9 @@
 // The organization's AI personalities (docs/design.md "The control plane"; docs/control-plane.md
-// "Personalities"): one function for the resource's routes, each with its own chain.
-//   GET    /api/v1/organization/personalities        list, by page
-//   POST   /api/v1/organization/personalities        create
-//   GET    /api/v1/organization/personalities/{id}   one
-//   PATCH  /api/v1/organization/personalities/{id}   change
-//   DELETE /api/v1/organization/personalities/{id}   delete
+// "Personalities"): one function for the resource's routes (lib/routes/personalities.ts), each with
+// its own chain: list by page, create, read one, change, delete.
 import { api } from '#lib/http/api.ts';
 import { ok, paginated } from '#lib/http/response.ts';
 import { routeTable } from '#lib/http/route-table.ts';
-import { IdPathInput, readAccess, writeAccess } from '#lib/manage/access.ts';
-import { PersonalityCreateInput, PersonalityUpdateInput } from '#lib/manage/inputs.ts';
 import {
   addPersonality,
   deletePersonality,
@@ -18,23 +12,16 @@ import {
   publicPersonality,
   updatePersonality,
 } from '#lib/manage/personalities.ts';
-import type { Deleted, Personality } from '#lib/openapi/manage-schemas.ts';
-import { PageNumberInput } from '#lib/params.ts';
+import type { Deleted, Personality } from '#lib/routes/manage-schemas.ts';
+import * as routes from '#lib/routes/personalities.ts';
 
-const list = api({ access: readAccess, scope: 'optional', input: PageNumberInput }).handler(
-  async (_event, context) => {
-    const { page, page_size: pageSize } = context.input.query;
-    const { items, totalItems } = await listPersonalityPage(context.principal.organizationId, page, pageSize);
-    return paginated<Personality>(items, { page, pageSize, totalItems });
-  },
-);
+const list = api(routes.listPersonalities).handler(async (_event, context) => {
+  const { page, page_size: pageSize } = context.input.query;
+  const { items, totalItems } = await listPersonalityPage(context.principal.organizationId, page, pageSize);
+  return paginated<Personality>(items, { page, pageSize, totalItems });
+});
 
-const create = api({
-  access: writeAccess,
-  scope: 'optional',
-  body: true,
-  input: PersonalityCreateInput,
-}).handler(async (_event, context) =>
+const create = api(routes.createPersonality).handler(async (_event, context) =>
   ok<Personality>(
     publicPersonality(await addPersonality(context.principal.organizationId, context.input.body)),
     {
@@ -43,31 +30,24 @@ const create = api({
   ),
 );
 
-const read = api({ access: readAccess, scope: 'optional', input: IdPathInput }).handler(
-  async (_event, context) =>
-    ok<Personality>(await getPersonality(context.principal.organizationId, context.input.path.id)),
+const read = api(routes.getPersonality).handler(async (_event, context) =>
+  ok<Personality>(await getPersonality(context.principal.organizationId, context.input.path.id)),
 );
 
-const update = api({
-  access: writeAccess,
-  scope: 'optional',
-  body: true,
-  input: PersonalityUpdateInput,
-}).handler(async (_event, context) =>
+const update = api(routes.updatePersonality).handler(async (_event, context) =>
   ok<Personality>(
     await updatePersonality(context.principal.organizationId, context.input.path.id, context.input.body),
   ),
 );
 
-const remove = api({ access: writeAccess, scope: 'optional', input: IdPathInput }).handler(
-  async (_event, context) =>
-    ok<Deleted>(await deletePersonality(context.principal.organizationId, context.input.path.id)),
+const remove = api(routes.deletePersonality).handler(async (_event, context) =>
+  ok<Deleted>(await deletePersonality(context.principal.organizationId, context.input.path.id)),
 );
 
-export const handler = routeTable({
-  'GET /api/v1/organization/personalities': list,
-  'POST /api/v1/organization/personalities': create,
-  'GET /api/v1/organization/personalities/{id}': read,
-  'PATCH /api/v1/organization/personalities/{id}': update,
-  'DELETE /api/v1/organization/personalities/{id}': remove,
-});
+export const handler = routeTable([
+  [routes.listPersonalities, list],
+  [routes.createPersonality, create],
+  [routes.getPersonality, read],
+  [routes.updatePersonality, update],
+  [routes.deletePersonality, remove],
+]);

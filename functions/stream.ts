@@ -1,4 +1,4 @@
-// GET /api/v1/chat/{conversation_id}/stream?message=…: answers a question in a conversation as
+// Streaming an answer (lib/routes/stream.ts; `?message=…`): answers a question in a conversation as
 // server-sent events (spec endpoint 8; docs/design.md "Streaming"), from a response-streaming Lambda.
 // The chain is the chat endpoints' (authentication, scope, message limits and a concurrency lease
 // held until the stream ends); everything that can be refused is refused before the first byte,
@@ -15,12 +15,12 @@
 // answer, which is stored as far as it went with `metadata.incomplete: true`.
 import type { Readable } from 'node:stream';
 import { prepareChatAnswer } from '#lib/answer/chat.ts';
-import { StreamMessageInput } from '#lib/answer/inputs.ts';
 import { answerQuestion } from '#lib/answer/orchestrator.ts';
 import { errorEnvelope, toServiceError } from '#lib/errors.ts';
 import { api } from '#lib/http/api.ts';
 import type { ApiResult } from '#lib/http/types.ts';
 import { logger } from '#lib/log.ts';
+import * as routes from '#lib/routes/stream.ts';
 import {
   PING_INTERVAL_MS,
   SSE_HEADERS,
@@ -39,13 +39,7 @@ export const pacing = { pieceDelayMs: 0, pingIntervalMs: PING_INTERVAL_MS };
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-export const handler = api({
-  access: { credentials: ['sk', 'pk', 'jwt', 'et'] },
-  scope: 'optional',
-  input: StreamMessageInput,
-  limits: 'answering',
-  stream: true,
-}).handler(async (_event, context) => {
+export const handler = api(routes.streamAnswer).handler(async (_event, context) => {
   const { path, query } = context.input;
   const request = await prepareChatAnswer({
     principal: context.principal,

@@ -1,11 +1,16 @@
 // The resolved serverless configuration (`serverless print`), cached under .local/ and rebuilt
-// when serverless.yml, infra/ or package.json change. The local gateway and the invoke command
+// when serverless.yml, infra/, the route objects (lib/routes/, which make the functions' http
+// events: infra/functions.ts) or package.json change. The local gateway and the invoke command
 // read their routes, handlers and environment from it, so local runs match the deployed stage.
+// Tests read serverless.yml as data instead (`readServerlessYml`), its functions built alike.
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
+import { parse } from 'yaml';
+import { type FunctionSettings, functionsOf } from '../infra/functions.ts';
+import { routes as declaredRoutes } from '../lib/routes/index.ts';
 
 export interface HttpEvent {
   path: string;
@@ -45,6 +50,7 @@ const inputsHash = (root: string): string => {
     'serverless.yml',
     'package.json',
     ...readdirSync(join(root, 'infra')).map((f) => join('infra', f)),
+    ...readdirSync(join(root, 'lib/routes')).map((f) => join('lib/routes', f)),
   ];
   for (const file of files.sort()) hash.update(file).update(readFileSync(join(root, file)));
   return hash.digest('hex').slice(0, 16);
@@ -64,6 +70,18 @@ export const loadServerlessConfig = async (root: string, stage: string): Promise
   mkdirSync(cacheDir, { recursive: true });
   writeFileSync(cacheFile, JSON.stringify(config));
   return config;
+};
+
+/**
+ * serverless.yml read as data, with its functions as infra/functions.cjs builds them from the
+ * route objects and `custom.functionSettings` (variables stay unresolved; no route depends on one).
+ */
+export const readServerlessYml = <T extends object = object>(
+  root: string,
+): T & ServerlessConfig & { custom: { functionSettings?: Record<string, FunctionSettings> } } => {
+  const yml = parse(readFileSync(join(root, 'serverless.yml'), 'utf8')) as T &
+    ServerlessConfig & { custom: { functionSettings?: Record<string, FunctionSettings> } };
+  return { ...yml, functions: functionsOf(declaredRoutes, yml.custom.functionSettings) };
 };
 
 export const routesOf = (config: ServerlessConfig): Route[] => {

@@ -46,7 +46,8 @@ import { appendMessage, giveMessagesDatabase, type MessageRecord } from '#lib/st
 import type { Personality } from '#lib/store/personalities.ts';
 import { answerCountUpdate } from '#lib/store/usage.ts';
 import type { AnswerCatalog } from './catalog.ts';
-import { type ChartSpec, chartFor } from './chart.ts';
+import { chartFor } from './chart.ts';
+import type { ChatAnswer } from './chat-answer.ts';
 import { composeAnswer, sentencePieces } from './compose.ts';
 import { rowsMayReachModel } from './egress.ts';
 import type {
@@ -73,37 +74,6 @@ export const RESULT_ROW_CAP = 100;
 export const GUARD_REFUSED_MESSAGE =
   'I can’t answer that safely: the query it needs would read data outside what this service may query. ' +
   'Try asking about the data in another way.';
-
-/** docs/design.md "Chat answers: one superset shape". */
-export interface ChatAnswer {
-  message: string;
-  conversation_id: string;
-  /** A session is a conversation: always equal to conversation_id. */
-  session_id: string;
-  /** ["database"] when rows came from the database, [] otherwise. */
-  sources: string[];
-  query_type: ProposalKind;
-  execution_time_ms: number;
-  results: Record<string, unknown>[];
-  row_count: number;
-  results_truncated: boolean;
-  /** The query as generated, before the tenant rewrite (also when the guard refused it); null when the engine proposed none. */
-  sql: string | null;
-  /**
-   * What the engine understood, in plain words ("Counting orders with status 'cancelled'"), so
-   * that a user can catch a misreading (docs/design.md "Answering on unseen databases"); null
-   * when no query was proposed.
-   */
-  interpretation: string | null;
-  /** The stored assistant message's id: feedback names it (POST …/messages/{message_id}/feedback). */
-  message_id: string;
-  /** Who answered (docs/design.md "Answers people can check and improve"). */
-  answered_by: AnsweredBy;
-  /** A Vega-Lite v5 spec of the rows, or null (lib/answer/chart.ts). */
-  chart: ChartSpec | null;
-  /** Up to three follow-up questions the builtin engine answers on this database. */
-  suggestions: string[];
-}
 
 /** The steps a streamed answer reports before its first piece (docs/model-engines.md "Progress"). */
 export type AnswerStep = 'reading_question' | 'writing_query' | 'running_query' | 'writing_answer';

@@ -16,7 +16,7 @@ import { signEmbedToken } from './embed-token.ts';
 import type { Principal } from './principal.ts';
 import { resolveTenant, TENANT_HEADER } from './tenant.ts';
 
-/** What the 201 carries (lib/openapi/schemas.ts EmbedSession). */
+/** What the 201 carries (lib/routes/schemas.ts EmbedSession). */
 export interface CreatedEmbedSession {
   token: string;
   expires_at: string;

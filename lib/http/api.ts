@@ -2,11 +2,11 @@
 // request id → CORS → rate-limit headers → error envelope → headers → authentication → rate limit →
 // scope → JSON body → validation. The limiter counts every authenticated request before its
 // scope, body or input are checked (lib/http/middleware/rate-limit.ts says why).
-// A function file is `api({...}).handler(...)`: the chain plus one call into lib/.
+// A function file is `api(route).handler(...)`: the chain its route object (lib/routes/) asks for,
+// plus one call into lib/.
 import middy from '@middy/core';
 import { executionModeStreamifyResponse } from '@middy/core/StreamifyResponse';
 import type * as v from 'valibot';
-import type { AccessRule } from '#lib/auth/principal.ts';
 import { settings } from '#lib/config.ts';
 import { logLambdaContext } from '#lib/log.ts';
 import { authenticate } from './middleware/authenticate.ts';
@@ -19,35 +19,24 @@ import { type LimitSelector, rateLimit, rateLimitHeaders } from './middleware/ra
 import { requestId } from './middleware/request-id.ts';
 import { scope } from './middleware/scope.ts';
 import { type InputSchema, validator } from './middleware/validate.ts';
+import { type Route, takesBody } from './route.ts';
 import type { ApiContext, ApiEvent, ApiResult } from './types.ts';
 
-export interface RouteOptions<S extends InputSchema> {
-  /** Which credentials may call the route, and which plan feature it needs. */
-  access: AccessRule;
-  /** `required` on history endpoints (403 without X-Scope-Id); `optional` elsewhere. */
+/**
+ * What the chain reads of a route (lib/routes/): a route whose function runs the chain names its
+ * scope rule, and its requests are counted.
+ */
+export type ChainedRoute<S extends InputSchema> = Pick<
+  Route<S>,
+  'access' | 'input' | 'bodyVariants' | 'stream'
+> & {
   scope: 'required' | 'optional';
-  /** One schema for `{path, query, header, body}`; its output is `context.input`. */
-  input?: S;
-  /** Whether the route takes a JSON body. */
-  body?: boolean;
-  /**
-   * Which limits count the request (docs/limits.md): `standard` (the default: the plan's
-   * requests per minute and hour and the monthly quota) or `answering` (the three endpoints that
-   * answer a message: also the message limits, 30 per minute and 200 per hour, and a concurrency
-   * lease; fails closed). A function chooses per request, for a route with both kinds of variant.
-   */
-  limits?: LimitSelector;
-  /**
-   * A response-streaming function (Lambda response streaming behind a REST API method with
-   * `transferMode: STREAM`): the handler may return a Readable body, written as it is read.
-   * Errors the chain turns into envelopes still go out as ordinary responses with their status.
-   */
-  stream?: boolean;
-}
+  limits: LimitSelector;
+};
 
-export const api = <S extends InputSchema = InputSchema>(options: RouteOptions<S>) => {
+export const api = <S extends InputSchema = InputSchema>(route: ChainedRoute<S>) => {
   const chain = middy<ApiEvent, ApiResult, Error, ApiContext & { input: v.InferOutput<S> }>(
-    options.stream ? { executionMode: executionModeStreamifyResponse } : {},
+    route.stream ? { executionMode: executionModeStreamifyResponse } : {},
   )
     .use(requestId())
     .use(cors())
@@ -56,10 +45,11 @@ export const api = <S extends InputSchema = InputSchema>(options: RouteOptions<S
     .use(rateLimitHeaders())
     .use(errorEnvelope())
     .use(headerNormaliser())
-    .use(authenticate(options.access))
-    .use(rateLimit({ limits: options.limits ?? 'standard', enabled: () => settings().limitsEnabled }))
-    .use(scope({ required: options.scope === 'required' }));
-  if (options.body) chain.use(jsonBody());
-  if (options.input) chain.use(validator(options.input));
-  return chain;
+    .use(authenticate(route.access))
+    .use(rateLimit({ limits: route.limits, enabled: () => settings().limitsEnabled }))
+    .use(scope({ required: route.scope === 'required' }));
+  if (takesBody(route)) chain.use(jsonBody());
+  if (route.input) chain.use(validator(route.input));
+  // The route rides on the handler, so that tests can hold a function to the route it serves.
+  return Object.assign(chain, { route });
 };

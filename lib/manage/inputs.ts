@@ -1,5 +1,5 @@
 // The control plane's inputs (docs/control-plane.md): the valibot schemas its routes validate
-// with and the OpenAPI document shows (lib/openapi/manage-routes.ts). Kept apart from the
+// with and the OpenAPI document shows (their routes: lib/routes/). Kept apart from the
 // operations (lib/manage/*.ts), which connect to databases, run the SQL guard and invoke Lambda,
 // so that the document's function bundles the schemas and nothing of those.
 import * as v from 'valibot';

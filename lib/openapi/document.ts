@@ -1,5 +1,5 @@
-// Builds the OpenAPI 3.1 document from the route table (routes.ts), the response schemas
-// (schemas.ts) and the error catalogue, converting valibot schemas with @valibot/to-json-schema.
+// Builds the OpenAPI 3.1 document from the route objects (lib/routes/: each endpoint declared once,
+// with its input, response and error schemas) and the error catalogue, converting valibot schemas with @valibot/to-json-schema.
 // Inputs are converted in `typeMode: 'input'`: what a client sends, before the schema's
 // transforms. Valibot actions JSON Schema cannot express are mapped here: the case-insensitive
 // UUID pattern becomes `format: uuid`, a `check` adds its message to the description, and a
@@ -15,10 +15,11 @@ import { ChatMessageInput, ConversationMessageInput } from '#lib/answer/inputs.t
 import { EmbedSessionInput } from '#lib/auth/embed-session-input.ts';
 import { AppendInput } from '#lib/conversations/inputs.ts';
 import { type ErrorKind, errorCatalogue } from '#lib/errors.ts';
+import type { Route, RouteResponse } from '#lib/http/route.ts';
 import { uuidPattern } from '#lib/ids.ts';
-import * as manage from './manage-schemas.ts';
-import { type RouteDoc, type RouteResponse, routes } from './routes.ts';
-import * as schemas from './schemas.ts';
+import { routes } from '#lib/routes/index.ts';
+import * as manage from '#lib/routes/manage-schemas.ts';
+import * as schemas from '#lib/routes/schemas.ts';
 
 export const OPENAPI_VERSION = '3.1.1';
 export const API_VERSION = '1.0.0';
@@ -26,8 +27,12 @@ export const API_VERSION = '1.0.0';
 type Json = Record<string, unknown>;
 type Schema = v.GenericSchema;
 
-/** Named schemas: `#/components/schemas/<name>`; a schema used inside another becomes a $ref. */
-const componentSchemas: Record<string, Schema> = {
+/**
+ * Named schemas: `#/components/schemas/<name>`; a schema used inside another becomes a $ref. The
+ * list sets their order and names the request bodies; a route's response schema it leaves out is
+ * added under its export name (`namedByRoutes`), so that a new endpoint needs no line here.
+ */
+const listedSchemas: Record<string, Schema> = {
   ErrorEnvelope: schemas.ErrorEnvelope,
   Branding: schemas.Branding,
   BrandingResponse: schemas.BrandingResponse,
@@ -62,7 +67,7 @@ const componentSchemas: Record<string, Schema> = {
   EmbedSessionRequest: EmbedSessionInput.entries.body,
   FeedbackResult: schemas.FeedbackResult,
   FeedbackResponse: schemas.FeedbackResponse,
-  // The control plane (lib/openapi/manage-schemas.ts).
+  // The control plane (lib/routes/manage-schemas.ts).
   JobSummary: manage.JobSummary,
   DatabaseCreated: manage.DatabaseCreated,
   DatabaseCreatedResponse: manage.DatabaseCreatedResponse,
@@ -91,6 +96,30 @@ const componentSchemas: Record<string, Schema> = {
   Deleted: manage.Deleted,
   DeletedResponse: manage.DeletedResponse,
 };
+
+const isSchema = (value: unknown): value is Schema =>
+  typeof value === 'object' && value !== null && (value as { kind?: unknown }).kind === 'schema';
+
+/** The routes' response and event schemas the list leaves out, by their export name in lib/routes/. */
+const namedByRoutes = (): Record<string, Schema> => {
+  const listed = new Set(Object.values(listedSchemas));
+  const exportNames = new Map<unknown, string>(
+    Object.entries({ ...schemas, ...manage }).map(([name, value]) => [value, name]),
+  );
+  const added: Record<string, Schema> = {};
+  for (const route of routes)
+    for (const response of route.responses)
+      for (const schema of [response.schema, response.events]) {
+        if (!isSchema(schema) || listed.has(schema)) continue;
+        const name = exportNames.get(schema);
+        if (!name)
+          throw new Error(`openapi: ${route.operationId} answers with a schema lib/routes/ does not export`);
+        added[name] = schema;
+      }
+  return added;
+};
+
+const componentSchemas: Record<string, Schema> = { ...listedSchemas, ...namedByRoutes() };
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 
@@ -261,7 +290,7 @@ const componentParameters = {
   },
 };
 
-const parametersOf = (route: RouteDoc, input: Json | undefined): Json[] => {
+const parametersOf = (route: Route, input: Json | undefined): Json[] => {
   const parameters: Json[] = [];
   const properties = (input?.properties ?? {}) as Record<string, Json>;
   for (const location of ['path', 'query', 'header'] as const) {
@@ -291,8 +320,12 @@ const componentNameOf = (schema: Schema): string => {
   return name;
 };
 
-const successResponse = (route: RouteDoc, response: RouteResponse): Json => {
-  const counted = route.limits !== 'none';
+/** Which limits count the route, as the document says it: a choice per request is the chat message's. */
+const limitsOf = (route: Route): 'standard' | 'answering' | 'answering or standard' | 'none' =>
+  typeof route.limits === 'function' ? 'answering or standard' : route.limits;
+
+const successResponse = (route: Route, response: RouteResponse): Json => {
+  const counted = limitsOf(route) !== 'none';
   const headers = commonHeaders(counted);
   if (response.schema === schemas.ChatAnswerResponse)
     headers['Server-Timing'] = { $ref: '#/components/headers/Server-Timing' };
@@ -336,28 +369,31 @@ const credentialNames = {
   et: 'an embed session token (et_)',
 };
 
-const accessText = (route: RouteDoc): string => {
-  if (route.credentials.length === 0) return 'No credentials needed.';
-  const names = route.credentials.map((credential) => credentialNames[credential]).join(', ');
-  const feature = route.customApiAccess
-    ? ' An sk_ key needs a plan with custom API access (Professional and up).'
-    : route.write
-      ? ' A change: a portal JWT needs the owner or admin role (a member reads only), an sk_ key must have been created with `manage` (other sk_ keys read only).'
-      : '';
-  const limits =
-    route.limits === 'answering'
+const accessText = (route: Route): string => {
+  const { credentials } = route.access;
+  if (credentials.length === 0) return 'No credentials needed.';
+  const names = credentials.map((credential) => credentialNames[credential]).join(', ');
+  const limits = limitsOf(route);
+  const feature =
+    route.access.feature === 'custom_api_access'
+      ? ' An sk_ key needs a plan with custom API access (Professional and up).'
+      : route.access.write
+        ? ' A change: a portal JWT needs the owner or admin role (a member reads only), an sk_ key must have been created with `manage` (other sk_ keys read only).'
+        : '';
+  const counting =
+    limits === 'answering'
       ? ' Counts toward the message limits (30 per minute, 200 per hour) and the plan limits.'
-      : route.limits === 'answering or standard'
+      : limits === 'answering or standard'
         ? ' The chat variant counts toward the message limits and the plan limits; the append variant toward the plan limits only.'
         : ' Counts toward the plan limits.';
   const session =
-    route.credentials.includes('et') && route.limits !== 'standard'
+    credentials.includes('et') && limits !== 'standard'
       ? " With an embed session, an answering request also counts toward its token scope's own limit (10 per minute)."
       : '';
-  return `Credentials: ${names}.${feature}${limits}${session}`;
+  return `Credentials: ${names}.${feature}${counting}${session}`;
 };
 
-const operationOf = (route: RouteDoc): Json => {
+const operationOf = (route: Route): Json => {
   const input = route.input ? convert(route.input) : undefined;
   const parameters = parametersOf(route, input);
   const operation: Json = {
@@ -365,7 +401,7 @@ const operationOf = (route: RouteDoc): Json => {
     tags: [route.tag],
     summary: route.summary,
     description: `${route.description}\n\n${accessText(route)}`,
-    'x-credentials': route.credentials,
+    'x-credentials': route.access.credentials,
   };
   if (parameters.length > 0) operation.parameters = parameters;
   const body = (input?.properties as Record<string, Json> | undefined)?.body;
@@ -381,12 +417,12 @@ const operationOf = (route: RouteDoc): Json => {
   } else if (body) {
     operation.requestBody = { required: true, content: { 'application/json': { schema: body } } };
   }
-  operation.security = route.credentials.length === 0 ? [] : [{ ApiKey: [] }, { BearerAuth: [] }];
+  operation.security = route.access.credentials.length === 0 ? [] : [{ ApiKey: [] }, { BearerAuth: [] }];
   operation.responses = {
     ...Object.fromEntries(
       route.responses.map((response) => [String(response.status), successResponse(route, response)]),
     ),
-    ...errorResponses(route.errors, route.limits !== 'none'),
+    ...errorResponses(route.errors, limitsOf(route) !== 'none'),
   };
   return operation;
 };

@@ -287,9 +287,11 @@ describe('concurrency leases', () => {
 });
 
 describe('through the chain: headers and failure policy', () => {
-  const branding = api({ access: { credentials: ['sk', 'pk', 'jwt'] }, scope: 'optional' }).handler(
-    async () => ok({ branded: true }),
-  );
+  const branding = api({
+    access: { credentials: ['sk', 'pk', 'jwt'] },
+    scope: 'optional',
+    limits: 'standard',
+  }).handler(async () => ok({ branded: true }));
   const get = (handler: HttpHandler, key: string) =>
     invoke(handler, { method: 'GET', path: '/api/v1/branding', headers: { 'X-API-Key': key } });
 

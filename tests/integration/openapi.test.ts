@@ -1,25 +1,24 @@
-// The OpenAPI document against serverless.yml and itself: every http event of the resolved
-// serverless config is in the document and the document names no other route (the route-fallback
+// The OpenAPI document against serverless.yml and itself: every http event of serverless.yml (built
+// from the same route objects, lib/routes/) is in the document and the document names no other route (the route-fallback
 // plugin's ANY routes cover exactly the documented paths); the document is structurally valid
 // OpenAPI 3.1 and every schema in it compiles under JSON Schema draft 2020-12; its schemas agree
 // with the valibot schemas the functions validate with; redocly lint finds nothing in it; the
 // reference page carries its renderer and loads nothing from elsewhere.
 import { execFile } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import { ChatMessageInput } from '#lib/answer/inputs.ts';
 import { AppendInput, HistoryInput } from '#lib/conversations/inputs.ts';
 import { errorCatalogue } from '#lib/errors.ts';
 import { buildOpenApiDocument, LOCAL_SERVER_URL } from '#lib/openapi/document.ts';
 import { referencePage, rendererSource } from '#lib/openapi/page.ts';
-import { routes } from '#lib/openapi/routes.ts';
-import { routesOf, type ServerlessConfig } from '../../local/serverless-config.ts';
+import { routes } from '#lib/routes/index.ts';
+import { readServerlessYml, routesOf } from '../../local/serverless-config.ts';
 import { root } from '../../local/stack.ts';
 import { ajvFor, type Json, resolveRef } from '../helpers/openapi.ts';
 
@@ -35,7 +34,7 @@ const operations = Object.entries(paths).flatMap(([path, methods]) =>
 
 // serverless.yml read as data: its functions and their http events (variables stay unresolved;
 // no route depends on one).
-const config = parse(readFileSync(join(root, 'serverless.yml'), 'utf8')) as ServerlessConfig;
+const config = readServerlessYml(root);
 
 describe('the document and serverless.yml', () => {
   it('documents every http route of serverless.yml and no other', () => {

@@ -9,8 +9,8 @@ import { createSocket } from 'node:dgram';
 import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import { coldStartBytes } from '../../bench/bundle-bytes.ts';
+import { readServerlessYml } from '../../local/serverless-config.ts';
 import { apiEvent } from '../helpers/events.ts';
 import { type PackagedStage, packageStage, projectRoot, runPackaged } from '../helpers/packaged.ts';
 
@@ -20,10 +20,10 @@ type Resource = { Type: string; Condition?: string; Properties: Record<string, u
 type Template = { Resources: Record<string, Resource>; Conditions?: Record<string, unknown> };
 type ServerlessYml = {
   provider: { tracing?: { lambda?: boolean; apiGateway?: boolean } };
-  functions: Record<string, { handler: string }>;
   custom: { answeringFunctions?: string[] };
 };
-const serverlessYml = parse(readFileSync(join(projectRoot, 'serverless.yml'), 'utf8')) as ServerlessYml;
+// Its functions built from the route objects, as packaging builds them (infra/functions.cjs).
+const serverlessYml = readServerlessYml<ServerlessYml>(projectRoot);
 const functionNames = Object.keys(serverlessYml.functions);
 const lambdaName = (fn: string) => `tabletalk-prod-${fn}`;
 

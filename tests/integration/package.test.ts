@@ -9,9 +9,9 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { parse } from 'yaml';
 import { MAX_EVENT_AGE_SECONDS } from '#lib/manage/job-states.ts';
 import { sourceBytes } from '../../bench/bundle-bytes.ts';
+import { readServerlessYml, routesOf } from '../../local/serverless-config.ts';
 import { apiEvent } from '../helpers/events.ts';
 import {
   lambdaContextSource,
@@ -65,7 +65,8 @@ const packageStage = async (stage: string): Promise<Packaged> => {
 };
 
 // ---------------------------------------------------------------------------------------------
-// serverless.yml, read as data: its functions and their http events.
+// serverless.yml, read as data: its functions and their http events (built from the route
+// objects of lib/routes/, as infra/functions.cjs builds them when packaging).
 
 interface HttpRoute {
   functionName: string;
@@ -76,26 +77,18 @@ interface HttpRoute {
 }
 
 type ServerlessYml = {
-  functions: Record<
-    string,
-    { handler: string; events?: { http?: string | { path: string; method: string } }[] }
-  >;
   custom: { answeringFunctions?: string[]; guardFunctions?: string[] };
 };
-const serverlessYml = parse(readFileSync(join(projectRoot, 'serverless.yml'), 'utf8')) as ServerlessYml;
+const serverlessYml = readServerlessYml<ServerlessYml>(projectRoot);
 const trimSlashes = (path: string) => path.replace(/^\/+|\/+$/g, '');
 
 const declaredRoutes = (): HttpRoute[] =>
-  Object.entries(serverlessYml.functions).flatMap(([functionName, fn]) =>
-    (fn.events ?? []).flatMap((event) => {
-      if (!event.http) return [];
-      const [method, path] =
-        typeof event.http === 'string'
-          ? (event.http.split(/\s+/) as [string, string])
-          : [event.http.method, event.http.path];
-      return [{ functionName, handler: fn.handler, method: method.toUpperCase(), path: trimSlashes(path) }];
-    }),
-  );
+  routesOf(serverlessYml).map(({ functionName, handler, method, path }) => ({
+    functionName,
+    handler,
+    method,
+    path: trimSlashes(path),
+  }));
 
 // ---------------------------------------------------------------------------------------------
 // The template, read as data.

@@ -3,7 +3,7 @@
 // `v.InferOutput`, the types the function files give their bodies, so that a body and its
 // documented schema cannot drift apart without a type error.
 import * as v from 'valibot';
-import type { ChatAnswer as AnswerOfOrchestrator } from '#lib/answer/orchestrator.ts';
+import { ChatAnswer, QueryType } from '#lib/answer/chat-answer.ts';
 import type { ErrorEnvelope as EnvelopeOfCatalogue } from '#lib/errors.ts';
 
 const uuid = v.pipe(v.string(), v.uuid());
@@ -232,82 +232,9 @@ export const AppendResponse = v.pipe(
 
 // ---- Answers ---------------------------------------------------------------------------------
 
-export const QueryType = v.pipe(
-  v.picklist(['sql', 'clarification', 'conversational', 'refused']),
-  v.description(
-    'sql: a query ran; clarification: the question needs to be more precise; conversational: ' +
-      'greeting, help or capabilities; refused: the request cannot be answered safely',
-  ),
-);
+// The answer's one schema lives with the code that builds it (lib/answer/chat-answer.ts).
+export { ChatAnswer, QueryType };
 
-/** docs/design.md "Chat answers: one superset shape": the fields of both documented shapes. */
-const chartField = v.object({
-  field: v.string(),
-  type: v.picklist(['temporal', 'ordinal', 'quantitative', 'nominal']),
-  title: v.string(),
-  sort: v.optional(v.picklist(['ascending', '-y'])),
-});
-
-export const ChatAnswer = v.pipe(
-  v.object({
-    message: v.pipe(v.string(), v.description('the answer in words')),
-    conversation_id: uuid,
-    session_id: v.pipe(uuid, v.description('a session is a conversation: always equals conversation_id')),
-    sources: v.pipe(
-      v.array(v.string()),
-      v.description('["database"] when rows came from the database, [] otherwise'),
-    ),
-    query_type: QueryType,
-    execution_time_ms: v.pipe(v.number(), v.integer(), v.minValue(0)),
-    results: v.pipe(
-      v.array(v.record(v.string(), v.unknown())),
-      v.description('result rows (at most 100); keys depend on the query'),
-    ),
-    row_count: v.pipe(v.number(), v.integer(), v.minValue(0)),
-    results_truncated: v.pipe(v.boolean(), v.description('true when more rows existed than results holds')),
-    sql: v.pipe(
-      v.nullable(v.string()),
-      v.description('the query as generated, before the tenant rewrite; null when none was proposed'),
-    ),
-    interpretation: v.pipe(
-      v.nullable(v.string()),
-      v.description(
-        'what the engine understood, in plain words ("Counting orders with status \'cancelled\'"), so that a misreading can be caught; null when no query was proposed',
-      ),
-    ),
-    message_id: v.pipe(uuid, v.description('the stored answer, as history lists it; feedback names it')),
-    answered_by: v.pipe(
-      v.picklist(['builtin', 'pattern', 'cache', 'model']),
-      v.description(
-        'who answered: the builtin engine, an approved query pattern, the shared SQL cache, or a model',
-      ),
-    ),
-    chart: v.pipe(
-      v.nullable(
-        v.object({
-          $schema: v.literal('https://vega.github.io/schema/vega-lite/v5.json'),
-          title: v.string(),
-          description: v.string(),
-          data: v.object({ values: v.array(v.record(v.string(), v.unknown())) }),
-          mark: v.object({ type: v.picklist(['line', 'bar', 'point']) }),
-          encoding: v.object({ x: chartField, y: chartField }),
-        }),
-      ),
-      v.description(
-        'a Vega-Lite v5 spec of the rows chosen by rules (time and measure: line; up to 20 categories: bar; two measures: point), values inline; null when no chart fits',
-      ),
-    ),
-    suggestions: v.pipe(
-      v.array(v.string()),
-      v.maxLength(3),
-      v.description(
-        'up to three questions the builtin engine answers on this database, as buttons to ask them. After an answer: follow-up questions. After a clarification (query_type `clarification`) that found readings of the question: the likeliest readings, best first, each a complete question ("Did you mean …"); asking one answers exactly that reading',
-      ),
-    ),
-  }),
-  v.description('An answer, in the superset of both documented response shapes'),
-);
-export type ChatAnswer = v.InferOutput<typeof ChatAnswer>;
 export const ChatAnswerResponse = dataResponse(ChatAnswer, 'The answer');
 
 /** The body of POST /api/v1/chat/message: an answer (200) or an appended message (201). */
@@ -394,9 +321,8 @@ export const OpenApiDocument = v.pipe(
 // ---- The code's own types match the schemas (compile-time checks only) -------------------------
 
 type Assignable<From extends To, To> = [From, To];
-/** The orchestrator's answer is what ChatAnswer documents. */
-export type AnswerMatchesSchema = Assignable<AnswerOfOrchestrator, ChatAnswer>;
 /** The catalogue's envelope is what ErrorEnvelope documents. */
 export type EnvelopeMatchesSchema = Assignable<EnvelopeOfCatalogue, ErrorEnvelope>;
-export type StreamDoneOf = Pick<AnswerOfOrchestrator, keyof StreamDone>;
+/** The stream's last event carries the answer's fields as the answer has them. */
+export type StreamDoneOf = Pick<ChatAnswer, keyof StreamDone>;
 export type StreamDoneMatchesSchema = Assignable<StreamDoneOf, StreamDone>;
