@@ -9,9 +9,9 @@
 // engine reads the simple forms it can (lib/answer/builtin/glossary.ts); the model engines get the
 // whole glossary in their prompt (lib/answer/engines/prompt.ts).
 import * as v from 'valibot';
-import type { Catalog } from '#lib/connectors/types.ts';
+import type { Catalog } from '#lib/core/catalog.ts';
+import type { EffectivePolicy } from '#lib/core/row-policy.ts';
 import { ServiceError } from '#lib/errors.ts';
-import type { EffectivePolicy } from '#lib/sql/policy.ts';
 import type { Guard } from '#lib/sql/types.ts';
 
 const RESERVED = new Set(['__proto__', 'constructor', 'prototype']);

@@ -2,14 +2,16 @@
 // test the connection, count the operation against the plan's indexing quota, introspect with
 // the row policy (so samples never carry one tenant's values to another), and store the catalog
 // as the database's schema index (lib/store/schema-index.ts).
+
+import type { Catalog } from '#lib/core/catalog.ts';
+import { effectivePolicy } from '#lib/core/row-policy.ts';
 import { ServiceError } from '#lib/errors.ts';
 import { consumeIndexingQuota } from '#lib/limits/indexing.ts';
-import { effectivePolicy } from '#lib/sql/policy.ts';
 import type { DatabaseRecord, SchemaIndexPointer } from '#lib/store/databases.ts';
 import { discardSchemaIndex, publishSchemaIndex, writeSchemaIndex } from '#lib/store/schema-index.ts';
 import { withDescriptions } from './descriptions.ts';
 import { connectorFor } from './index.ts';
-import type { Catalog, Connector } from './types.ts';
+import type { Connector } from './types.ts';
 
 /**
  * The reasons a connection test tells apart: a server that answered (authentication, an unknown

@@ -14,6 +14,7 @@ import { forgetAnswerGlossary } from '#lib/answer/catalog.ts';
 import { forgetApiKey } from '#lib/auth/principal.ts';
 import { countIndexing } from '#lib/connectors/indexing.ts';
 import { secretStore } from '#lib/connectors/secrets.ts';
+import { RowPolicy } from '#lib/core/row-policy.ts';
 import { invalidField, ServiceError } from '#lib/errors.ts';
 import { uuidv7 } from '#lib/ids.ts';
 import { listApiKeys, revokeApiKey } from '#lib/store/api-keys.ts';
@@ -22,13 +23,11 @@ import {
   type DatabaseChanges,
   type DatabaseRecord,
   deleteDatabase as deleteDatabaseRecord,
-  type Engine,
   findDatabase,
   listDatabases,
   newDatabaseId,
   normalisedName,
   publicDatabase,
-  RowPolicy,
   updateDatabase as updateDatabaseRecord,
 } from '#lib/store/databases.ts';
 import { connectionUrlOf, testConnectionUrl } from './connection.ts';
@@ -121,8 +120,11 @@ const nameMustBeFree = async (organizationId: number, name: string, except?: str
 
 /** What the admin command may add to a body: an embedded database, its id. */
 export interface CreateOptions {
-  /** `pglite` from the admin command (a seed file, `memory:`); the API takes postgres and mysql. */
-  engine?: Engine;
+  /**
+   * Any engine of the registry (lib/dialects/index.ts), from the admin command: an embedded one
+   * too (a seed file, `memory:`); the API takes the engines reached by URL only.
+   */
+  engine?: string;
   seedFile?: string;
   id?: string;
   run?: JobRun;
@@ -135,7 +137,7 @@ export interface CreatedDatabase {
 
 export const createDatabase = async (
   organizationId: number,
-  body: Omit<DatabaseCreateBody, 'engine'> & { engine: Engine },
+  body: Omit<DatabaseCreateBody, 'engine'> & { engine: string },
   options: CreateOptions = {},
 ): Promise<CreatedDatabase> => {
   const engine = options.engine ?? body.engine;

@@ -7,10 +7,10 @@
 import { withDescriptions } from '#lib/connectors/descriptions.ts';
 import { connectorFor } from '#lib/connectors/index.ts';
 import { testConnection } from '#lib/connectors/indexing.ts';
-import type { Catalog } from '#lib/connectors/types.ts';
+import type { Catalog } from '#lib/core/catalog.ts';
+import { effectivePolicy } from '#lib/core/row-policy.ts';
 import { errorCatalogue, ServiceError, toServiceError } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
-import { effectivePolicy } from '#lib/sql/policy.ts';
 import { type DatabaseRecord, findDatabase, type SchemaIndexPointer } from '#lib/store/databases.ts';
 import { checkGlossaryFor, type Glossary, parseGlossary, putGlossary } from '#lib/store/glossary.ts';
 import { findJob, finishJob, type JobRecord, setJobProgress, startJob } from '#lib/store/jobs.ts';

@@ -14,7 +14,7 @@
 // possibly run, and a late delivery of it no longer starts.
 import { settings } from '#lib/config.ts';
 import { countIndexing } from '#lib/connectors/indexing.ts';
-import type { Catalog } from '#lib/connectors/types.ts';
+import type { Catalog } from '#lib/core/catalog.ts';
 import { ServiceError } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
 import type { DatabaseRecord, SchemaIndexPointer } from '#lib/store/databases.ts';

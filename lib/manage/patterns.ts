@@ -6,8 +6,8 @@
 // pattern per question (compared without case, spacing and end punctuation): a second is 400
 // BUSINESS_DUPLICATE_ENTRY.
 import type * as v from 'valibot';
+import { effectivePolicy } from '#lib/core/row-policy.ts';
 import { ServiceError } from '#lib/errors.ts';
-import { effectivePolicy } from '#lib/sql/policy.ts';
 import { checkSavedSql } from '#lib/sql/saved-sql.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
 import { notIndexed } from '#lib/store/glossary.ts';

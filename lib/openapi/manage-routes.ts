@@ -2,6 +2,7 @@
 // docs/control-plane.md): each with the input schema its function passes to `api()` (the same
 // object), its success schema and status, and the error kinds it can answer with. routes.ts adds
 // them to the route table that tests/integration/openapi.test.ts holds to serverless.yml.
+import { DIALECTS } from '#lib/dialects/index.ts';
 import type { ErrorKind } from '#lib/errors.ts';
 import { IdPathInput } from '#lib/manage/access.ts';
 import {
@@ -77,7 +78,7 @@ export const manageRoutes: readonly RouteDoc[] = [
     tag,
     summary: 'Connect a database',
     description:
-      `Connects a PostgreSQL or MySQL/MariaDB database. ${connectionTested} Then the URL (or the ` +
+      `Connects a ${DIALECTS.map((dialect) => dialect.productName).join(' or ')} database. ${connectionTested} Then the URL (or the ` +
       'parts, made into one) goes to the secret store, never to be returned, and the first ' +
       `indexing job is queued: follow it at GET /api/v1/organization/jobs/{job_id}. ${quota} ` +
       'A second database of the same name is 400 BUSINESS_DUPLICATE_ENTRY. `glossary` is checked ' +

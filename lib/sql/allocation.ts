@@ -22,7 +22,7 @@
 // Left to the statement timeout and the servers' own limits (1 GB per value in PostgreSQL,
 // max_allowed_packet and group_concat_max_len in MySQL): strings grown by composing unbounded
 // functions (replace, regexp_replace, concat of a value with itself in nested CTEs).
-import type { PgNode } from './postgres-parser.ts';
+import type { SqlNode as PgNode } from './tree.ts';
 
 /** The largest length lpad / rpad / SPACE / a format width may ask for. */
 export const MAX_SIZE_ARGUMENT = 10_000;

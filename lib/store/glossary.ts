@@ -7,10 +7,10 @@
 // a table or column of it (400 VALIDATION_ERROR naming each refused entry, nothing stored).
 import { GetCommand, PutCommand } from '@aws-sdk/lib-dynamodb';
 import { checkGlossary, emptyGlossary, type Glossary, parseGlossary } from '#lib/answer/glossary.ts';
-import type { Catalog } from '#lib/connectors/types.ts';
+import type { Catalog } from '#lib/core/catalog.ts';
+import { effectivePolicy } from '#lib/core/row-policy.ts';
+import { guardOf } from '#lib/dialects/machinery.ts';
 import { ServiceError } from '#lib/errors.ts';
-import { effectivePolicy } from '#lib/sql/policy.ts';
-import { guardOfDialect } from '#lib/sql/saved-sql.ts';
 import { documents, tableName } from './client.ts';
 import type { DatabaseRecord } from './databases.ts';
 import { readSchemaIndex } from './schema-index.ts';
@@ -49,7 +49,7 @@ export const checkGlossaryFor = async (
   await checkGlossary(glossary, {
     catalog,
     policy: effectivePolicy(database),
-    guard: await guardOfDialect(catalog.dialect),
+    guard: await guardOf(catalog.dialect),
   });
 };
 

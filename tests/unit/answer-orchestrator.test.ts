@@ -16,9 +16,9 @@ import {
 } from '#lib/answer/orchestrator.ts';
 import { Timings } from '#lib/answer/timing.ts';
 import type { Connector, QueryResult } from '#lib/connectors/types.ts';
+import { effectivePolicy } from '#lib/core/row-policy.ts';
 import { ServiceError } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
-import { effectivePolicy } from '#lib/sql/policy.ts';
 import type { Guard, GuardRequest } from '#lib/sql/types.ts';
 import type { MessageRecord } from '#lib/store/messages.ts';
 import { catalogOf, col } from '../fixtures/catalogs/define.ts';

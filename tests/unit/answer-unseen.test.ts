@@ -8,10 +8,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proposeBuiltin } from '#lib/answer/builtin/index.ts';
 import type { EngineInput, Proposal } from '#lib/answer/engine.ts';
 import { parseGlossary } from '#lib/answer/glossary.ts';
-import type { Catalog } from '#lib/connectors/types.ts';
-import { guardMysql } from '#lib/sql/mysql.ts';
-import { effectivePolicy } from '#lib/sql/policy.ts';
-import { guardPostgres } from '#lib/sql/postgres.ts';
+import type { Catalog } from '#lib/core/catalog.ts';
+import { effectivePolicy } from '#lib/core/row-policy.ts';
+import { guardMysql } from '#lib/dialects/mysql/sql-guard.ts';
+import { guardPostgres } from '#lib/dialects/postgres/sql-guard.ts';
 import { type ColumnSpec, catalogOf, col, ddlOf, type TableSpec } from '../fixtures/catalogs/define.ts';
 import { SHOP_NOW, SHOP_TENANT_COLUMN, shopCatalog } from '../fixtures/catalogs/shop.ts';
 

@@ -4,7 +4,7 @@ import type { MiddlewareObj, Request } from '@middy/core';
 import { applyEmbedSession } from '#lib/auth/embed-sessions.ts';
 import { rowScopeOf } from '#lib/auth/session-scope.ts';
 import { resolveTenant, type TenantValues } from '#lib/auth/tenant.ts';
-import type { Catalog } from '#lib/connectors/types.ts';
+import type { Catalog } from '#lib/core/catalog.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
 import type { ApiContext, ApiEvent, ApiResult } from '../types.ts';
 

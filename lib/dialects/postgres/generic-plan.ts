@@ -14,7 +14,7 @@
 // filters rows just as one in WHERE. A statement that cannot be prepared with untyped parameters
 // is prepared again with each parameter cast to its constant's own type (`typedSql`); see
 // lib/connectors/generic-cost.ts.
-import { loadPostgresParser, type PgNode, parseStatements, printStatement } from './postgres-parser.ts';
+import { loadPostgresParser, type PgNode, parseStatements, printStatement } from './parser.ts';
 
 /**
  * Arguments that name a unit or a format rather than a value (`date_trunc('month', …)`,
