@@ -3,9 +3,9 @@
 // and its machinery (lib/dialects/<name>/machinery.ts), loaded by name. Everything outside
 // lib/dialects/ that depends on the dialect reads it from these: the engines a database record
 // may name and their URL schemes, the system schemas the row policy never opens, identifier
-// quoting, the drivers' error codes, the few SQL spellings the engines write; and, on demand,
-// connecting (introspection is the connector's), the guard and the egress rules' tree reading.
-import type { DriverCodes } from '#lib/connectors/errors.ts';
+// quoting, the few SQL spellings the engines write; and, on demand, connecting (introspection
+// and the drivers' error codes, lib/dialects/<name>/errors.ts, are the connectors'), the guard and
+// the egress rules' tree reading.
 import type { Connector } from '#lib/connectors/types.ts';
 import type { DialectName } from '#lib/core/catalog.ts';
 import type { SystemNames } from '#lib/core/row-policy.ts';
@@ -94,8 +94,6 @@ export interface Dialect extends SystemNames {
   /** What the model's prompt says of the dialect: quoting, date functions, what it lacks. */
   readonly promptNote: string;
   readonly dates: DateSql;
-  /** Its drivers' error codes (lib/connectors/errors.ts). */
-  readonly driverCodes: DriverCodes;
 }
 
 /**

@@ -2,7 +2,6 @@
 // mysql2; the guard parses with node-sql-parser's MySQL grammar and checks what it printed
 // against the tree it parsed (verify.ts), since that parser is not the server's own.
 import type { Dialect } from '../types.ts';
-import { MYSQL_CODES } from './errors.ts';
 import { MYSQL_SYSTEM } from './policy.ts';
 
 export const mysql: Dialect = {
@@ -31,5 +30,4 @@ export const mysql: Dialect = {
     isoWeekday: (value) => `WEEKDAY(${value}) + 1`,
     isoWeek: (value) => `YEARWEEK(${value}, 3)`,
   },
-  driverCodes: MYSQL_CODES,
 };

@@ -3,7 +3,6 @@
 // guard parses with libpg-query, the server's own grammar; connectors are node-postgres and a
 // PGlite worker; the EXPLAIN cost ceiling reads the generic plan (generic-cost.ts).
 import type { Dialect } from '../types.ts';
-import { POSTGRES_CODES } from './errors.ts';
 import { POSTGRES_SYSTEM } from './policy.ts';
 
 export const postgres: Dialect = {
@@ -38,5 +37,4 @@ export const postgres: Dialect = {
     isoWeekday: (value) => `EXTRACT(ISODOW FROM ${value})`,
     isoWeek: (value) => `EXTRACT(ISOYEAR FROM ${value}) * 100 + EXTRACT(WEEK FROM ${value})`,
   },
-  driverCodes: POSTGRES_CODES,
 };
