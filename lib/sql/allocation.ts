@@ -2,7 +2,7 @@
 // the SQL guard": "refused, or their size argument bounded by a constant the guard checks"). The
 // EXPLAIN cost ceiling does not see memory, and one `lpad('x', 1000000000)` asks the server for a
 // gigabyte per row before any timeout fires. Both guards call these after the name allowlist
-// (lib/sql/functions.ts, lib/sql/mysql-functions.ts) and refuse with SIZE_NOT_BOUNDED:
+// (each dialect's functions.ts, lib/dialects/<name>/) and refuse with SIZE_NOT_BOUNDED:
 // - lpad / rpad (and MySQL SPACE): the length must be an integer constant from 0 to
 //   MAX_SIZE_ARGUMENT; a length computed from anything (a column, a subquery, arithmetic) is
 //   refused, since the guard cannot bound it;
