@@ -1,6 +1,7 @@
 // The admin command line (docs/design.md "Operating it: the admin command"): options, commands and
 // usage text. Pure: nothing here touches the environment, the table or lib/config.ts.
 import { type ParseArgsOptionsConfig, parseArgs } from 'node:util';
+import { DIALECTS, ENGINE_NAMES } from '#lib/dialects/index.ts';
 
 /** Bad command line or bad input file: nothing was changed. Exit code 2. */
 export class UsageError extends Error {
@@ -11,6 +12,15 @@ export class UsageError extends Error {
 export class AdminError extends Error {
   override name = 'AdminError';
 }
+
+/** Each engine and the URLs it takes, for the usage text. */
+const engineUrls = DIALECTS.flatMap((dialect) => dialect.engines)
+  .map(({ name, urlSchemes, embedded }) =>
+    embedded
+      ? `${name}: ${urlSchemes[0]} (the default) with --seed file.sql`
+      : `${name}: ${urlSchemes.map((scheme) => `${scheme}//`).join(' or ')} URL`,
+  )
+  .join('; ');
 
 export const USAGE = `Usage: npm run --silent admin -- [--stage STAGE] <command> [options]
 
@@ -36,15 +46,14 @@ Commands:
   key revoke --id KEY_ID
   key list --org ID
   branding set --org ID --file branding.json
-  database add --org ID --name NAME --engine postgres|mysql|pglite
+  database add --org ID --name NAME --engine ${ENGINE_NAMES.join('|')}
       (--url-file FILE | --url-env NAME | --url URL)
       [--requires-scoping] [--tenant-column COL] [--scope-column COL] [--scope-required]
       [--shared-tables a,b] [--policy policy.json] [--seed file.sql] [--id UUID]
       --scope-required (or "scope_required": true in --policy): a request without
       X-Scope-Id is refused (403); without it such a request reads every scope of its tenant.
-      postgres: postgres:// or postgresql:// URL; mysql: mysql:// or mariadb:// URL;
-      pglite: memory: (the default) with --seed file.sql. The URL is stored encrypted and
-      never shown. A URL with a password belongs in a file (--url-file, the URL on one line)
+      ${engineUrls}. The URL is stored
+      encrypted and never shown. A URL with a password belongs in a file (--url-file, the URL on one line)
       or an environment variable (--url-env NAME): on the command line (--url) it is kept in
       the shell's history and visible to other users in the process list, so --url with a
       password works but prints a warning on stderr. Give one of the three.

@@ -7,7 +7,9 @@ import * as v from 'valibot';
 import { resolveTenant, type TenantValues } from '#lib/auth/tenant.ts';
 import { type ColumnDescriptions, parseDescriptions } from '#lib/connectors/descriptions.ts';
 import { closeConnectors, connectorFor } from '#lib/connectors/index.ts';
-import type { Catalog } from '#lib/connectors/types.ts';
+import type { Catalog } from '#lib/core/catalog.ts';
+import { effectivePolicy, RowPolicy } from '#lib/core/row-policy.ts';
+import { EMBEDDED_ENGINE_NAMES as EMBEDDED_ENGINES, ENGINE_NAMES, engineNamed } from '#lib/dialects/index.ts';
 import { isServiceError } from '#lib/errors.ts';
 import { uuidPattern } from '#lib/ids.ts';
 import { effectiveLimits } from '#lib/limits/plans.ts';
@@ -16,19 +18,16 @@ import { createDatabase, updateDatabase } from '#lib/manage/database-changes.ts'
 import { indexDatabase } from '#lib/manage/databases.ts';
 import { saveGlossary } from '#lib/manage/glossary.ts';
 import { ApiKeyCreateBody, DatabaseUpdateBody } from '#lib/manage/inputs.ts';
-import { effectivePolicy } from '#lib/sql/policy.ts';
 import { type ApiKeyRecord, listApiKeys } from '#lib/store/api-keys.ts';
 import { BrandingUpdate, saveBranding } from '#lib/store/branding.ts';
 import { migrateConversationAddresses } from '#lib/store/conversation-addresses.ts';
 import {
-  DatabaseEngine,
   type DatabaseRecord,
   findDatabase,
   findDatabaseById,
   listDatabases,
   newDatabaseId,
   publicDatabase,
-  RowPolicy,
   type SchemaIndexPointer,
 } from '#lib/store/databases.ts';
 import { parseGlossary } from '#lib/store/glossary.ts';
@@ -299,11 +298,8 @@ const brandingSet: Run = async (values, connect) => {
 
 // ---- database ------------------------------------------------------------------------------
 
-const urlSchemes: Record<DatabaseEngine, readonly string[]> = {
-  postgres: ['postgres:', 'postgresql:'],
-  mysql: ['mysql:', 'mariadb:'],
-  pglite: ['memory:'],
-};
+/** `--engine`: one of the registry's engines (lib/dialects/index.ts). */
+const Engine = v.picklist(ENGINE_NAMES);
 
 /** The option that gave the connection URL (messages name it) and the URL it gave. */
 interface GivenUrl {
@@ -359,18 +355,19 @@ const hasPassword = (url: URL): boolean =>
   url.password !== '' || [...url.searchParams.keys()].some((key) => key.toLowerCase() === 'password');
 
 /** Checks the URL's scheme against the engine. Messages never include the URL. */
-const connectionUrl = (engine: DatabaseEngine, { option, url }: GivenUrl): string => {
-  if (engine === 'pglite') {
+const connectionUrl = (engine: string, { option, url }: GivenUrl): string => {
+  const { urlSchemes, embedded, databaseInUrl } = engineNamed(engine).engine;
+  if (embedded) {
     if (url !== undefined && url !== 'memory:')
       throw new UsageError(
-        `engine pglite takes --url memory: (with --seed file.sql)${option === 'url' ? '' : `, not the URL of --${option}`}`,
+        `engine ${engine} takes --url memory: (with --seed file.sql)${option === 'url' ? '' : `, not the URL of --${option}`}`,
       );
     return 'memory:';
   }
-  const expected = urlSchemes[engine].map((scheme) => `${scheme}//`).join(' or ');
+  const expected = urlSchemes.map((scheme) => `${scheme}//`).join(' or ');
   if (!url)
     throw new UsageError(
-      `engine ${engine} needs its URL: --url-file FILE or --url-env NAME holding ${urlSchemes[engine][0]}//user:password@host:port/database (or --url for a URL without a password)`,
+      `engine ${engine} needs its URL: --url-file FILE or --url-env NAME holding ${urlSchemes[0]}//user:password@host:port/database (or --url for a URL without a password)`,
     );
   let parsed: URL;
   try {
@@ -378,13 +375,13 @@ const connectionUrl = (engine: DatabaseEngine, { option, url }: GivenUrl): strin
   } catch {
     throw new UsageError(`--${option} is not a valid URL (expected ${expected})`);
   }
-  if (!urlSchemes[engine].includes(parsed.protocol) || !url.slice(parsed.protocol.length).startsWith('//')) {
+  if (!urlSchemes.includes(parsed.protocol) || !url.slice(parsed.protocol.length).startsWith('//')) {
     throw new UsageError(`--${option} for engine ${engine} must start with ${expected}`);
   }
   if (!parsed.hostname) throw new UsageError(`--${option} names no host`);
-  if (engine === 'mysql' && parsed.pathname.length <= 1) {
+  if (databaseInUrl && parsed.pathname.length <= 1) {
     throw new UsageError(
-      `--${option} for engine mysql must name the database: mysql://user:password@host:port/database`,
+      `--${option} for engine ${engine} must name the database: ${urlSchemes[0]}//user:password@host:port/database`,
     );
   }
   return url;
@@ -471,20 +468,21 @@ const addDatabaseFrom = async (given: GivenUrl, values: OptionValues, connect: C
   const organizationId = organizationIdOption(values.org);
   const name = (values.name ?? '').trim();
   if (!name || name.length > 200) throw new UsageError('--name must be 1 to 200 characters');
-  const engineResult = v.safeParse(DatabaseEngine, values.engine);
-  if (!engineResult.success)
-    throw new UsageError(`--engine must be one of ${DatabaseEngine.options.join(', ')}`);
+  const engineResult = v.safeParse(Engine, values.engine);
+  if (!engineResult.success) throw new UsageError(`--engine must be one of ${Engine.options.join(', ')}`);
   const engine = engineResult.output;
   const url = connectionUrl(engine, given);
-  if (given.option === 'url' && engine !== 'pglite' && hasPassword(new URL(url))) {
+  const { embedded } = engineNamed(engine).engine;
+  if (given.option === 'url' && !embedded && hasPassword(new URL(url))) {
     await warn(
       '--url holds a password, which the shell keeps in its history and other users can see in the process list: give the URL with --url-file FILE or --url-env NAME instead',
     );
   }
-  if (engine === 'pglite' && values.seed === undefined)
-    throw new UsageError('engine pglite needs --seed file.sql');
-  if (engine !== 'pglite' && values.seed !== undefined)
-    throw new UsageError('--seed applies to engine pglite only');
+  if (embedded && values.seed === undefined) throw new UsageError(`engine ${engine} needs --seed file.sql`);
+  if (!embedded && values.seed !== undefined)
+    throw new UsageError(
+      `--seed applies to ${EMBEDDED_ENGINES.map((name) => `engine ${name}`).join(', ')} only`,
+    );
   const seedFile = values.seed === undefined ? undefined : existingFile('seed', values.seed);
   const id = values.id === undefined ? newDatabaseId() : uuidOption('id', values.id);
 

@@ -2,6 +2,7 @@
 // stdout carries one JSON document per command and nothing else; errors are one line on stderr,
 // exit code 2 for a bad command line or input file, 1 for a command that failed.
 // Connection URLs and passwords are never printed, on either stream.
+import { URL_SCHEMES } from '#lib/dialects/index.ts';
 import { AdminError, parseCommandLine, USAGE, UsageError } from './args.ts';
 import { runners } from './commands.ts';
 import { applyTarget, checkTarget, describeTarget, resolveTarget, type Target } from './target.ts';
@@ -9,12 +10,18 @@ import { applyTarget, checkTarget, describeTarget, resolveTarget, type Target } 
 const EXIT_FAILED = 1;
 const EXIT_USAGE = 2;
 
+/** A URL of any engine's scheme (lib/dialects/index.ts). */
+const databaseUrl = new RegExp(
+  `\\b(?:${URL_SCHEMES.map((scheme) => scheme.slice(0, -1)).join('|')}):\\/\\/[^\\s)]+`,
+  'gi',
+);
+
 /** Defence in depth: whatever a message carries, database URLs and their credentials are cut out. */
 const redact = (text: string, secrets: readonly string[]): string => {
   let safe = text;
   for (const secret of secrets) if (secret.length > 3) safe = safe.split(secret).join('<redacted>');
   return safe
-    .replace(/\b(?:postgres(?:ql)?|mysql|mariadb):\/\/[^\s)]+/gi, '<redacted url>')
+    .replace(databaseUrl, '<redacted url>')
     .replace(/\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@'"]*@/gi, '$1<redacted>@');
 };
 

@@ -11,11 +11,14 @@
 import { readFileSync } from 'node:fs';
 import type { TenantValues } from '#lib/auth/tenant.ts';
 import { defaultLimits } from '#lib/connectors/index.ts';
-import type { Catalog, Connector } from '#lib/connectors/types.ts';
+import type { Connector } from '#lib/connectors/types.ts';
+import type { Catalog } from '#lib/core/catalog.ts';
+import { effectivePolicy } from '#lib/core/row-policy.ts';
+import { engineNamed } from '#lib/dialects/index.ts';
+import { guardOf } from '#lib/dialects/machinery.ts';
 import { errorCatalogue, toServiceError } from '#lib/errors.ts';
-import { effectivePolicy } from '#lib/sql/policy.ts';
 import type { Guard } from '#lib/sql/types.ts';
-import type { DatabaseEngine, DatabaseRecord } from '#lib/store/databases.ts';
+import type { DatabaseRecord } from '#lib/store/databases.ts';
 import { UsageError } from './args.ts';
 
 /** Rows an answer shows at most (docs/design.md "Chat answers"); the guard adds LIMIT cap+1. */
@@ -105,10 +108,7 @@ export const readQueries = (path: string): CheckItem[] => {
 };
 
 /** The guard of an engine's dialect, imported only when needed (the parsers are heavy). */
-export const guardFor = async (engine: DatabaseEngine): Promise<Guard> =>
-  engine === 'mysql'
-    ? (await import('#lib/sql/mysql.ts')).guardMysql
-    : (await import('#lib/sql/postgres.ts')).guardPostgres;
+export const guardFor = (engine: string): Promise<Guard> => guardOf(engineNamed(engine).dialect.name);
 
 export interface SqlCheckInput {
   database: DatabaseRecord;

@@ -11,9 +11,9 @@ import { lexicalDatabase, resetLexicalDatabase } from '#lib/answer/builtin/wordn
 import { chartFor } from '#lib/answer/chart.ts';
 import type { Proposal } from '#lib/answer/engine.ts';
 import { suggestionsFor } from '#lib/answer/suggestions.ts';
-import { PgliteConnector } from '#lib/connectors/pglite.ts';
-import type { Catalog } from '#lib/connectors/types.ts';
-import { effectivePolicy } from '#lib/sql/policy.ts';
+import type { Catalog } from '#lib/core/catalog.ts';
+import { effectivePolicy } from '#lib/core/row-policy.ts';
+import { PgliteConnector } from '#lib/dialects/postgres/pglite.ts';
 import { demoPolicy, demoSeedFile } from '../local/demo/seed.ts';
 import { wideCatalog, wideQuestions } from '../tests/fixtures/catalogs/wide.ts';
 import { type Figure, fixed, percentile, printFigure, type Section, table } from './common.ts';

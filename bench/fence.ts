@@ -272,9 +272,9 @@ const ratio = (time: number, old: number): number => Math.max(time, 0.05) / Math
 const x = (value: number): string => `×${fixed(value, 2)}`;
 
 export const measureFence = async (): Promise<Section> => {
-  const { guardPostgres, loadPostgresParser } = await import('#lib/sql/postgres.ts');
-  const { introspectPostgres } = await import('#lib/connectors/introspect-postgres.ts');
-  const { effectivePolicy } = await import('#lib/sql/policy.ts');
+  const { guardPostgres, loadPostgresParser } = await import('#lib/dialects/postgres/sql-guard.ts');
+  const { introspectPostgres } = await import('#lib/dialects/postgres/introspect.ts');
+  const { effectivePolicy } = await import('#lib/core/row-policy.ts');
   await loadPostgresParser();
   const started = performance.now();
   const url = process.env.TABLETALK_TEST_POSTGRES_URL;

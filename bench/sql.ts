@@ -1,4 +1,4 @@
-// Figures of the PostgreSQL SQL guard (lib/sql/postgres.ts), for bench/run.ts or on its own:
+// Figures of the PostgreSQL SQL guard (lib/dialects/postgres/sql-guard.ts), for bench/run.ts or on its own:
 //   node_modules/.bin/node bench/sql.ts
 //   - guard + rewrite per query, warm, over the corpus (tests/corpus/queries.jsonl): p50 / p99;
 //   - cold load of the parser in fresh processes: import of the minified bundle + WASM
@@ -57,7 +57,9 @@ if (process.env.TABLETALK_SQL_BENCH_CHILD) {
     tables: {},
   };
   const started = performance.now();
-  const guard = (await import(pathToFileURL(bundle).href)) as typeof import('#lib/sql/postgres.ts');
+  const guard = (await import(
+    pathToFileURL(bundle).href
+  )) as typeof import('#lib/dialects/postgres/sql-guard.ts');
   const imported = performance.now();
   await guard.loadPostgresParser();
   const ready = performance.now();
@@ -93,7 +95,7 @@ const corpus = (): CorpusLine[] =>
     .map((line) => JSON.parse(line) as CorpusLine);
 
 const corpusPolicy = async () => {
-  const { effectivePolicy } = await import('#lib/sql/policy.ts');
+  const { effectivePolicy } = await import('#lib/core/row-policy.ts');
   return effectivePolicy({
     requiresOrganizationScoping: true,
     policy: JSON.parse(readFileSync(corpusPath('policy.json'), 'utf8')),
@@ -107,7 +109,7 @@ const measureWarm = async (): Promise<{
   samples: number;
   queries: number;
 }> => {
-  const { guardPostgres, loadPostgresParser } = await import('#lib/sql/postgres.ts');
+  const { guardPostgres, loadPostgresParser } = await import('#lib/dialects/postgres/sql-guard.ts');
   await loadPostgresParser();
   const catalog = JSON.parse(readFileSync(corpusPath('catalog.json'), 'utf8'));
   const policy = await corpusPolicy();
@@ -178,12 +180,12 @@ const buildBundles = async (): Promise<Bundles> => {
   };
   const withGuard = await bundle(
     'guard',
-    "export { guardPostgres, loadPostgresParser } from './lib/sql/postgres.ts';",
+    "export { guardPostgres, loadPostgresParser } from './lib/dialects/postgres/sql-guard.ts';",
   );
   // The same contract without the parser: what every guard needs anyway.
   const baseline = await bundle(
     'baseline',
-    "export { relationAccess, effectivePolicy } from './lib/sql/policy.ts';",
+    "export { relationAccess, effectivePolicy } from './lib/core/row-policy.ts';",
   );
   const wasmSource = join(root, 'node_modules', 'libpg-query', 'wasm', 'libpg-query.wasm');
   copyFileSync(wasmSource, join(cacheDir, 'libpg-query.wasm'));
@@ -243,20 +245,21 @@ const SCAN_TYPES = new Set([
 
 /** Tenant column per filtered table name of the sample schema (from the guard's policy). */
 const tenantColumns = async (): Promise<Map<string, string>> => {
-  const { relationAccess } = await import('#lib/sql/policy.ts');
+  const { relationAccess } = await import('#lib/core/row-policy.ts');
+  const { postgres } = await import('#lib/dialects/postgres/index.ts');
   const catalog = JSON.parse(readFileSync(corpusPath('catalog.json'), 'utf8'));
   const policy = await corpusPolicy();
   const columns = new Map<string, string>();
   for (const relation of catalog.relations as { schema: string; name: string; kind: string }[]) {
     if (relation.kind !== 'table') continue;
-    const access = relationAccess(catalog, policy, relation.schema, relation.name);
+    const access = relationAccess(catalog, policy, relation.schema, relation.name, postgres);
     if (access.kind === 'filtered') columns.set(relation.name, access.tenantColumn);
   }
   return columns;
 };
 
 const plannerCheck = async (engine: string, explain: Explain): Promise<PlannerResult> => {
-  const { guardPostgres } = await import('#lib/sql/postgres.ts');
+  const { guardPostgres } = await import('#lib/dialects/postgres/sql-guard.ts');
   const catalog = JSON.parse(readFileSync(corpusPath('catalog.json'), 'utf8'));
   const policy = await corpusPolicy();
   const tenant = await tenantColumns();
@@ -404,7 +407,7 @@ Guard + rewrite (parse, check, rewrite, print, re-parse and compare) of the ${wa
 tests/corpus/queries.jsonl for one tenant and scope, ${WARM_PASSES} warm passes (${warm.samples} calls):
 p50 ${fixed(warm.p50, 3)} ms, p99 ${fixed(warm.p99, 3)} ms, max ${fixed(warm.max, 2)} ms.
 
-Cold load in ${COLD_RUNS} fresh processes of the minified bundle of lib/sql/postgres.ts (esbuild, as the
+Cold load in ${COLD_RUNS} fresh processes of the minified bundle of lib/dialects/postgres/sql-guard.ts (esbuild, as the
 functions are built; the parser's .wasm beside it):
 
 ${table(

@@ -1,6 +1,6 @@
 import { proposeBuiltin } from '#lib/answer/builtin/index.ts';
 import type { PriorTurn } from '#lib/answer/engine.ts';
-import { guardPostgres } from '#lib/sql/postgres.ts';
+import { guardPostgres } from '#lib/dialects/postgres/sql-guard.ts';
 import { goldQueries, sameRows } from './judge.ts';
 import { type LoadedDatabase, loadEvalDatabase } from './load.ts';
 import { type EvalItem, SET_NAMES, SETS, type SetName } from './sets.ts';

@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { createOpenAiEngine } from '#lib/answer/engines/openai.ts';
 import { countTokens } from '#lib/answer/engines/tokens.ts';
 import type { Glossary } from '#lib/answer/glossary.ts';
-import type { Catalog } from '#lib/connectors/types.ts';
+import type { Catalog } from '#lib/core/catalog.ts';
 import { root } from '../local/stack.ts';
 import { wideCatalog } from '../tests/fixtures/catalogs/wide.ts';
 import { loadEvalDatabase } from './load.ts';

@@ -5,9 +5,9 @@ import { readFileSync } from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
 import { visibleCatalog } from '#lib/answer/catalog.ts';
 import { parseDescriptions, withDescriptions } from '#lib/connectors/descriptions.ts';
-import { introspectPostgres } from '#lib/connectors/introspect-postgres.ts';
-import type { Catalog } from '#lib/connectors/types.ts';
-import { type EffectivePolicy, effectivePolicy } from '#lib/sql/policy.ts';
+import type { Catalog } from '#lib/core/catalog.ts';
+import { type EffectivePolicy, effectivePolicy } from '#lib/core/row-policy.ts';
+import { introspectPostgres } from '#lib/dialects/postgres/introspect.ts';
 import { type Glossary, parseGlossary } from '#lib/store/glossary.ts';
 import type { EvalDatabase } from './sets.ts';
 

@@ -22,7 +22,7 @@
 //   sets are skipped, and say so, when that folder is absent (CI does not need it).
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { RowPolicy } from '#lib/store/databases.ts';
+import type { RowPolicy } from '#lib/core/row-policy.ts';
 import { demoPolicy, demoSeedFile } from '../local/demo/seed.ts';
 import { root } from '../local/stack.ts';
 

@@ -7,7 +7,7 @@
 // named after another function's bundle (`<bundle>.*`, as for `.map`). So each build writes its
 // chunks under `<bundle>.chunks/`: they land in that function's zip only.
 //
-// libpg-query wasm: the PostgreSQL parser of the SQL guard (lib/sql/postgres-parser.ts) is
+// libpg-query wasm: the PostgreSQL parser of the SQL guard (lib/dialects/postgres/parser.ts) is
 // emscripten output that reads `libpg-query.wasm` from `__dirname` at run time. The banner
 // defines __dirname as the folder of each output file (import.meta.dirname), so the .wasm must
 // sit beside the output file (bundle or chunk) that holds the parser's loader: in that chunk's
@@ -15,15 +15,15 @@
 // folder (`__only_<function>/`, which serverless-esbuild zips into that function only, with the
 // prefix removed). Either way the answering functions get it and no other zip grows by its 1.7 MB.
 //
-// PGlite worker: the embedded demo database (lib/connectors/pglite.ts) runs PGlite in a worker
+// PGlite worker: the embedded demo database (lib/dialects/postgres/pglite.ts) runs PGlite in a worker
 // process started from a module file, `pglite-worker.mjs` beside the output file that holds the
-// connector. Where a build bundles the connector, this builds lib/connectors/pglite-worker.ts
+// connector. Where a build bundles the connector, this builds lib/dialects/postgres/pglite-worker.ts
 // (PGlite inside) to that place and copies PGlite's pglite.wasm, pglite.data and initdb.wasm
 // beside it, which PGlite loads relative to its own module; the same place rules as the .wasm.
 // Only a stage that serves embedded databases gets them: the stage setting `embeddedDatabaseSeeds`
 // (serverless.yml `custom.stages`) lists their seed files, copied into a `seeds/` folder beside the
 // connector (which reads a record's seed from there when the recorded path is not on the machine).
-// A stage with none (prod, dev) bundles lib/connectors/pglite-absent.ts in place of the connector:
+// A stage with none (prod, dev) bundles lib/dialects/postgres/pglite-absent.ts in place of the connector:
 // no worker, no 15.6 MB of .wasm/.data, and a pglite database fails with ENGINE_UNAVAILABLE.
 //
 // WordNet: the builtin engine links words the schema does not name through WordNet
@@ -42,13 +42,13 @@ const { basename, dirname, join, relative, resolve } = require('node:path');
 const ONLY_PREFIX = '__only_';
 const WASM = 'libpg-query.wasm';
 const PARSER_LOADER = /(^|[\\/])libpg-query[\\/]wasm[\\/]libpg-query\.js$/;
-const PGLITE_CONNECTOR = /(^|[\\/])lib[\\/]connectors[\\/]pglite\.ts$/;
-const PGLITE_WORKER_SOURCE = 'lib/connectors/pglite-worker.ts';
+const PGLITE_CONNECTOR = /(^|[\\/])lib[\\/]dialects[\\/]postgres[\\/]pglite\.ts$/;
+const PGLITE_WORKER_SOURCE = 'lib/dialects/postgres/pglite-worker.ts';
 const PGLITE_WORKER = 'pglite-worker.mjs';
 const PGLITE_FILES = ['pglite.wasm', 'pglite.data', 'initdb.wasm'];
 const PGLITE_IMPORT = /^\.\/pglite\.ts$/;
-const PGLITE_IMPORTER = /(^|[\\/])lib[\\/]connectors[\\/]index\.ts$/;
-const PGLITE_ABSENT = 'lib/connectors/pglite-absent.ts';
+const PGLITE_IMPORTER = /(^|[\\/])lib[\\/]dialects[\\/]postgres[\\/]machinery\.ts$/;
+const PGLITE_ABSENT = 'lib/dialects/postgres/pglite-absent.ts';
 const SEEDS_FOLDER = 'seeds';
 const VECTORS_MODULE = /(^|[\\/])lib[\\/]answer[\\/]builtin[\\/]vectors\.ts$/;
 const VECTORS_FILE = 'lib/answer/builtin/word-vectors.bin';

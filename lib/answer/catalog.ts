@@ -4,8 +4,9 @@
 // proposes a query the guard must refuse (lib/answer/engine.ts `EngineInput.catalog`).
 // An index version never changes once written (lib/store/schema-index.ts), so the cache key is
 // the database id, the version and the policy; a re-index or a policy change is a new key.
-import type { Catalog } from '#lib/connectors/types.ts';
-import { type EffectivePolicy, effectivePolicy, relationAccess } from '#lib/sql/policy.ts';
+import type { Catalog } from '#lib/core/catalog.ts';
+import { type EffectivePolicy, effectivePolicy, relationAccess } from '#lib/core/row-policy.ts';
+import { dialectNamed } from '#lib/dialects/index.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
 import { type Glossary, isEmptyGlossary, readGlossary } from '#lib/store/glossary.ts';
 import { readSchemaIndex } from '#lib/store/schema-index.ts';
@@ -27,7 +28,9 @@ const cache = new Map<string, Promise<AnswerCatalog | undefined>>();
 export const visibleCatalog = (catalog: Catalog, policy: EffectivePolicy): Catalog => ({
   ...catalog,
   relations: catalog.relations.filter(
-    (relation) => relationAccess(catalog, policy, relation.schema, relation.name).kind !== 'refused',
+    (relation) =>
+      relationAccess(catalog, policy, relation.schema, relation.name, dialectNamed(catalog.dialect)).kind !==
+      'refused',
   ),
 });
 

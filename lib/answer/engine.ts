@@ -6,7 +6,7 @@
 // else lib/answer/compose.ts. Model engines report the tokens of each call (`onUsage`).
 // docs/design.md "Chat answers: one superset shape", "Streaming" and "Tenant filtering and the SQL
 // guard".
-import type { Catalog, Dialect } from '#lib/connectors/types.ts';
+import type { Catalog, DialectName } from '#lib/core/catalog.ts';
 import type { Glossary } from './glossary.ts';
 
 /** Mirrors the answer's `query_type`. */
@@ -35,7 +35,7 @@ export interface EngineInput {
    * guard read, so that an engine never proposes a query the guard must refuse.
    */
   catalog: Catalog;
-  dialect: Dialect;
+  dialect: DialectName;
   /** Earlier turns of this conversation, oldest first (may be empty). */
   history: readonly PriorTurn[];
   /** The reference clock for relative periods ("last month"); fixed in tests. */

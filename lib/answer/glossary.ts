@@ -5,10 +5,10 @@
 // or column of the database.
 // The builtin engine reads the simple forms it can (lib/answer/builtin/glossary.ts); the model
 // engines get the whole glossary in their prompt (lib/answer/engines/prompt.ts).
-import type { Catalog } from '#lib/connectors/types.ts';
+import type { Catalog } from '#lib/core/catalog.ts';
+import { type EffectivePolicy, effectivePolicy } from '#lib/core/row-policy.ts';
+import { guardOf } from '#lib/dialects/machinery.ts';
 import { ServiceError } from '#lib/errors.ts';
-import { type EffectivePolicy, effectivePolicy } from '#lib/sql/policy.ts';
-import { guardOfDialect } from '#lib/sql/saved-sql.ts';
 import type { Guard } from '#lib/sql/types.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
 import type { Glossary } from '#lib/store/glossary.ts';
@@ -113,6 +113,6 @@ export const checkGlossaryFor = async (
   await checkGlossary(glossary, {
     catalog,
     policy: effectivePolicy(database),
-    guard: await guardOfDialect(catalog.dialect),
+    guard: await guardOf(catalog.dialect),
   });
 };

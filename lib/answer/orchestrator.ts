@@ -30,9 +30,11 @@
 
 import type { TenantValues } from '#lib/auth/tenant.ts';
 import { connectorFor, defaultLimits } from '#lib/connectors/index.ts';
-import type { Connector, Dialect, ExecuteLimits } from '#lib/connectors/types.ts';
+import type { Connector, ExecuteLimits } from '#lib/connectors/types.ts';
 import type { Caller } from '#lib/conversations/history.ts';
 import { titleOf } from '#lib/conversations/title.ts';
+import type { DialectName } from '#lib/core/catalog.ts';
+import { guardOf } from '#lib/dialects/machinery.ts';
 import { errorCatalogue, ServiceError, toServiceError } from '#lib/errors.ts';
 import { type Lease, leaseReturn } from '#lib/limits/limiter.ts';
 import { logger } from '#lib/log.ts';
@@ -144,7 +146,7 @@ export interface AnswerRequest {
 
 /** What the flow runs on, replaceable in tests. */
 export interface AnswerDependencies {
-  guardFor?: (dialect: Dialect) => Promise<Guard>;
+  guardFor?: (dialect: DialectName) => Promise<Guard>;
   connectorFor?: (database: DatabaseRecord) => Promise<Connector>;
   limits?: ExecuteLimits;
 }
@@ -161,12 +163,6 @@ export interface AnswerOutcome {
    */
   tokens?: TokenUsage;
 }
-
-/** The guard of a dialect, loaded on first use: each parser is heavy, and a function needs one. */
-export const guardFor = async (dialect: Dialect): Promise<Guard> =>
-  dialect === 'mysql'
-    ? (await import('#lib/sql/mysql.ts')).guardMysql
-    : (await import('#lib/sql/postgres.ts')).guardPostgres;
 
 /** What one proposal became, before it is stored and returned. */
 interface Produced {
@@ -399,7 +395,7 @@ const guardAndRun = async (
   deps: AnswerDependencies,
 ): Promise<Ran> => {
   const { catalog, tenant } = request;
-  const guard = await (deps.guardFor ?? guardFor)(catalog.full.dialect);
+  const guard = await (deps.guardFor ?? guardOf)(catalog.full.dialect);
   let outcome: Awaited<ReturnType<Guard>>;
   try {
     outcome = await timings.measure('guard', () =>

@@ -4,7 +4,7 @@
 // the same question on the same catalog), it names a chart's axes (lib/answer/chart.ts) and is
 // what suggested follow-ups continue (lib/answer/suggestions.ts). Undefined when the question
 // has no measure the builtin reads (a list of rows, a question it asks back).
-import type { Catalog } from '#lib/connectors/types.ts';
+import type { Catalog } from '#lib/core/catalog.ts';
 import { type ColumnRef, type Intent, type Metric, readState } from './builtin/intent.ts';
 import { plural, singular } from './builtin/words.ts';
 import type { Engine } from './engine.ts';

@@ -9,7 +9,7 @@
 // gets the schema's questions about the tables it read only; an answer without SQL (a greeting)
 // gets them about the largest tables. The builtin engine reads the catalog only: nothing runs
 // against the database, and no value of any tenant appears in a suggestion (names only).
-import type { Catalog, CatalogRelation } from '#lib/connectors/types.ts';
+import type { Catalog, CatalogRelation } from '#lib/core/catalog.ts';
 import { readState } from './builtin/intent.ts';
 import { plural } from './builtin/words.ts';
 import { type Reading, readingOf, readingOfIntent, relationNoun, wordsOf } from './reading.ts';

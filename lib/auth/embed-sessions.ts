@@ -5,9 +5,10 @@
 // This module holds the creation (`createEmbedSession`; the request's schema is
 // ./embed-session-input.ts), and the rules a token and a pk_ key meet on the answering endpoints
 // (`applyEmbedSession`, `refuseDatabaseKey`).
+
+import { effectivePolicy } from '#lib/core/row-policy.ts';
 import { invalidField, ServiceError } from '#lib/errors.ts';
 import { uuidPattern } from '#lib/ids.ts';
-import { effectivePolicy } from '#lib/sql/policy.ts';
 import { type DatabaseRecord, findDatabase } from '#lib/store/databases.ts';
 import { findPersonality } from '#lib/store/personalities.ts';
 import { readSchemaIndex } from '#lib/store/schema-index.ts';

@@ -13,10 +13,11 @@
 //     a request without X-Scope-Id is filtered by tenant only: it reads every scope of its tenant.
 // A scope value that does not fit its column is a 400 on X-Scope-Id, as the header's other
 // bounds are (docs/design.md "Smaller decisions").
-import type { Catalog, CatalogColumn } from '#lib/connectors/types.ts';
+import type { Catalog, CatalogColumn } from '#lib/core/catalog.ts';
+import { type EffectivePolicy, effectivePolicy, relationAccess } from '#lib/core/row-policy.ts';
+import { dialectNamed } from '#lib/dialects/index.ts';
 import { invalidField, ServiceError } from '#lib/errors.ts';
 import { uuidPattern } from '#lib/ids.ts';
-import { type EffectivePolicy, effectivePolicy, relationAccess } from '#lib/sql/policy.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
 
 export const TENANT_HEADER = 'X-Tenant-Id';
@@ -132,7 +133,13 @@ const apply = (
 const columnsOf = (catalog: Catalog | undefined, policy: EffectivePolicy, which: 'tenant' | 'scope') => {
   const columns: CatalogColumn[] = [];
   for (const relation of catalog?.relations ?? []) {
-    const access = relationAccess(catalog as Catalog, policy, relation.schema, relation.name);
+    const access = relationAccess(
+      catalog as Catalog,
+      policy,
+      relation.schema,
+      relation.name,
+      dialectNamed((catalog as Catalog).dialect),
+    );
     if (access.kind === 'refused') continue;
     const name =
       which === 'tenant'

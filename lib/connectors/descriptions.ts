@@ -7,7 +7,7 @@
 // links question words to a column through the words of its description; the model engines see
 // them in the schema part of their prompt.
 import * as v from 'valibot';
-import type { Catalog } from './types.ts';
+import type { Catalog } from '#lib/core/catalog.ts';
 
 const Text = v.pipe(v.string(), v.trim(), v.maxLength(500));
 

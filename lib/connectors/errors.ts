@@ -11,12 +11,15 @@
 // or planner cost. The driver's message, redacted of the password and any URL, goes to the
 // operator's logs only (logged here, and kept as the `cause` the error middleware logs); the
 // raw driver error is never kept.
+// What is common to every driver lives here; each dialect names its own codes (SQLSTATEs, error
+// numbers, driver messages) in its folder (lib/dialects/<name>/errors.ts, a `DriverCodes`).
 import { ServiceError } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
 
 export type Redact = (text: string) => string;
 
-const urlPattern = /\b(?:postgres(?:ql)?|mysql|mariadb|memory):\/\/[^\s'"`)]*/gi;
+/** Any URL (a connection URL of every dialect among them): the logs never need one. */
+const urlPattern = /\b[a-z][a-z0-9+.-]*:\/\/[^\s'"`)]*/gi;
 const userInfoPattern = /\b([a-z][a-z0-9+.-]*:\/\/)[^\s/@'"`]*@/gi;
 
 /** A redactor for one connection URL: its password (raw, decoded, encoded) and the URL itself. */
@@ -48,7 +51,7 @@ export const redactorFor = (url: string | undefined): Redact => {
   };
 };
 
-interface DriverError {
+export interface DriverError {
   name: string;
   message: string;
   code: string | undefined;
@@ -98,24 +101,43 @@ export class QueryTimeout extends Error {
   readonly code = 'QUERY_TIMEOUT';
 }
 
-const connectDetail = (error: DriverError): string => {
-  const { code, message, errno } = error;
+/**
+ * What a dialect knows of its drivers' failures: the codes its server and driver give to a
+ * failed connection, a statement's timeout, a lost connection, and the explanations of its own
+ * SQLSTATEs. Each dialect's folder holds its own (lib/dialects/<name>/errors.ts).
+ */
+export interface DriverCodes {
+  /** The driver's own words for a connection attempt that timed out, and for one cut short. */
+  connectTimeoutMessage?: RegExp;
+  connectionResetMessage?: RegExp;
+  /**
+   * A failure to connect the server names by its own code (credentials refused, no such
+   * database, too many connections): its detail, or undefined.
+   */
+  serverDetail(error: DriverError): string | undefined;
+  /** A statement cut by the server's (or driver's) timeout. */
+  queryTimeout(error: DriverError): boolean;
+  /** The connection went away under a statement. */
+  connectionLost(error: DriverError): boolean;
+  /** Fixed explanations of the dialect's own SQLSTATEs, besides the standard ones. */
+  states: Readonly<Record<string, string>>;
+}
+
+const connectDetail = (error: DriverError, codes: DriverCodes): string => {
+  const { code, message } = error;
   if (code === 'CONNECTION_TIMEOUT' || code === 'ETIMEDOUT' || code === 'ESOCKETTIMEDOUT') {
     return 'CONNECTION_TIMEOUT';
   }
-  // pg: "timeout exceeded when trying to connect" (pool) / "Connection terminated due to connection timeout".
-  if (/timeout exceeded when trying to connect|connection timeout/i.test(message))
-    return 'CONNECTION_TIMEOUT';
+  if (codes.connectTimeoutMessage?.test(message)) return 'CONNECTION_TIMEOUT';
   if (code === 'HOST_NOT_ALLOWED') return 'HOST_NOT_ALLOWED';
   if (code === 'ECONNREFUSED') return 'CONNECTION_REFUSED';
   if (code === 'ENOTFOUND' || code === 'EAI_AGAIN') return 'HOST_NOT_FOUND';
   if (code === 'EHOSTUNREACH' || code === 'ENETUNREACH') return 'HOST_UNREACHABLE';
-  if (code === 'ECONNRESET' || code === 'EPIPE' || /connection terminated unexpectedly/i.test(message)) {
+  if (code === 'ECONNRESET' || code === 'EPIPE' || codes.connectionResetMessage?.test(message)) {
     return 'CONNECTION_RESET';
   }
-  // PostgreSQL 28000/28P01, MySQL 1045 ER_ACCESS_DENIED_ERROR, 1044 ER_DBACCESS_DENIED_ERROR.
-  if (code === '28P01' || code === '28000' || errno === 1045 || errno === 1044) return 'AUTH_FAILED';
-  if (code === '3D000' || errno === 1049) return 'DATABASE_NOT_FOUND';
+  const server = codes.serverDetail(error);
+  if (server !== undefined) return server;
   if (
     /ssl|tls|certificate|self[- ]signed/i.test(message) ||
     code?.startsWith('ERR_TLS') ||
@@ -123,8 +145,7 @@ const connectDetail = (error: DriverError): string => {
   ) {
     return 'TLS_FAILED';
   }
-  if (code === '53300' || errno === 1040) return 'TOO_MANY_CONNECTIONS';
-  // The embedded engine's worker module is not in this bundle (PGlite on a deployed stage).
+  // An engine whose module is not in this bundle (an embedded engine on a deployed stage).
   if (code === 'MODULE_NOT_FOUND' || code === 'ERR_MODULE_NOT_FOUND') return 'ENGINE_UNAVAILABLE';
   return 'CONNECTION_FAILED';
 };
@@ -148,10 +169,15 @@ const connectMessages: Record<string, string> = {
  * message. `where` (host:port) and the driver's message (a user name, a file path such as
  * "Cannot find module ...") go to the logs only.
  */
-export const connectionFailed = (error: unknown, redact: Redact, where?: string): ServiceError => {
+const connectionFailedOf = (
+  codes: DriverCodes,
+  error: unknown,
+  redact: Redact,
+  where?: string,
+): ServiceError => {
   if (error instanceof ServiceError) return error;
   const driver = driverError(error);
-  const detail = connectDetail(driver);
+  const detail = connectDetail(driver, codes);
   const cause = safeCause(driver, redact);
   logger.warn('database connection failed', {
     detail,
@@ -166,42 +192,28 @@ export const connectionFailed = (error: unknown, redact: Redact, where?: string)
   });
 };
 
-const isConnectionLoss = (driver: DriverError): boolean =>
-  ['ECONNRESET', 'EPIPE', 'ECONNREFUSED', 'PROTOCOL_CONNECTION_LOST', '57P01', '57P02', '57P03'].includes(
-    driver.code ?? '',
-  ) || /connection terminated|Connection lost/i.test(driver.message);
+const isConnectionLoss = (driver: DriverError, codes: DriverCodes): boolean =>
+  ['ECONNRESET', 'EPIPE', 'ECONNREFUSED'].includes(driver.code ?? '') || codes.connectionLost(driver);
 
 /** A detail code a caller may see: a fixed identifier, never text from the driver. */
 const CODE = /^[A-Z0-9_]{1,64}$/;
 
-const queryDetail = (driver: DriverError): string => {
-  const { code, errno, sqlState } = driver;
-  // PostgreSQL 57014 query_canceled (statement_timeout); MariaDB 1969 ER_STATEMENT_TIMEOUT;
-  // MySQL 3024 ER_QUERY_TIMEOUT; 1317 ER_QUERY_INTERRUPTED; mysql2's own PROTOCOL_SEQUENCE_TIMEOUT.
-  if (
-    code === 'QUERY_TIMEOUT' ||
-    code === '57014' ||
-    errno === 1969 ||
-    errno === 3024 ||
-    errno === 1317 ||
-    code === 'PROTOCOL_SEQUENCE_TIMEOUT' ||
-    /query read timeout/i.test(driver.message)
-  ) {
-    return 'QUERY_TIMEOUT';
-  }
-  if (code && /^[0-9A-Z]{5}$/.test(code)) return code; // PostgreSQL SQLSTATE
-  if (sqlState && /^[0-9A-Z]{5}$/.test(sqlState) && sqlState !== 'HY000') return sqlState; // MySQL
+const queryDetail = (driver: DriverError, codes: DriverCodes): string => {
+  const { code, sqlState } = driver;
+  if (code === 'QUERY_TIMEOUT' || codes.queryTimeout(driver)) return 'QUERY_TIMEOUT';
+  if (code && /^[0-9A-Z]{5}$/.test(code)) return code; // a SQLSTATE as the driver's code
+  if (sqlState && /^[0-9A-Z]{5}$/.test(sqlState) && sqlState !== 'HY000') return sqlState;
   return code && CODE.test(code) ? code : 'QUERY_FAILED';
 };
 
-/** The SQLSTATE of a driver error, when it has one (PostgreSQL `code`, MySQL `sqlState`). */
+/** The SQLSTATE of a driver error, when it has one (as its `code`, or its `sqlState`). */
 const sqlStateOf = (driver: DriverError): string | undefined => {
   if (driver.code && /^[0-9A-Z]{5}$/.test(driver.code)) return driver.code;
   if (driver.sqlState && /^[0-9A-Z]{5}$/.test(driver.sqlState)) return driver.sqlState;
   return undefined;
 };
 
-/** Fixed explanations of the SQLSTATEs a generated query commonly meets (PostgreSQL and MySQL). */
+/** Fixed explanations of the standard SQLSTATEs a generated query commonly meets. */
 const STATE_EXPLANATIONS: Record<string, string> = {
   '21000': 'a subquery returned more than one row where one value was expected',
   '22003': 'a number is out of the range of its type',
@@ -209,19 +221,11 @@ const STATE_EXPLANATIONS: Record<string, string> = {
   '22008': 'a date or time value is out of range',
   '22012': 'a division by zero',
   '22023': 'a function was given an invalid argument value',
-  '2201B': 'a regular expression is invalid',
-  '22P02': 'a text value could not be read as the type it was cast to',
   '42601': 'the query has a syntax error',
   '42702': 'a column reference is ambiguous',
   '42703': 'a column the query names does not exist',
   '42803': 'a column must appear in GROUP BY or be used in an aggregate function',
   '42804': 'an expression has the wrong data type',
-  '42883': 'a function or operator the query uses does not exist for these argument types',
-  '42P01': 'a table the query names does not exist',
-  '42P10': 'an ORDER BY or DISTINCT expression is not valid here',
-  '42S02': 'a table the query names does not exist',
-  '42S22': 'a column the query names does not exist',
-  '54001': 'the query is too complex for the database',
 };
 
 /** Fixed explanations of SQLSTATE classes (their first two characters). */
@@ -249,8 +253,11 @@ const CLASS_EXPLANATIONS: Record<string, string> = {
   XX: 'the database reported an internal error',
 };
 
-const explain = (state: string | undefined): string =>
-  (state && (STATE_EXPLANATIONS[state] ?? CLASS_EXPLANATIONS[state.slice(0, 2)])) ||
+const explain = (state: string | undefined, codes: DriverCodes): string =>
+  (state &&
+    (STATE_EXPLANATIONS[state] ??
+      (Object.hasOwn(codes.states, state) ? codes.states[state] : undefined) ??
+      CLASS_EXPLANATIONS[state.slice(0, 2)])) ||
   'the database rejected the query';
 
 const NAME = /^[A-Za-z_][A-Za-z0-9_$]{0,62}(\.[A-Za-z_][A-Za-z0-9_$]{0,62}){0,2}$/;
@@ -294,11 +301,11 @@ const namesFromQuery = (state: string | undefined, message: string, sql: string 
  * explanation (see the top of this file). `sql` is the statement that failed: names of its own
  * text may be repeated to the caller.
  */
-export const queryFailed = (error: unknown, redact: Redact, sql?: string): ServiceError => {
+const queryFailedOf = (codes: DriverCodes, error: unknown, redact: Redact, sql?: string): ServiceError => {
   if (error instanceof ServiceError) return error;
   const driver = driverError(error);
-  if (isConnectionLoss(driver)) return connectionFailed(error, redact);
-  const detail = queryDetail(driver);
+  if (isConnectionLoss(driver, codes)) return connectionFailedOf(codes, error, redact);
+  const detail = queryDetail(driver, codes);
   const cause = safeCause(driver, redact);
   logger.warn('database query failed', {
     detail,
@@ -310,11 +317,22 @@ export const queryFailed = (error: unknown, redact: Redact, sql?: string): Servi
   }
   const state = sqlStateOf(driver);
   const names = namesFromQuery(state, driver.message, sql);
-  const message = `The database query failed${state ? ` (SQLSTATE ${state})` : ''}: ${explain(state)}${
+  const message = `The database query failed${state ? ` (SQLSTATE ${state})` : ''}: ${explain(state, codes)}${
     names.length > 0 ? ` (${names.join(', ')})` : ''
   }`;
   return new ServiceError('DB_QUERY_FAILED', { message, detail, cause });
 };
+
+export interface Failures {
+  connectionFailed(error: unknown, redact: Redact, where?: string): ServiceError;
+  queryFailed(error: unknown, redact: Redact, sql?: string): ServiceError;
+}
+
+/** The failure mapping of one dialect's drivers (lib/dialects/<name>/errors.ts). */
+export const failuresOf = (codes: DriverCodes): Failures => ({
+  connectionFailed: (error, redact, where) => connectionFailedOf(codes, error, redact, where),
+  queryFailed: (error, redact, sql) => queryFailedOf(codes, error, redact, sql),
+});
 
 /** The EXPLAIN cost ceiling refused the query before it ran; the figures go to the logs only. */
 export const tooExpensive = (cost: number, ceiling: number): ServiceError => {

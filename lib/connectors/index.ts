@@ -6,8 +6,9 @@
 //
 // Settings: DB_CONNECT_TIMEOUT_MS, DB_STATEMENT_TIMEOUT_MS, DB_MAX_COST, DB_POOL_SIZE (lib/config.ts).
 import { settings } from '#lib/config.ts';
+import { connectEngine } from '#lib/dialects/machinery.ts';
 import { ServiceError } from '#lib/errors.ts';
-import type { DatabaseEngine, DatabaseRecord } from '#lib/store/databases.ts';
+import type { DatabaseRecord } from '#lib/store/databases.ts';
 import { secretStore } from './secrets.ts';
 import type { Connector, ExecuteLimits } from './types.ts';
 
@@ -25,8 +26,9 @@ export const defaultLimits = (overrides: Partial<ExecuteLimits> = {}): ExecuteLi
 });
 
 export interface ConnectionSpec {
-  engine: DatabaseEngine;
-  /** The connection URL (`memory:` for pglite). Never logged or shown. */
+  /** One of the registry's engines (lib/dialects/index.ts). */
+  engine: string;
+  /** The connection URL (`memory:` for an embedded engine). Never logged or shown. */
   url: string;
   seedFile?: string;
   connectTimeoutMs?: number;
@@ -38,20 +40,12 @@ export const createConnector = async (spec: ConnectionSpec): Promise<Connector> 
   const connectTimeoutMs = spec.connectTimeoutMs ?? connectorSettings().connectTimeoutMs;
   const poolSize = spec.poolSize ?? connectorSettings().poolSize;
   try {
-    switch (spec.engine) {
-      case 'pglite': {
-        const { PgliteConnector } = await import('./pglite.ts');
-        return new PgliteConnector(spec.seedFile ? { seedFile: spec.seedFile } : {});
-      }
-      case 'postgres': {
-        const { PostgresConnector } = await import('./postgres.ts');
-        return new PostgresConnector({ url: spec.url, connectTimeoutMs, poolSize });
-      }
-      case 'mysql': {
-        const { MysqlConnector } = await import('./mysql.ts');
-        return new MysqlConnector({ url: spec.url, connectTimeoutMs, poolSize });
-      }
-    }
+    return await connectEngine(spec.engine, {
+      url: spec.url,
+      ...(spec.seedFile !== undefined ? { seedFile: spec.seedFile } : {}),
+      connectTimeoutMs,
+      poolSize,
+    });
   } catch (error) {
     // A URL the driver options cannot be built from (bad sslmode, bad escape). Never echo it.
     throw new ServiceError('DB_CONNECTION_FAILED', {

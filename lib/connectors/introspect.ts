@@ -1,4 +1,4 @@
-// What both dialects' introspection share: the column kind mapping, and the bounded sampling of
+// What every dialect's introspection shares: the bounded sampling of
 // low-cardinality text columns (distinct values an engine can match words of a question to).
 //
 // Samples and tenants: the index is one per database, so a sampled value is visible to every
@@ -9,8 +9,10 @@
 // user is not shown to another of the same tenant); a shared or unscoped relation without a
 // scope column keeps all; a relation the guard would refuse is not sampled. The counts come
 // from the sampled rows only, so a value kept was seen under two tenants (scopes) for certain.
-import { relationAccess } from '#lib/sql/policy.ts';
-import type { Catalog, CatalogRelation, ColumnKind, IntrospectOptions } from './types.ts';
+
+import type { Catalog, CatalogRelation } from '#lib/core/catalog.ts';
+import { relationAccess, type SystemNames } from '#lib/core/row-policy.ts';
+import type { IntrospectOptions } from './types.ts';
 
 /** At most this many distinct values make a column "low-cardinality". */
 export const MAX_SAMPLE_VALUES = 50;
@@ -22,73 +24,6 @@ export const MAX_SAMPLE_LENGTH = 100;
 export const MAX_SAMPLED_COLUMNS = 300;
 /** Per sample query; a slow one is skipped, not fatal. */
 export const SAMPLE_TIMEOUT_MS = 5_000;
-
-// ---- column kinds ------------------------------------------------------------------------------
-
-const postgresKinds: Record<string, ColumnKind> = {
-  int2: 'integer',
-  int4: 'integer',
-  int8: 'integer',
-  oid: 'integer',
-  numeric: 'decimal',
-  float4: 'decimal',
-  float8: 'decimal',
-  money: 'decimal',
-  text: 'text',
-  varchar: 'text',
-  bpchar: 'text',
-  char: 'text',
-  name: 'text',
-  citext: 'text',
-  uuid: 'uuid',
-  bool: 'boolean',
-  date: 'date',
-  timestamp: 'timestamp',
-  timestamptz: 'timestamp',
-  json: 'json',
-  jsonb: 'json',
-};
-
-/** PostgreSQL: by the (domain's base) type name; enums are text. */
-export const postgresColumnKind = (typname: string, typtype: string): ColumnKind =>
-  typtype === 'e' ? 'text' : (postgresKinds[typname] ?? 'other');
-
-const mysqlKinds: Record<string, ColumnKind> = {
-  tinyint: 'integer',
-  smallint: 'integer',
-  mediumint: 'integer',
-  int: 'integer',
-  integer: 'integer',
-  bigint: 'integer',
-  year: 'integer',
-  decimal: 'decimal',
-  numeric: 'decimal',
-  float: 'decimal',
-  double: 'decimal',
-  real: 'decimal',
-  char: 'text',
-  varchar: 'text',
-  tinytext: 'text',
-  text: 'text',
-  mediumtext: 'text',
-  longtext: 'text',
-  enum: 'text',
-  set: 'text',
-  uuid: 'uuid',
-  boolean: 'boolean',
-  bool: 'boolean',
-  date: 'date',
-  datetime: 'timestamp',
-  timestamp: 'timestamp',
-  json: 'json',
-};
-
-/** MySQL/MariaDB: DATA_TYPE, with TINYINT(1) as boolean (what BOOLEAN is declared as). */
-export const mysqlColumnKind = (dataType: string, columnType: string): ColumnKind => {
-  const type = dataType.toLowerCase();
-  if (type === 'tinyint' && /^tinyint\(1\)/i.test(columnType)) return 'boolean';
-  return mysqlKinds[type] ?? 'other';
-};
 
 // ---- samples -----------------------------------------------------------------------------------
 
@@ -113,9 +48,10 @@ const samplingRule = (
   catalog: Catalog,
   options: IntrospectOptions,
   relation: CatalogRelation,
+  system: SystemNames,
 ): { sample: false } | { sample: true; tenantColumn?: string; scopeColumn?: string } => {
   if (!options.policy) return relation.kind === 'sequence' ? { sample: false } : { sample: true };
-  const access = relationAccess(catalog, options.policy, relation.schema, relation.name);
+  const access = relationAccess(catalog, options.policy, relation.schema, relation.name, system);
   if (access.kind === 'refused') return { sample: false };
   const scope = access.scopeColumn === undefined ? {} : { scopeColumn: access.scopeColumn };
   if (access.kind === 'filtered') return { sample: true, tenantColumn: access.tenantColumn, ...scope };
@@ -130,11 +66,15 @@ const seenWidely = (
   (rule.tenantColumn === undefined || Number(row.tenants) >= 2) &&
   (rule.scopeColumn === undefined || Number(row.scopes) >= 2);
 
-/** Fills `samples` of each relation in place; failures of single columns are skipped. */
+/**
+ * Fills `samples` of each relation in place; failures of single columns are skipped. `system`:
+ * the dialect's own catalogs (its `Dialect` object), never sampled.
+ */
 export const collectSamples = async (
   catalog: Catalog,
   options: IntrospectOptions,
   query: SampleQuery,
+  system: SystemNames,
 ): Promise<void> => {
   let budget = MAX_SAMPLED_COLUMNS;
   // Progress counts tables and views (a job's tables_total); sequences are listed, never sampled.
@@ -145,7 +85,7 @@ export const collectSamples = async (
   for (const relation of sampled) {
     if (done > 0) await options.onProgress?.(done, total);
     done += 1;
-    const rule = samplingRule(catalog, options, relation);
+    const rule = samplingRule(catalog, options, relation, system);
     if (!rule.sample) continue;
     for (const column of relation.columns) {
       if (column.kind !== 'text' || column.name === rule.tenantColumn || column.name === rule.scopeColumn)

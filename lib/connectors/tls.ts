@@ -52,7 +52,7 @@ export const transportOf = (mode: string | null, host: string): Transport => {
   const transport = transports[mode.trim().toLowerCase().replaceAll('-', '_')];
   if (!transport)
     throw new Error(
-      'unsupported sslmode (disable, require, verify-ca, verify-full or no-verify; MySQL ssl-mode: DISABLED, REQUIRED, VERIFY_CA or VERIFY_IDENTITY)',
+      'unsupported sslmode (disable, require, verify-ca, verify-full or no-verify; as ssl-mode: DISABLED, REQUIRED, VERIFY_CA or VERIFY_IDENTITY)',
     );
   return transport;
 };

@@ -1,63 +1,8 @@
-// The contract between connected databases and the rest of the service: what introspection
-// returns (the catalog the SQL guard and the answering engines read) and what a connector does.
-// Connectors: lib/connectors/{pglite,postgres,mysql}.ts.
-import type { EffectivePolicy } from '#lib/sql/policy.ts';
-
-export type Dialect = 'postgres' | 'mysql';
-
-/** Column types as the guard and the engines reason about them; `nativeType` keeps the detail. */
-export type ColumnKind =
-  | 'integer'
-  | 'decimal'
-  | 'text'
-  | 'uuid'
-  | 'boolean'
-  | 'date'
-  | 'timestamp'
-  | 'json'
-  | 'other';
-
-export interface CatalogColumn {
-  name: string;
-  kind: ColumnKind;
-  nativeType: string;
-  nullable: boolean;
-  /**
-   * What the column means in words: the database's own comment (`COMMENT ON COLUMN`, MySQL's
-   * column comment) or the operator's descriptions file (lib/connectors/descriptions.ts).
-   */
-  description?: string;
-}
-
-export type RelationKind = 'table' | 'view' | 'materialized_view' | 'foreign_table' | 'sequence';
-
-export interface ForeignKey {
-  columns: string[];
-  references: { schema: string; name: string; columns: string[] };
-}
-
-export interface CatalogRelation {
-  schema: string;
-  name: string;
-  kind: RelationKind;
-  columns: CatalogColumn[];
-  primaryKey: string[];
-  foreignKeys: ForeignKey[];
-  /** The planner's row estimate (0 when unknown). */
-  rowEstimate: number;
-  /** Distinct values of low-cardinality text columns, for matching words in questions. */
-  samples: Record<string, string[]>;
-}
-
-export interface Catalog {
-  dialect: Dialect;
-  /** The schema unqualified names resolve to (`public`; the database name on MySQL). */
-  defaultSchema: string;
-  relations: CatalogRelation[];
-  /** Names of user-defined functions/procedures: always refused by the guard. */
-  userFunctions: string[];
-  indexedAt: string;
-}
+// What a connector does: the contract between a connected database and the rest of the service.
+// Each dialect's connectors live in its folder (lib/dialects/<name>/); what introspection returns
+// is the core's catalog (lib/core/catalog.ts).
+import type { Catalog, DialectName } from '#lib/core/catalog.ts';
+import type { EffectivePolicy } from '#lib/core/row-policy.ts';
 
 export interface ExecuteLimits {
   /** Statement timeout; the query is cut and reported as DB_QUERY_FAILED / QUERY_TIMEOUT. */
@@ -87,7 +32,7 @@ export interface IntrospectOptions {
 }
 
 export interface Connector {
-  readonly dialect: Dialect;
+  readonly dialect: DialectName;
   /** Opens a connection (or checks the pool) within the connect timeout. */
   test(): Promise<void>;
   introspect(options?: IntrospectOptions): Promise<Catalog>;

@@ -12,15 +12,9 @@ import { isIP } from 'node:net';
 import { testConnection } from '#lib/connectors/connection-test.ts';
 import { createConnector } from '#lib/connectors/index.ts';
 import { TargetRefused, targetRules, targetSockets } from '#lib/connectors/target.ts';
+import { engineNamed } from '#lib/dialects/index.ts';
 import { ServiceError } from '#lib/errors.ts';
-import type { DatabaseEngine } from '#lib/store/databases.ts';
 import type { ConnectionInput } from './inputs.ts';
-
-const schemes: Record<DatabaseEngine, readonly string[]> = {
-  postgres: ['postgres:', 'postgresql:'],
-  mysql: ['mysql:', 'mariadb:'],
-  pglite: ['memory:'],
-};
 
 const invalidConnection = (message: string) =>
   new ServiceError('VALIDATION', {
@@ -28,10 +22,14 @@ const invalidConnection = (message: string) =>
     issues: [{ field: 'body.connection', message, code: 'INVALID_VALUE' }],
   });
 
-/** The URL of a connection for an engine; a 400 naming what is wrong, never echoing the URL. */
-export const connectionUrlOf = (engine: DatabaseEngine, connection: ConnectionInput): string => {
-  if (engine === 'pglite') return 'memory:';
-  const [scheme] = schemes[engine];
+/**
+ * The URL of a connection for an engine (its URL schemes: lib/dialects/<name>/index.ts); a 400
+ * naming what is wrong, never echoing the URL. An embedded engine's is `memory:`.
+ */
+export const connectionUrlOf = (engine: string, connection: ConnectionInput): string => {
+  const { urlSchemes, embedded } = engineNamed(engine).engine;
+  if (embedded) return 'memory:';
+  const [scheme] = urlSchemes;
   if (connection.url === undefined) {
     const host = connection.host ?? '';
     const url = new URL(`${scheme}//${isIP(host) === 6 ? `[${host}]` : host}`);
@@ -50,12 +48,9 @@ export const connectionUrlOf = (engine: DatabaseEngine, connection: ConnectionIn
       `connection.url is not a URL (expected ${scheme}//user:password@host:port/database)`,
     );
   }
-  if (
-    !schemes[engine].includes(parsed.protocol) ||
-    !connection.url.slice(parsed.protocol.length).startsWith('//')
-  )
+  if (!urlSchemes.includes(parsed.protocol) || !connection.url.slice(parsed.protocol.length).startsWith('//'))
     throw invalidConnection(
-      `connection.url for engine ${engine} must start with ${schemes[engine].join('// or ')}//`,
+      `connection.url for engine ${engine} must start with ${urlSchemes.join('// or ')}//`,
     );
   if (!parsed.hostname) throw invalidConnection('connection.url names no host');
   if (parsed.pathname.length <= 1)
@@ -91,11 +86,7 @@ export const checkHostAllowed = async (url: string): Promise<void> => {
 };
 
 /** Tests a connection within the connect timeout (422 CONNECTION_FAILED); nothing is kept open. */
-export const testConnectionUrl = async (
-  engine: DatabaseEngine,
-  url: string,
-  seedFile?: string,
-): Promise<void> => {
+export const testConnectionUrl = async (engine: string, url: string, seedFile?: string): Promise<void> => {
   await checkHostAllowed(url);
   let connector: Awaited<ReturnType<typeof createConnector>>;
   try {

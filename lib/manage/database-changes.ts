@@ -13,6 +13,7 @@ import * as v from 'valibot';
 import { forgetAnswerGlossary } from '#lib/answer/catalog.ts';
 import { forgetApiKey } from '#lib/auth/principal.ts';
 import { secretStore } from '#lib/connectors/secrets.ts';
+import { RowPolicy } from '#lib/core/row-policy.ts';
 import { invalidField, ServiceError } from '#lib/errors.ts';
 import { uuidv7 } from '#lib/ids.ts';
 import { consumeIndexingQuota } from '#lib/limits/indexing.ts';
@@ -20,7 +21,6 @@ import { listApiKeys, revokeApiKey } from '#lib/store/api-keys.ts';
 import {
   addDatabase,
   type DatabaseChanges,
-  type DatabaseEngine,
   type DatabaseRecord,
   deleteDatabase as deleteDatabaseRecord,
   findDatabase,
@@ -28,7 +28,6 @@ import {
   newDatabaseId,
   normalisedName,
   publicDatabase,
-  RowPolicy,
   updateDatabase as updateDatabaseRecord,
 } from '#lib/store/databases.ts';
 import { connectionUrlOf, testConnectionUrl } from './connection.ts';
@@ -122,8 +121,11 @@ const nameMustBeFree = async (organizationId: number, name: string, except?: str
 
 /** What the admin command may add to a body: an embedded database, its id. */
 export interface CreateOptions {
-  /** `pglite` from the admin command (a seed file, `memory:`); the API takes postgres and mysql. */
-  engine?: DatabaseEngine;
+  /**
+   * Any engine of the registry (lib/dialects/index.ts), from the admin command: an embedded one
+   * too (a seed file, `memory:`); the API takes the engines reached by URL only.
+   */
+  engine?: string;
   seedFile?: string;
   id?: string;
   run?: JobRun;
@@ -136,7 +138,7 @@ export interface CreatedDatabase {
 
 export const createDatabase = async (
   organizationId: number,
-  body: Omit<DatabaseCreateBody, 'engine'> & { engine: DatabaseEngine },
+  body: Omit<DatabaseCreateBody, 'engine'> & { engine: string },
   options: CreateOptions = {},
 ): Promise<CreatedDatabase> => {
   const engine = options.engine ?? body.engine;

@@ -6,7 +6,7 @@
 // answer uses the new glossary.
 import { forgetAnswerGlossary } from '#lib/answer/catalog.ts';
 import { checkGlossaryFor } from '#lib/answer/glossary.ts';
-import type { Catalog } from '#lib/connectors/types.ts';
+import type { Catalog } from '#lib/core/catalog.ts';
 import { notIndexed } from '#lib/sql/saved-sql.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
 import {

@@ -3,9 +3,10 @@
 // operations (lib/manage/*.ts), which connect to databases, run the SQL guard and invoke Lambda,
 // so that the document's function bundles the schemas and nothing of those.
 import * as v from 'valibot';
+import { RowPolicy } from '#lib/core/row-policy.ts';
+import { EXAMPLE_URLS, SERVER_ENGINE_NAMES } from '#lib/dialects/index.ts';
 import { uuidPattern } from '#lib/ids.ts';
 import { PageNumberInput } from '#lib/params.ts';
-import { RowPolicy } from '#lib/store/databases.ts';
 import { GlossarySchema } from '#lib/store/glossary.ts';
 import { NewPattern, PatternStatus } from '#lib/store/patterns.ts';
 import { Language, MAX_INSTRUCTIONS_LENGTH } from '#lib/store/personalities.ts';
@@ -19,13 +20,7 @@ const SSL_MODES = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify
 export const ConnectionInput = v.pipe(
   v.strictObject({
     url: v.optional(
-      v.pipe(
-        v.string(),
-        v.trim(),
-        v.minLength(1),
-        v.maxLength(2_048),
-        v.description('postgres://user:password@host:5432/database?sslmode=verify-full, or mysql://…'),
-      ),
+      v.pipe(v.string(), v.trim(), v.minLength(1), v.maxLength(2_048), v.description(EXAMPLE_URLS)),
     ),
     host: v.optional(
       v.pipe(
@@ -118,7 +113,7 @@ const policyFields = {
 /** The body of POST /api/v1/organization/databases. */
 export const DatabaseCreateBody = v.strictObject({
   name: Name,
-  engine: v.picklist(['postgres', 'mysql'], 'engine must be postgres or mysql'),
+  engine: v.picklist(SERVER_ENGINE_NAMES, `engine must be ${SERVER_ENGINE_NAMES.join(' or ')}`),
   connection: ConnectionInput,
   tenant_filter_column: v.optional(columnName),
   scope_filter_column: v.optional(columnName),

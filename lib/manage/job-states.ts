@@ -4,7 +4,7 @@
 // them is the queue's on-demand load of the runner.
 
 import { settings } from '#lib/config.ts';
-import type { Catalog } from '#lib/connectors/types.ts';
+import type { Catalog } from '#lib/core/catalog.ts';
 import type { SchemaIndexPointer } from '#lib/store/databases.ts';
 import type { JobRecord } from '#lib/store/jobs.ts';
 

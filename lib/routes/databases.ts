@@ -1,5 +1,6 @@
 // The organization's connected databases and their indexing jobs (functions/databases.ts;
 // docs/control-plane.md).
+import { DIALECTS } from '#lib/dialects/index.ts';
 import type { Route } from '#lib/http/route.ts';
 import { IdPathInput } from '#lib/manage/access.ts';
 import { DatabaseCreateInput, DatabaseUpdateInput, JobPathInput } from '#lib/manage/inputs.ts';
@@ -45,7 +46,7 @@ export const createDatabase = {
   operationId: 'createDatabase',
   summary: 'Connect a database',
   description:
-    `Connects a PostgreSQL or MySQL/MariaDB database. ${connectionTested} Then the URL (or the ` +
+    `Connects a ${DIALECTS.map((dialect) => dialect.productName).join(' or ')} database. ${connectionTested} Then the URL (or the ` +
     'parts, made into one) goes to the secret store, never to be returned, and the first ' +
     `indexing job is queued: follow it at GET /api/v1/organization/jobs/{job_id}. ${indexingQuota} ` +
     'A second database of the same name is 400 BUSINESS_DUPLICATE_ENTRY. `glossary` is checked ' +

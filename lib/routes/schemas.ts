@@ -4,6 +4,7 @@
 // documented schema cannot drift apart without a type error.
 import * as v from 'valibot';
 import { ChatAnswer, QueryType } from '#lib/answer/chat-answer.ts';
+import { ENGINE_NAMES } from '#lib/dialects/index.ts';
 import type { ErrorEnvelope as EnvelopeOfCatalogue } from '#lib/errors.ts';
 
 const uuid = v.pipe(v.string(), v.uuid());
@@ -88,7 +89,7 @@ export const Database = v.pipe(
   v.object({
     id: uuid,
     name: v.string(),
-    engine: v.picklist(['postgres', 'mysql', 'pglite']),
+    engine: v.picklist(ENGINE_NAMES),
     status: v.picklist(['active', 'disabled']),
     requires_organization_scoping: v.pipe(
       v.boolean(),

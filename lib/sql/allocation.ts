@@ -2,7 +2,7 @@
 // the SQL guard": "refused, or their size argument bounded by a constant the guard checks"). The
 // EXPLAIN cost ceiling does not see memory, and one `lpad('x', 1000000000)` asks the server for a
 // gigabyte per row before any timeout fires. Both guards call these after the name allowlist
-// (lib/sql/functions.ts, lib/sql/mysql-functions.ts) and refuse with SIZE_NOT_BOUNDED:
+// (each dialect's functions.ts, lib/dialects/<name>/) and refuse with SIZE_NOT_BOUNDED:
 // - lpad / rpad (and MySQL SPACE): the length must be an integer constant from 0 to
 //   MAX_SIZE_ARGUMENT; a length computed from anything (a column, a subquery, arithmetic) is
 //   refused, since the guard cannot bound it;
@@ -22,7 +22,7 @@
 // Left to the statement timeout and the servers' own limits (1 GB per value in PostgreSQL,
 // max_allowed_packet and group_concat_max_len in MySQL): strings grown by composing unbounded
 // functions (replace, regexp_replace, concat of a value with itself in nested CTEs).
-import type { PgNode } from './postgres-parser.ts';
+import type { SqlNode as PgNode } from './tree.ts';
 
 /** The largest length lpad / rpad / SPACE / a format width may ask for. */
 export const MAX_SIZE_ARGUMENT = 10_000;

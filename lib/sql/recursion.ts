@@ -24,7 +24,7 @@
 // the CTE. It grows by at most one stored value per step — linearly, so the statement timeout
 // (the copying is quadratic) ends it long before memory does. Both guards call these on every CTE
 // of a WITH RECURSIVE.
-import type { PgNode } from './postgres-parser.ts';
+import type { SqlNode as PgNode } from './tree.ts';
 
 /** Functions whose result is a number, a boolean or a date whatever their arguments are. */
 const NUMBER_FUNCTIONS = new Set([

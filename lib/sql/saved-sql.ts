@@ -3,21 +3,17 @@
 // that nothing stored as an example can read what a generated query could not. A database that
 // filters rows by tenant is checked with a placeholder tenant of the tenant column's type. The
 // guard still checks every query an engine proposes at answer time.
-import type { Catalog, ColumnKind, Dialect } from '#lib/connectors/types.ts';
+import type { Catalog, ColumnKind } from '#lib/core/catalog.ts';
+import { type EffectivePolicy, effectivePolicy, relationAccess } from '#lib/core/row-policy.ts';
+import { dialectNamed } from '#lib/dialects/index.ts';
+import { guardOf } from '#lib/dialects/machinery.ts';
 import { ServiceError } from '#lib/errors.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
 import { readSchemaIndex } from '#lib/store/schema-index.ts';
-import { type EffectivePolicy, effectivePolicy, relationAccess } from './policy.ts';
 import type { Guard, GuardOutcome } from './types.ts';
 
 /** Rows an answer shows at most (docs/design.md "Chat answers"); the guard adds LIMIT cap+1. */
 export const SAVED_SQL_ROW_CAP = 100;
-
-/** The guard of a dialect, loaded on first use: each parser is heavy, and a function needs one. */
-export const guardOfDialect = async (dialect: Dialect): Promise<Guard> =>
-  dialect === 'mysql'
-    ? (await import('./mysql.ts')).guardMysql
-    : (await import('./postgres.ts')).guardPostgres;
 
 const placeholders: Partial<Record<ColumnKind, string | number>> = {
   integer: 1,
@@ -33,7 +29,13 @@ export const placeholderTenant = (catalog: Catalog, policy: EffectivePolicy): st
   if (!policy.requiresScoping) return undefined;
   const kinds = new Set<ColumnKind>();
   for (const relation of catalog.relations) {
-    const access = relationAccess(catalog, policy, relation.schema, relation.name);
+    const access = relationAccess(
+      catalog,
+      policy,
+      relation.schema,
+      relation.name,
+      dialectNamed(catalog.dialect),
+    );
     if (access.kind !== 'filtered') continue;
     const column = relation.columns.find((c) => c.name === access.tenantColumn);
     if (column) kinds.add(column.kind);
@@ -50,7 +52,7 @@ export const checkSavedSql = async (
   guard?: Guard,
 ): Promise<GuardOutcome> => {
   const tenant = placeholderTenant(catalog, policy);
-  const check = guard ?? (await guardOfDialect(catalog.dialect));
+  const check = guard ?? (await guardOf(catalog.dialect));
   return check({
     sql,
     catalog,

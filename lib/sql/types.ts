@@ -1,8 +1,8 @@
 // The SQL guard's contract (docs/design.md "Tenant filtering and the SQL guard"): one function per
 // dialect takes generated SQL and the request's tenant context and either returns the printed,
 // rewritten SQL with its bound parameters, or refuses with a reason code.
-import type { Catalog } from '#lib/connectors/types.ts';
-import type { EffectivePolicy } from './policy.ts';
+import type { Catalog } from '#lib/core/catalog.ts';
+import type { EffectivePolicy } from '#lib/core/row-policy.ts';
 
 export interface GuardRequest {
   sql: string;

@@ -16,6 +16,7 @@ import {
 } from '@aws-sdk/lib-dynamodb';
 import * as v from 'valibot';
 import { settings } from '#lib/config.ts';
+import { RowPolicy } from '#lib/core/row-policy.ts';
 import { ServiceError } from '#lib/errors.ts';
 import { uuidv7 } from '#lib/ids.ts';
 import { TtlCache } from '#lib/ttl-cache.ts';
@@ -33,53 +34,6 @@ const nameKey = (organizationId: number, name: string) => ({
   PK: `ORG#${organizationId}`,
   SK: `DBNAME#${normalisedName(name)}`,
 });
-
-const columnName = v.pipe(
-  v.string(),
-  v.regex(/^[A-Za-z_][A-Za-z0-9_$]{0,62}$/, 'must be a plain column name'),
-);
-const relationName = v.pipe(
-  v.string(),
-  v.regex(/^[A-Za-z_][A-Za-z0-9_$]*(\.[A-Za-z_][A-Za-z0-9_$]*)?$/, 'must be a table name'),
-);
-
-/**
- * Keys a parsed record silently drops (valibot skips them so that they cannot reach a
- * prototype): refused instead, so that an operator who lists a relation of that name is told.
- */
-const RESERVED_KEYS = ['__proto__', 'constructor', 'prototype'];
-const withoutReservedKeys = v.custom<unknown>(
-  (input) =>
-    typeof input !== 'object' || input === null || !RESERVED_KEYS.some((key) => Object.hasOwn(input, key)),
-  `the row policy cannot list a relation named ${RESERVED_KEYS.join(', ')}`,
-);
-
-/** Row policy (docs/design.md "Tenant filtering"): default columns and per-relation overrides. */
-export const RowPolicy = v.strictObject({
-  tenant_column: v.optional(columnName),
-  scope_column: v.optional(columnName),
-  /** A request without X-Scope-Id is refused (403), not filtered by tenant only. */
-  scope_required: v.optional(v.boolean()),
-  tables: v.optional(
-    v.pipe(
-      withoutReservedKeys,
-      v.record(
-        relationName,
-        v.strictObject({
-          tenant_column: v.optional(columnName),
-          scope_column: v.optional(columnName),
-          shared: v.optional(v.boolean()),
-        }),
-      ),
-    ),
-    {},
-  ),
-});
-export type RowPolicy = v.InferOutput<typeof RowPolicy>;
-
-/** A connected database's engine (not an answering engine: lib/answer/registry.ts AnsweringEngineName). */
-export const DatabaseEngine = v.picklist(['postgres', 'mysql', 'pglite']);
-export type DatabaseEngine = v.InferOutput<typeof DatabaseEngine>;
 
 /** Where the current schema index is (lib/store/schema-index.ts); absent until indexed. */
 export const SchemaIndexPointer = v.object({
@@ -101,7 +55,11 @@ export const DatabaseRecord = v.object({
   id: v.string(),
   organizationId: v.number(),
   name: v.string(),
-  engine: DatabaseEngine,
+  /**
+   * The engine the database runs: one of the registry's (lib/dialects/index.ts), checked where a
+   * database is added (the management API's and the admin command's picklists).
+   */
+  engine: v.string(),
   status: v.picklist(['active', 'disabled']),
   requiresOrganizationScoping: v.boolean(),
   tenantFilterColumn: v.optional(v.string()),

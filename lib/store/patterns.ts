@@ -28,7 +28,7 @@ export const MAX_VISITOR_CANDIDATES = 50;
 /** Candidates one visitor (one embed session's tenant and scope) may have waiting on one database. */
 export const MAX_CANDIDATES_PER_VISITOR = 3;
 export const MAX_PATTERN_QUESTION_LENGTH = 1_000;
-/** As long as the guard accepts (lib/sql/postgres.ts MAX_SQL_LENGTH). */
+/** As long as the guard accepts (lib/dialects/postgres/sql-guard.ts MAX_SQL_LENGTH). */
 export const MAX_PATTERN_SQL_LENGTH = 20_000;
 export const MAX_PATTERN_NOTES_LENGTH = 2_000;
 

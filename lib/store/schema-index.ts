@@ -14,8 +14,7 @@
 //   concatenate `data` in SK order, check the chunk count, gunzip, JSON.parse.
 import { gunzipSync, gzipSync } from 'node:zlib';
 import { BatchWriteCommand, PutCommand, UpdateCommand } from '@aws-sdk/lib-dynamodb';
-// biome-ignore lint/style/noRestrictedImports: the one arrow up left (scripts/import-graph.ts ARROWS_UP_BUDGET) until the catalog's types move to lib/core/
-import type { Catalog } from '#lib/connectors/types.ts';
+import type { Catalog } from '#lib/core/catalog.ts';
 import { uuidv7 } from '#lib/ids.ts';
 import { documents, isConditionFailure, queryAll, tableName } from './client.ts';
 import {

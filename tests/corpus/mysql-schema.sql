@@ -1,4 +1,4 @@
--- The MySQL/MariaDB sample database of the SQL guard's tests (lib/sql/mysql.ts): a small shop
+-- The MySQL/MariaDB sample database of the SQL guard's tests (lib/dialects/mysql/sql-guard.ts): a small shop
 -- shared by several tenants (org_id) and end-user scopes (scope_id). Loaded into a fresh
 -- database; names are unqualified so the file loads into any database.
 CREATE TABLE organizations (

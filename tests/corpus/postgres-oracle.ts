@@ -12,9 +12,9 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { PGliteInterface } from '@electric-sql/pglite';
 import type pg from 'pg';
-import type { Catalog } from '#lib/connectors/types.ts';
-import { type EffectivePolicy, effectivePolicy } from '#lib/sql/policy.ts';
-import { loadPostgresParser, parseStatements } from '#lib/sql/postgres-parser.ts';
+import type { Catalog } from '#lib/core/catalog.ts';
+import { type EffectivePolicy, effectivePolicy } from '#lib/core/row-policy.ts';
+import { loadPostgresParser, parseStatements } from '#lib/dialects/postgres/parser.ts';
 import type { Guard } from '#lib/sql/types.ts';
 
 const corpusFile = (name: string): string => fileURLToPath(new URL(name, import.meta.url));
@@ -285,7 +285,7 @@ export const runOracle = async (
 // `node tests/corpus/postgres-oracle.ts --write-catalog`: catalog.json from schema.sql.
 if (process.argv[1] === fileURLToPath(import.meta.url) && process.argv.includes('--write-catalog')) {
   const { PGlite } = await import('@electric-sql/pglite');
-  const { introspectPostgres } = await import('#lib/connectors/introspect-postgres.ts');
+  const { introspectPostgres } = await import('#lib/dialects/postgres/introspect.ts');
   const db = await PGlite.create();
   await db.exec(schemaSql());
   const catalog = await introspectPostgres(

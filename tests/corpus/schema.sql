@@ -1,4 +1,4 @@
--- The PostgreSQL sample database of the SQL guard's tests (lib/sql/postgres.ts, tests/corpus):
+-- The PostgreSQL sample database of the SQL guard's tests (lib/dialects/postgres/sql-guard.ts, tests/corpus):
 -- a small shop shared by tenants (org_id) and end-user scopes (scope_id). Table and column names
 -- follow tests/corpus/mysql-schema.sql so that corpus queries marked `mysql: true` run on both.
 -- PostgreSQL-only extras: a category tree (recursive CTEs), a quoted mixed-case table, a table in

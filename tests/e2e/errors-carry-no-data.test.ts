@@ -27,8 +27,8 @@ import { startTestGateway } from '../helpers/gateway.ts';
 
 // A bundle without the embedded engine's worker: the connector of any seed file named like
 // this one points its worker at a module that does not exist.
-vi.mock('#lib/connectors/pglite.ts', async (importOriginal) => {
-  const real = await importOriginal<typeof import('#lib/connectors/pglite.ts')>();
+vi.mock('#lib/dialects/postgres/pglite.ts', async (importOriginal) => {
+  const real = await importOriginal<typeof import('#lib/dialects/postgres/pglite.ts')>();
   class WithoutWorker extends real.PgliteConnector {
     constructor(options: ConstructorParameters<typeof real.PgliteConnector>[0] = {}) {
       super(

@@ -11,7 +11,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConnector } from '#lib/connectors/index.ts';
 import { secretStore } from '#lib/connectors/secrets.ts';
-import { effectivePolicy } from '#lib/sql/policy.ts';
+import { effectivePolicy } from '#lib/core/row-policy.ts';
 import { addDatabase, newDatabaseId } from '#lib/store/databases.ts';
 import { writeSchemaIndex } from '#lib/store/schema-index.ts';
 import { closeConnectors, demoPolicy, demoSeedFile, registerDatabase } from '../helpers/answering.ts';
@@ -195,7 +195,7 @@ describe.runIf(postgresUrl)('a connected PostgreSQL server that becomes slow', (
     // Assert
     const body = await expectError(response, 500, 'DB_QUERY_FAILED');
     expect(body.error.details).toBe('QUERY_TIMEOUT');
-    // The statement timeout and the client's grace after it (lib/connectors/postgres.ts).
+    // The statement timeout and the client's grace after it (lib/dialects/postgres/connector.ts).
     expect(ms).toBeLessThan(STATEMENT_TIMEOUT_MS + CLIENT_GRACE_MS + 2_000);
     const again = await ask(org, { message: QUESTION, database_id: remote.id });
     expect(again.status).toBe(200);

@@ -4,13 +4,8 @@
 // same data loaded into a real PostgreSQL server.
 import { closeConnectors, createConnector } from '#lib/connectors/index.ts';
 import { secretStore } from '#lib/connectors/secrets.ts';
-import { effectivePolicy } from '#lib/sql/policy.ts';
-import {
-  addDatabase,
-  type DatabaseEngine,
-  type DatabaseRecord,
-  newDatabaseId,
-} from '#lib/store/databases.ts';
+import { effectivePolicy } from '#lib/core/row-policy.ts';
+import { addDatabase, type DatabaseRecord, newDatabaseId } from '#lib/store/databases.ts';
 import { writeSchemaIndex } from '#lib/store/schema-index.ts';
 import { demoPolicy, demoSeedFile } from '../../local/demo/seed.ts';
 
@@ -18,7 +13,7 @@ export { closeConnectors, demoPolicy, demoSeedFile };
 
 export interface DatabaseSpec {
   organizationId: number;
-  engine?: DatabaseEngine;
+  engine?: string;
   /** postgres:// or mysql:// URL; pglite uses the demo seed in memory. */
   url?: string;
   seedFile?: string;

@@ -11,7 +11,7 @@ import {
   TransactWriteCommand,
 } from '@aws-sdk/lib-dynamodb';
 import type { AwsClientStub } from 'aws-sdk-client-mock';
-import type { Catalog } from '#lib/connectors/types.ts';
+import type { Catalog } from '#lib/core/catalog.ts';
 import { clearCachedDatabases } from '#lib/store/databases.ts';
 
 export const FAKE_ORG = 3;

@@ -4,8 +4,8 @@
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { visibleCatalog } from '#lib/answer/catalog.ts';
 import type { AnswerRequest } from '#lib/answer/orchestrator.ts';
-import type { Catalog } from '#lib/connectors/types.ts';
-import { effectivePolicy } from '#lib/sql/policy.ts';
+import type { Catalog } from '#lib/core/catalog.ts';
+import { effectivePolicy } from '#lib/core/row-policy.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
 
 export const CONVERSATION = '0190a1b2-c3d4-7e5f-8a9b-0c1d2e3f4a5b';

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { effectivePolicy } from '#lib/sql/policy.ts';
+import { effectivePolicy } from '#lib/core/row-policy.ts';
 import { findDatabaseById } from '#lib/store/databases.ts';
 import { adminFails, adminOk, root } from '../helpers/admin.ts';
 

@@ -6,9 +6,9 @@ import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { composeAnswer } from '#lib/answer/compose.ts';
 import type { SqlProposal } from '#lib/answer/engine.ts';
-import { guardMysql } from '#lib/sql/mysql.ts';
-import { effectivePolicy } from '#lib/sql/policy.ts';
-import { guardPostgres } from '#lib/sql/postgres.ts';
+import { effectivePolicy } from '#lib/core/row-policy.ts';
+import { guardMysql } from '#lib/dialects/mysql/sql-guard.ts';
+import { guardPostgres } from '#lib/dialects/postgres/sql-guard.ts';
 import { askSql, converse } from '../fixtures/catalogs/ask.ts';
 import { shopCatalog, shopSql } from '../fixtures/catalogs/shop.ts';
 

@@ -8,8 +8,8 @@ import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { EngineInput } from '#lib/answer/engine.ts';
 import { createOpenAiEngine } from '#lib/answer/engines/openai.ts';
-import { effectivePolicy } from '#lib/sql/policy.ts';
-import { guardPostgres } from '#lib/sql/postgres.ts';
+import { effectivePolicy } from '#lib/core/row-policy.ts';
+import { guardPostgres } from '#lib/dialects/postgres/sql-guard.ts';
 import { SHOP_NOW, shopCatalog, shopSql } from '../fixtures/catalogs/shop.ts';
 import { type FakeOpenAi, reply, startFakeOpenAi } from '../helpers/fake-openai.ts';
 

@@ -3,8 +3,9 @@
 // placeholder tenant of the tenant column's type); a refused one is not stored and the command
 // exits 2 naming the guard's code.
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { Catalog } from '#lib/connectors/types.ts';
-import { addDatabase, newDatabaseId, type RowPolicy } from '#lib/store/databases.ts';
+import type { Catalog } from '#lib/core/catalog.ts';
+import type { RowPolicy } from '#lib/core/row-policy.ts';
+import { addDatabase, newDatabaseId } from '#lib/store/databases.ts';
 import { createOrganization } from '#lib/store/organizations.ts';
 import { listPatterns } from '#lib/store/patterns.ts';
 import { writeSchemaIndex } from '#lib/store/schema-index.ts';

@@ -9,10 +9,9 @@ import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proposeBuiltin } from '#lib/answer/builtin/index.ts';
-import type { Dialect } from '#lib/connectors/types.ts';
-import { guardMysql } from '#lib/sql/mysql.ts';
-import { effectivePolicy } from '#lib/sql/policy.ts';
-import { guardPostgres } from '#lib/sql/postgres.ts';
+import { effectivePolicy } from '#lib/core/row-policy.ts';
+import { guardMysql } from '#lib/dialects/mysql/sql-guard.ts';
+import { guardPostgres } from '#lib/dialects/postgres/sql-guard.ts';
 import { catalogOf, col, type TableSpec } from '../fixtures/catalogs/define.ts';
 import { uniqueName } from './sql-mysql-harness.ts';
 
@@ -60,7 +59,12 @@ const policy = effectivePolicy({
 type Runner = (sql: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
 
 /** The one number the engine's answer to `question` comes to, run as tenant 1. */
-const answer = async (dialect: Dialect, schema: string, run: Runner, question: string): Promise<number> => {
+const answer = async (
+  dialect: 'postgres' | 'mysql',
+  schema: string,
+  run: Runner,
+  question: string,
+): Promise<number> => {
   const catalog = catalogOf(tables, { schema, dialect });
   const proposal = proposeBuiltin({
     question,
@@ -79,7 +83,7 @@ const answer = async (dialect: Dialect, schema: string, run: Runner, question: s
   return Number(Object.values(rows[0]!)[0]);
 };
 
-const suite = (dialect: Dialect, schema: () => string, run: () => Runner) => {
+const suite = (dialect: 'postgres' | 'mysql', schema: () => string, run: () => Runner) => {
   const ask = (question: string) => answer(dialect, schema(), run(), question);
 
   it('counts orders for "how many orders", whatever their totals', async () => {

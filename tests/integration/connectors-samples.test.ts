@@ -8,8 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConnector } from '#lib/connectors/index.ts';
-import type { Catalog, Connector } from '#lib/connectors/types.ts';
-import { effectivePolicy } from '#lib/sql/policy.ts';
+import type { Connector } from '#lib/connectors/types.ts';
+import type { Catalog } from '#lib/core/catalog.ts';
+import { effectivePolicy } from '#lib/core/row-policy.ts';
 
 // status values and where they occur ((tenant, scope) pairs):
 //   open        (1, alice) (1, bob) (2, carol)   two tenants, three scopes   → kept

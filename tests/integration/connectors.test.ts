@@ -12,11 +12,12 @@ import mysql from 'mysql2/promise';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { closeConnectors, connectorFor, createConnector } from '#lib/connectors/index.ts';
-import { SQL_MODE } from '#lib/connectors/mysql.ts';
-import type { PgliteConnector } from '#lib/connectors/pglite.ts';
 import { secretStore } from '#lib/connectors/secrets.ts';
-import type { Catalog, Connector } from '#lib/connectors/types.ts';
-import { effectivePolicy } from '#lib/sql/policy.ts';
+import type { Connector } from '#lib/connectors/types.ts';
+import type { Catalog } from '#lib/core/catalog.ts';
+import { effectivePolicy } from '#lib/core/row-policy.ts';
+import { SQL_MODE } from '#lib/dialects/mysql/connector.ts';
+import type { PgliteConnector } from '#lib/dialects/postgres/pglite.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
 import { freePort } from '../../local/dynamodb.ts';
 

@@ -96,9 +96,9 @@ describe('the packaged answering functions', () => {
       const wasm = files.filter((file) => file.endsWith('/libpg-query.wasm'));
       expect(wasm, name).toEqual([expect.stringMatching(/^functions\/[a-z-]+\.chunks\/libpg-query\.wasm$/)]);
       const dir = wasm[0]!.slice(0, wasm[0]!.lastIndexOf('/') + 1);
-      // The parser's chunk (postgres-<hash>.mjs, with libpg-query inside) is in that folder.
+      // The guard's chunk (sql-guard-<hash>.mjs, which loads the parser's) is in that folder.
       expect(
-        files.some((file) => file.startsWith(dir) && /\/postgres-[A-Z0-9]+\.mjs$/.test(file)),
+        files.some((file) => file.startsWith(dir) && /\/sql-guard-[A-Z0-9]+\.mjs$/.test(file)),
         name,
       ).toBe(true);
     }

@@ -412,7 +412,7 @@ describe('serverless package --stage prod', () => {
 
   it('ships no embedded database engine in any zip of prod or dev, and the word vectors with the answering functions only', () => {
     // prod and dev list no embedded database seeds (serverless.yml custom.stages): PGlite's worker,
-    // .wasm and .data (15.6 MB) and any seed stay out; the connector is lib/connectors/pglite-absent.ts.
+    // .wasm and .data (15.6 MB) and any seed stay out; the connector is lib/dialects/postgres/pglite-absent.ts.
     const answering = new Set(serverlessYml.custom.answeringFunctions ?? []);
     const pglite = /(^|\/)(pglite-worker\.mjs|pglite\.wasm|pglite\.data|initdb\.wasm)$|(^|\/)seeds\//;
     const vectors = /(^|\/)word-vectors\.bin$/;

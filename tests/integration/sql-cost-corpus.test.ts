@@ -9,7 +9,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConnector, defaultLimits } from '#lib/connectors/index.ts';
 import type { Connector } from '#lib/connectors/types.ts';
-import { guardPostgres } from '#lib/sql/postgres.ts';
+import { guardPostgres } from '#lib/dialects/postgres/sql-guard.ts';
 import { corpusCatalog, corpusPolicy, corpusQueries, schemaSql } from '../corpus/postgres-oracle.ts';
 
 const serverUrl = process.env.TABLETALK_TEST_POSTGRES_URL;

@@ -15,11 +15,12 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createConnector } from '#lib/connectors/index.ts';
-import { introspectPostgres } from '#lib/connectors/introspect-postgres.ts';
-import type { Catalog, Connector } from '#lib/connectors/types.ts';
-import { guardMysql } from '#lib/sql/mysql.ts';
-import type { EffectivePolicy } from '#lib/sql/policy.ts';
-import { guardPostgres } from '#lib/sql/postgres.ts';
+import type { Connector } from '#lib/connectors/types.ts';
+import type { Catalog } from '#lib/core/catalog.ts';
+import type { EffectivePolicy } from '#lib/core/row-policy.ts';
+import { guardMysql } from '#lib/dialects/mysql/sql-guard.ts';
+import { introspectPostgres } from '#lib/dialects/postgres/introspect.ts';
+import { guardPostgres } from '#lib/dialects/postgres/sql-guard.ts';
 import type { Guard } from '#lib/sql/types.ts';
 import { MYSQL_URL, openAdmin, uniqueName } from './sql-mysql-harness.ts';
 

@@ -12,10 +12,10 @@ import { PGlite } from '@electric-sql/pglite';
 import type mysql from 'mysql2/promise';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { introspectPostgres } from '#lib/connectors/introspect-postgres.ts';
-import type { Catalog } from '#lib/connectors/types.ts';
-import { guardMysql } from '#lib/sql/mysql.ts';
-import { guardPostgres } from '#lib/sql/postgres.ts';
+import type { Catalog } from '#lib/core/catalog.ts';
+import { guardMysql } from '#lib/dialects/mysql/sql-guard.ts';
+import { introspectPostgres } from '#lib/dialects/postgres/introspect.ts';
+import { guardPostgres } from '#lib/dialects/postgres/sql-guard.ts';
 import type { GuardOutcome } from '#lib/sql/types.ts';
 import {
   type FenceContext,

@@ -1,6 +1,6 @@
 // Test-only MariaDB/MySQL plumbing for the MySQL guard's integration suites: throwaway databases
 // loaded with the sample shop, tenant-filtered copies for the leak oracle, and a small executor
-// that runs SQL the way production does (lib/connectors/mysql.ts): a connection without
+// that runs SQL the way production does (lib/dialects/mysql/connector.ts): a connection without
 // multi-statements, the pinned sql_mode, a statement timeout, a read-only transaction, a
 // server-side prepared statement for the bound values.
 import { randomBytes } from 'node:crypto';

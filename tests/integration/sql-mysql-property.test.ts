@@ -5,7 +5,7 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import type mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { guardMysql } from '#lib/sql/mysql.ts';
+import { guardMysql } from '#lib/dialects/mysql/sql-guard.ts';
 import type { GuardOutcome } from '#lib/sql/types.ts';
 import { sampleQuery } from '../unit/sql-mysql-arbitraries.ts';
 import { sampleCatalog, samplePolicy } from '../unit/sql-mysql-corpus.ts';

@@ -1,4 +1,4 @@
-// The MySQL guard (lib/sql/mysql.ts) against a real MariaDB/MySQL server, when
+// The MySQL guard (lib/dialects/mysql/sql-guard.ts) against a real MariaDB/MySQL server, when
 // TABLETALK_TEST_MYSQL_URL names one. The leak oracle: for each legitimate query and tenant
 // context, the guarded SQL over the full data returns exactly the rows the original query
 // returns over a copy holding only that context's rows. Every attack is refused, contained
@@ -6,8 +6,8 @@
 import { isDeepStrictEqual } from 'node:util';
 import type mysql from 'mysql2/promise';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { guardMysql } from '#lib/sql/mysql.ts';
-import { MYSQL_FUNCTIONS } from '#lib/sql/mysql-functions.ts';
+import { MYSQL_FUNCTIONS } from '#lib/dialects/mysql/functions.ts';
+import { guardMysql } from '#lib/dialects/mysql/sql-guard.ts';
 import type { GuardOutcome, GuardRequest } from '#lib/sql/types.ts';
 import {
   attacks,

@@ -5,10 +5,10 @@
 import { PGlite, type PGliteInterface } from '@electric-sql/pglite';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { introspectPostgres } from '#lib/connectors/introspect-postgres.ts';
-import { PgliteConnector } from '#lib/connectors/pglite.ts';
-import type { Catalog } from '#lib/connectors/types.ts';
-import { guardPostgres } from '#lib/sql/postgres.ts';
+import type { Catalog } from '#lib/core/catalog.ts';
+import { introspectPostgres } from '#lib/dialects/postgres/introspect.ts';
+import { PgliteConnector } from '#lib/dialects/postgres/pglite.ts';
+import { guardPostgres } from '#lib/dialects/postgres/sql-guard.ts';
 import {
   CONTEXTS,
   copyDeletions,

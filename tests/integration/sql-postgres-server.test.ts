@@ -7,10 +7,10 @@ import { randomBytes } from 'node:crypto';
 import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { introspectPostgres } from '#lib/connectors/introspect-postgres.ts';
-import { PostgresConnector } from '#lib/connectors/postgres.ts';
-import type { Catalog } from '#lib/connectors/types.ts';
-import { guardPostgres } from '#lib/sql/postgres.ts';
+import type { Catalog } from '#lib/core/catalog.ts';
+import { PostgresConnector } from '#lib/dialects/postgres/connector.ts';
+import { introspectPostgres } from '#lib/dialects/postgres/introspect.ts';
+import { guardPostgres } from '#lib/dialects/postgres/sql-guard.ts';
 import {
   CONTEXTS,
   copyDeletions,

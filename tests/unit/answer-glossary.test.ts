@@ -3,8 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { checkGlossary, probeSql } from '#lib/answer/glossary.ts';
 import { parseDescriptions, withDescriptions } from '#lib/connectors/descriptions.ts';
-import { effectivePolicy } from '#lib/sql/policy.ts';
-import { guardPostgres } from '#lib/sql/postgres.ts';
+import { effectivePolicy } from '#lib/core/row-policy.ts';
+import { guardPostgres } from '#lib/dialects/postgres/sql-guard.ts';
 import { parseGlossary } from '#lib/store/glossary.ts';
 import { goldQueries, sameRows } from '../../eval/judge.ts';
 import { shopCatalog } from '../fixtures/catalogs/shop.ts';

@@ -3,7 +3,7 @@
 // column.
 import { describe, expect, it } from 'vitest';
 import { buildLexicon, type Entry, lexiconFor, mainRelations } from '#lib/answer/builtin/lexicon.ts';
-import type { Catalog } from '#lib/connectors/types.ts';
+import type { Catalog } from '#lib/core/catalog.ts';
 import { catalogOf, col } from '../fixtures/catalogs/define.ts';
 import { edgeCatalog } from '../fixtures/catalogs/edge.ts';
 import { shopCatalog } from '../fixtures/catalogs/shop.ts';

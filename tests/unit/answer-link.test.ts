@@ -8,7 +8,7 @@ import { buildLexicon } from '#lib/answer/builtin/lexicon.ts';
 import { editDistance, linkWord, roleOf } from '#lib/answer/builtin/link.ts';
 import { lexicalDatabase } from '#lib/answer/builtin/wordnet.ts';
 import type { EngineInput, Proposal } from '#lib/answer/engine.ts';
-import type { Catalog } from '#lib/connectors/types.ts';
+import type { Catalog } from '#lib/core/catalog.ts';
 import { parseGlossary } from '#lib/store/glossary.ts';
 import { catalogOf, col } from '../fixtures/catalogs/define.ts';
 import { SHOP_NOW, SHOP_TENANT_COLUMN, shopCatalog } from '../fixtures/catalogs/shop.ts';

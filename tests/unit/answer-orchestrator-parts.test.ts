@@ -13,9 +13,9 @@ import {
 } from '#lib/answer/registry.ts';
 import { priorTurns } from '#lib/answer/turns.ts';
 import { resetSettings } from '#lib/config.ts';
-import type { Catalog } from '#lib/connectors/types.ts';
+import type { Catalog } from '#lib/core/catalog.ts';
+import { effectivePolicy } from '#lib/core/row-policy.ts';
 import { Timings } from '#lib/observability/timing.ts';
-import { effectivePolicy } from '#lib/sql/policy.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
 import type { MessageRecord } from '#lib/store/messages.ts';
 

@@ -15,10 +15,10 @@ import {
   RESULT_ROW_CAP,
 } from '#lib/answer/orchestrator.ts';
 import type { Connector, QueryResult } from '#lib/connectors/types.ts';
+import { effectivePolicy } from '#lib/core/row-policy.ts';
 import { ServiceError } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
 import { Timings } from '#lib/observability/timing.ts';
-import { effectivePolicy } from '#lib/sql/policy.ts';
 import type { Guard, GuardRequest } from '#lib/sql/types.ts';
 import type { MessageRecord } from '#lib/store/messages.ts';
 import { catalogOf, col } from '../fixtures/catalogs/define.ts';

@@ -7,10 +7,10 @@ import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proposeBuiltin } from '#lib/answer/builtin/index.ts';
 import type { Proposal } from '#lib/answer/engine.ts';
-import type { Catalog } from '#lib/connectors/types.ts';
-import { guardMysql } from '#lib/sql/mysql.ts';
-import { effectivePolicy } from '#lib/sql/policy.ts';
-import { guardPostgres } from '#lib/sql/postgres.ts';
+import type { Catalog } from '#lib/core/catalog.ts';
+import { effectivePolicy } from '#lib/core/row-policy.ts';
+import { guardMysql } from '#lib/dialects/mysql/sql-guard.ts';
+import { guardPostgres } from '#lib/dialects/postgres/sql-guard.ts';
 import { FIXTURE_NOW as NOW, sqlOf } from '../fixtures/catalogs/ask.ts';
 import { catalogOf, col, ddlOf, type TableSpec } from '../fixtures/catalogs/define.ts';
 

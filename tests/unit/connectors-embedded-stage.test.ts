@@ -1,13 +1,13 @@
 // The embedded demo database per stage (serverless.yml `embeddedDatabaseSeeds`): a stage without
-// seeds bundles lib/connectors/pglite-absent.ts in place of the PGlite connector, which fails as a
+// seeds bundles lib/dialects/postgres/pglite-absent.ts in place of the PGlite connector, which fails as a
 // missing engine does; a stage with seeds carries them in `seeds/` beside the connector, and a
 // record's seed path that this machine lacks is read from there.
 import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { seedPath, workerNodeOptions } from '#lib/connectors/pglite.ts';
-import { PgliteConnector as AbsentConnector } from '#lib/connectors/pglite-absent.ts';
+import { seedPath, workerNodeOptions } from '#lib/dialects/postgres/pglite.ts';
+import { PgliteConnector as AbsentConnector } from '#lib/dialects/postgres/pglite-absent.ts';
 import { ServiceError } from '#lib/errors.ts';
 
 describe('a stage without an embedded database', () => {

@@ -2,7 +2,9 @@
 // failed query or connection is fixed text (the SQLSTATE, its explanation, names of the query
 // text for class 42), whatever the driver said; the driver's words reach the logs only.
 import { describe, expect, it } from 'vitest';
-import { connectionFailed, queryFailed, redactorFor, tooExpensive } from '#lib/connectors/errors.ts';
+import { redactorFor, tooExpensive } from '#lib/connectors/errors.ts';
+import { queryFailed as mysqlQueryFailed } from '#lib/dialects/mysql/errors.ts';
+import { connectionFailed, queryFailed } from '#lib/dialects/postgres/errors.ts';
 
 const redact = redactorFor('postgres://reporter:s3cret@db.internal:6543/shop');
 const driver = (message: string, fields: Record<string, unknown>) =>
@@ -46,7 +48,7 @@ describe('query errors', () => {
     );
     expect(literal.message).not.toContain('secret_col');
     // MySQL quotes with single quotes and backticks.
-    const mysql = queryFailed(
+    const mysql = mysqlQueryFailed(
       driver("Unknown column 'stauts' in 'where clause'", { code: 'ER_BAD_FIELD_ERROR', sqlState: '42S22' }),
       redact,
       'SELECT id FROM `shop`.`orders` WHERE `stauts` = 1',
@@ -89,7 +91,7 @@ describe('connection errors', () => {
     [driver('password authentication failed for user "reporter"', { code: '28P01' }), 'AUTH_FAILED'],
     [
       driver(
-        "Cannot find module '/var/task/lib/connectors/pglite-worker.ts' imported from /var/task/index.mjs",
+        "Cannot find module '/var/task/lib/dialects/postgres/pglite-worker.ts' imported from /var/task/index.mjs",
         { code: 'ERR_MODULE_NOT_FOUND' },
       ),
       'ENGINE_UNAVAILABLE',

@@ -4,7 +4,7 @@
 import middy from '@middy/core';
 import { describe, expect, it } from 'vitest';
 import { integerRange, resolveTenant, SCOPING_NOT_ENABLED } from '#lib/auth/tenant.ts';
-import type { Catalog, CatalogColumn, CatalogRelation } from '#lib/connectors/types.ts';
+import type { Catalog, CatalogColumn, CatalogRelation } from '#lib/core/catalog.ts';
 import { errorEnvelope } from '#lib/http/middleware/error-envelope.ts';
 import { headerNormaliser } from '#lib/http/middleware/headers.ts';
 import { requestId } from '#lib/http/middleware/request-id.ts';

@@ -2,9 +2,9 @@
 // security"): the driver options built from URLs. TLS with chain and host-name checks unless the
 // host is loopback or the URL explicitly asks for less; an unknown mode is refused, never guessed.
 import { describe, expect, it } from 'vitest';
-import { mysqlConfig } from '#lib/connectors/mysql.ts';
-import { postgresConfig } from '#lib/connectors/postgres.ts';
 import { isLoopbackHost, transportOf } from '#lib/connectors/tls.ts';
+import { mysqlConfig } from '#lib/dialects/mysql/connector.ts';
+import { postgresConfig } from '#lib/dialects/postgres/connector.ts';
 
 const pgSsl = (url: string) => postgresConfig(url, 1000, 1).ssl;
 const mysqlSslOf = (url: string) => mysqlConfig(url, 1000, 1).ssl;

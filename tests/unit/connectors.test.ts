@@ -2,22 +2,34 @@
 // nothing secret left, URL → driver options (TLS from sslmode), one row shape for all drivers,
 // column kinds, and the sampling rule that keeps one tenant's values from another.
 import { describe, expect, it } from 'vitest';
-import { connectionFailed, QueryTimeout, queryFailed, redactorFor } from '#lib/connectors/errors.ts';
-import {
-  collectSamples,
-  MAX_SAMPLE_VALUES,
-  mysqlColumnKind,
-  postgresColumnKind,
-  type SampleRequest,
-} from '#lib/connectors/introspect.ts';
-import { mysqlConfig, mysqlSsl } from '#lib/connectors/mysql.ts';
-import { postgresConfig, sslOptions } from '#lib/connectors/postgres.ts';
+import { type Failures, failuresOf, QueryTimeout, type Redact, redactorFor } from '#lib/connectors/errors.ts';
+import { collectSamples, MAX_SAMPLE_VALUES, type SampleRequest } from '#lib/connectors/introspect.ts';
 import { jsonValue, rowObjects, uniqueColumnNames } from '#lib/connectors/rows.ts';
-import type { Catalog, CatalogRelation } from '#lib/connectors/types.ts';
-import { effectivePolicy } from '#lib/sql/policy.ts';
+import type { Catalog, CatalogRelation } from '#lib/core/catalog.ts';
+import { effectivePolicy } from '#lib/core/row-policy.ts';
+import { mysqlConfig, mysqlSsl } from '#lib/dialects/mysql/connector.ts';
+import { MYSQL_CODES } from '#lib/dialects/mysql/errors.ts';
+import { mysqlColumnKind } from '#lib/dialects/mysql/introspect.ts';
+import { postgresConfig, sslOptions } from '#lib/dialects/postgres/connector.ts';
+import { POSTGRES_CODES } from '#lib/dialects/postgres/errors.ts';
+import { postgres } from '#lib/dialects/postgres/index.ts';
+import { postgresColumnKind } from '#lib/dialects/postgres/introspect.ts';
 
 const password = 'Pa55:w@rd/%secret';
 const url = `postgres://reporter:${encodeURIComponent(password)}@db.example:6543/shop?sslmode=require`;
+
+// Each dialect maps its own drivers' codes (lib/dialects/<name>/errors.ts): a MySQL driver's
+// error carries an errno or a sqlState, a PostgreSQL one its SQLSTATE as its code.
+const failuresFor = (error: unknown): Failures =>
+  failuresOf(
+    typeof error === 'object' && error !== null && ('errno' in error || 'sqlState' in error)
+      ? MYSQL_CODES
+      : POSTGRES_CODES,
+  );
+const connectionFailed = (error: unknown, redact: Redact, where?: string) =>
+  failuresFor(error).connectionFailed(error, redact, where);
+const queryFailed = (error: unknown, redact: Redact, sql?: string) =>
+  failuresFor(error).queryFailed(error, redact, sql);
 
 describe('redaction', () => {
   it('cuts the password (raw, decoded, encoded) and any URL, keeping host and port', () => {
@@ -275,7 +287,7 @@ describe('samples', () => {
     });
     const scoped = catalog();
     requests.length = 0;
-    await collectSamples(scoped, { policy }, query);
+    await collectSamples(scoped, { policy }, query, postgres);
     const samples = Object.fromEntries(scoped.relations.map((r) => [r.name, r.samples]));
     expect(samples).toEqual({
       orders: { status: ['delivered'] }, // note: more than 50 distinct values, not a category
@@ -290,7 +302,7 @@ describe('samples', () => {
 
   it('keeps every value without a policy (a database without tenants)', async () => {
     const open = catalog();
-    await collectSamples(open, {}, query);
+    await collectSamples(open, {}, query, postgres);
     expect(open.relations[0]?.samples).toEqual({ status: ['delivered', 'tenant-one-only'] });
     expect(open.relations[1]?.samples).toEqual({ name: ['Acme', 'Initech'] });
   });

@@ -1,9 +1,9 @@
-// The statement the cost ceiling plans (lib/sql/generic-plan.ts): value constants become
+// The statement the cost ceiling plans (lib/dialects/postgres/generic-plan.ts): value constants become
 // parameters numbered after the bound ones; positions, LIMIT / OFFSET, type modifiers and unit or
 // format arguments stay, so the plan holds for every value and the statement still prepares.
 import { beforeAll, describe, expect, it } from 'vitest';
-import { genericStatement } from '#lib/sql/generic-plan.ts';
-import { loadPostgresParser } from '#lib/sql/postgres-parser.ts';
+import { genericStatement } from '#lib/dialects/postgres/generic-plan.ts';
+import { loadPostgresParser } from '#lib/dialects/postgres/parser.ts';
 
 beforeAll(() => loadPostgresParser());
 

@@ -5,6 +5,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { authorise, type Principal } from '#lib/auth/principal.ts';
 import { resetSettings } from '#lib/config.ts';
 import { collectSamples } from '#lib/connectors/introspect.ts';
+import { postgres } from '#lib/dialects/postgres/index.ts';
 import { readAccess, writeAccess } from '#lib/manage/access.ts';
 import { checkHostAllowed, connectionUrlOf } from '#lib/manage/connection.ts';
 import { resolvePolicy } from '#lib/manage/database-changes.ts';
@@ -189,6 +190,7 @@ describe('jobs', () => {
       catalog,
       { onProgress: (done, total) => void seen.push([done, total]) },
       async () => [],
+      postgres,
     );
     expect(seen[0]).toEqual([0, 2]);
     expect(seen.at(-1)).toEqual([2, 2]);

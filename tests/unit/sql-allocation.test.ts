@@ -3,9 +3,9 @@
 // checks, in both guards. Refusals carry SIZE_NOT_BOUNDED (FUNCTION_NOT_ALLOWED for the
 // functions left out of the allowlists).
 import { describe, expect, it } from 'vitest';
+import { guardMysql } from '#lib/dialects/mysql/sql-guard.ts';
+import { guardPostgres } from '#lib/dialects/postgres/sql-guard.ts';
 import { MAX_SERIES_ROWS, MAX_SIZE_ARGUMENT } from '#lib/sql/allocation.ts';
-import { guardMysql } from '#lib/sql/mysql.ts';
-import { guardPostgres } from '#lib/sql/postgres.ts';
 import type { GuardOutcome, GuardRequest } from '#lib/sql/types.ts';
 import { corpusCatalog, corpusPolicy } from '../corpus/postgres-oracle.ts';
 import { sampleCatalog, samplePolicy } from './sql-mysql-corpus.ts';

@@ -4,10 +4,10 @@
 // LIMIT 18446744073709551615 and the independent filter check insists on it. What the planners
 // make of them: tests/integration/sql-fence.test.ts.
 import { describe, expect, it } from 'vitest';
-import { guardMysql } from '#lib/sql/mysql.ts';
-import { parseStatements } from '#lib/sql/mysql-parser.ts';
-import { filteringProblems } from '#lib/sql/mysql-verify.ts';
-import { guardPostgres } from '#lib/sql/postgres.ts';
+import { parseStatements } from '#lib/dialects/mysql/parser.ts';
+import { guardMysql } from '#lib/dialects/mysql/sql-guard.ts';
+import { filteringProblems } from '#lib/dialects/mysql/verify.ts';
+import { guardPostgres } from '#lib/dialects/postgres/sql-guard.ts';
 import type { GuardOutcome } from '#lib/sql/types.ts';
 import { corpusCatalog, corpusPolicy } from '../corpus/postgres-oracle.ts';
 import { sampleCatalog, samplePolicy } from './sql-mysql-corpus.ts';

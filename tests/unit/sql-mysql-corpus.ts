@@ -1,9 +1,9 @@
 // The MySQL guard's corpus (tests/corpus/mysql-*): the sample shop's catalog and row policy, the
 // legitimate queries and the attacks. Shared by the unit and integration suites of
-// lib/sql/mysql.ts; `{db}` in a query stands for the database it runs against.
+// lib/dialects/mysql/sql-guard.ts; `{db}` in a query stands for the database it runs against.
 import { existsSync, readFileSync } from 'node:fs';
-import type { Catalog } from '#lib/connectors/types.ts';
-import type { EffectivePolicy } from '#lib/sql/policy.ts';
+import type { Catalog } from '#lib/core/catalog.ts';
+import type { EffectivePolicy } from '#lib/core/row-policy.ts';
 import type { RefusalCode } from '#lib/sql/types.ts';
 
 const corpusUrl = (name: string): URL => new URL(`../corpus/${name}`, import.meta.url);

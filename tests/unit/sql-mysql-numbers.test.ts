@@ -1,10 +1,10 @@
-// MySQL numbers node-sql-parser does not read (lib/sql/mysql-parser.ts normaliseNumbers): an
+// MySQL numbers node-sql-parser does not read (lib/dialects/mysql/parser.ts normaliseNumbers): an
 // exponent without a point and a leading point are written with both, the same values, and
 // nothing inside strings, quoted identifiers, comments or identifiers changes. Text MySQL reads as a
 // number and node-sql-parser as a name (`0b1`, `1e3e3`) is refused, never printed as a name.
 import { describe, expect, it } from 'vitest';
-import { guardMysql } from '#lib/sql/mysql.ts';
-import { normaliseNumbers } from '#lib/sql/mysql-parser.ts';
+import { normaliseNumbers } from '#lib/dialects/mysql/parser.ts';
+import { guardMysql } from '#lib/dialects/mysql/sql-guard.ts';
 import { sampleCatalog, samplePolicy } from './sql-mysql-corpus.ts';
 
 describe('normaliseNumbers', () => {

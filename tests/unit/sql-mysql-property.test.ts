@@ -1,13 +1,13 @@
 // Property test of the MySQL guard without a server: for random queries over the sample shop
 // (tests/unit/sql-mysql-arbitraries.ts), the printed SQL reads every tenant table only through
 // its filtering derived table. Checked twice: on the text with regular expressions (no parser)
-// and with the tree check of lib/sql/mysql-verify.ts. The server-side version, with the leak
+// and with the tree check of lib/dialects/mysql/verify.ts. The server-side version, with the leak
 // oracle, is tests/integration/sql-mysql-property.test.ts.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { guardMysql } from '#lib/sql/mysql.ts';
-import { parseStatements } from '#lib/sql/mysql-parser.ts';
-import { filteringProblems } from '#lib/sql/mysql-verify.ts';
+import { parseStatements } from '#lib/dialects/mysql/parser.ts';
+import { guardMysql } from '#lib/dialects/mysql/sql-guard.ts';
+import { filteringProblems } from '#lib/dialects/mysql/verify.ts';
 import type { GuardOutcome } from '#lib/sql/types.ts';
 import { SAMPLE_TABLES, sampleQuery } from './sql-mysql-arbitraries.ts';
 import {

@@ -1,12 +1,12 @@
-// The MySQL/MariaDB guard (lib/sql/mysql.ts) without a server: the rewrite per construct, the
+// The MySQL/MariaDB guard (lib/dialects/mysql/sql-guard.ts) without a server: the rewrite per construct, the
 // bound values in the printed text's order, the row cap, every refusal code, CTE resolution
 // and the corpus (tests/corpus/mysql-*). The same corpus runs against MariaDB in
 // tests/integration/sql-mysql.test.ts.
 import { describe, expect, it } from 'vitest';
-import type { Catalog } from '#lib/connectors/types.ts';
-import { guardMysql } from '#lib/sql/mysql.ts';
-import { parseStatements } from '#lib/sql/mysql-parser.ts';
-import { filteringProblems } from '#lib/sql/mysql-verify.ts';
+import type { Catalog } from '#lib/core/catalog.ts';
+import { parseStatements } from '#lib/dialects/mysql/parser.ts';
+import { guardMysql } from '#lib/dialects/mysql/sql-guard.ts';
+import { filteringProblems } from '#lib/dialects/mysql/verify.ts';
 import type { GuardOutcome, GuardRequest } from '#lib/sql/types.ts';
 import {
   attacks,
@@ -43,7 +43,7 @@ const refusal = (sql: string, overrides: Overrides = {}) => {
   return outcome.allowed ? 'ALLOWED' : outcome.code;
 };
 
-/** The fence that keeps a derived table unmerged (lib/sql/mysql-rewrite.ts FENCE_LIMIT). */
+/** The fence that keeps a derived table unmerged (lib/dialects/mysql/rewrite.ts FENCE_LIMIT). */
 const FENCE = ' LIMIT 18446744073709551615';
 
 /** The filtering derived table of a sample relation, as the guard prints it. */

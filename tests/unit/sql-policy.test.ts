@@ -1,4 +1,4 @@
-// Row-policy lookups follow own properties only (lib/sql/policy.ts listedRelation): a view named
+// Row-policy lookups follow own properties only (lib/core/row-policy.ts listedRelation): a view named
 // after an Object.prototype member (`constructor`, `toString`, `__proto__`) is not "listed" by
 // every policy, and the row policy refuses to list such names rather than dropping them. Sample
 // lookups by column name follow the same rule, so a column named `constructor` is not a crash.
@@ -6,11 +6,11 @@ import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { buildLexicon } from '#lib/answer/builtin/lexicon.ts';
 import { renderRelation } from '#lib/answer/engines/prompt.ts';
-import type { Catalog, CatalogRelation } from '#lib/connectors/types.ts';
-import { guardMysql } from '#lib/sql/mysql.ts';
-import { effectivePolicy, listedRelation, relationAccess } from '#lib/sql/policy.ts';
-import { guardPostgres } from '#lib/sql/postgres.ts';
-import { RowPolicy } from '#lib/store/databases.ts';
+import type { Catalog, CatalogRelation } from '#lib/core/catalog.ts';
+import { effectivePolicy, listedRelation, RowPolicy, relationAccess } from '#lib/core/row-policy.ts';
+import { guardMysql } from '#lib/dialects/mysql/sql-guard.ts';
+import { postgres } from '#lib/dialects/postgres/index.ts';
+import { guardPostgres } from '#lib/dialects/postgres/sql-guard.ts';
 
 const PROTOTYPE_NAMES = [
   'constructor',
@@ -55,11 +55,13 @@ describe('relationAccess: unlisted views named after Object.prototype members', 
 
   it.each(PROTOTYPE_NAMES)('refuses the view %s under an empty policy, scoped or not', (name) => {
     for (const requiresScoping of [true, false]) {
-      expect(relationAccess(catalog, policyOf(requiresScoping), undefined, name)).toMatchObject({
+      expect(relationAccess(catalog, policyOf(requiresScoping), undefined, name, postgres)).toMatchObject({
         kind: 'refused',
         code: 'RELATION_NOT_ALLOWED',
       });
-      expect(relationAccess(catalog, policyOf(requiresScoping), 'public', name).kind).toBe('refused');
+      expect(relationAccess(catalog, policyOf(requiresScoping), 'public', name, postgres).kind).toBe(
+        'refused',
+      );
     }
   });
 
@@ -69,7 +71,7 @@ describe('relationAccess: unlisted views named after Object.prototype members', 
     for (const name of ['constructor', '__proto__', 'valueOf'])
       expect(listedRelation(policy, name)).toBeUndefined();
     // A listed view of such a name is read as listed.
-    expect(relationAccess(catalog, policy, undefined, 'toString').kind).toBe('open');
+    expect(relationAccess(catalog, policy, undefined, 'toString', postgres).kind).toBe('open');
   });
 
   it('refuses them through both guards', async () => {

@@ -1,12 +1,12 @@
-// The PostgreSQL guard without a database (lib/sql/postgres.ts): the printed shape of each
+// The PostgreSQL guard without a database (lib/dialects/postgres/sql-guard.ts): the printed shape of each
 // rewrite, the row cap, every refusal code, and the corpus at the guard level. Execution and
 // the leak oracle: tests/integration/sql-postgres-*.test.ts.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { Catalog } from '#lib/connectors/types.ts';
-import { COMMON_FUNCTIONS, POSTGRES_FUNCTIONS } from '#lib/sql/functions.ts';
-import { guardPostgres } from '#lib/sql/postgres.ts';
-import { loadPostgresParser, parseStatements } from '#lib/sql/postgres-parser.ts';
+import type { Catalog } from '#lib/core/catalog.ts';
+import { COMMON_FUNCTIONS, POSTGRES_FUNCTIONS } from '#lib/dialects/postgres/functions.ts';
+import { loadPostgresParser, parseStatements } from '#lib/dialects/postgres/parser.ts';
+import { guardPostgres } from '#lib/dialects/postgres/sql-guard.ts';
 import type { GuardOutcome, GuardRequest, RefusalCode } from '#lib/sql/types.ts';
 import { corpusAttacks, corpusCatalog, corpusPolicy, corpusQueries } from '../corpus/postgres-oracle.ts';
 import { randomQuery } from '../corpus/postgres-random.ts';

@@ -4,8 +4,8 @@
 // translate, overlay). The usual recursive queries (counters, trees, dates, a path built with one
 // reference per step) stay allowed.
 import { describe, expect, it } from 'vitest';
-import { guardMysql } from '#lib/sql/mysql.ts';
-import { guardPostgres } from '#lib/sql/postgres.ts';
+import { guardMysql } from '#lib/dialects/mysql/sql-guard.ts';
+import { guardPostgres } from '#lib/dialects/postgres/sql-guard.ts';
 import type { GuardOutcome } from '#lib/sql/types.ts';
 import { corpusCatalog, corpusPolicy } from '../corpus/postgres-oracle.ts';
 import { sampleCatalog, samplePolicy } from './sql-mysql-corpus.ts';

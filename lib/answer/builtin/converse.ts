@@ -2,6 +2,7 @@
 // the engine's role (refused), requests for other tenants' rows (refused), SQL typed into the
 // chat (refused: only generated queries run), greetings, thanks and "what can you do" (answered
 // with the main tables in plain words). Checked before any schema matching.
+import { DIALECTS } from '#lib/dialects/index.ts';
 import type { ConversationalProposal, RefusedProposal } from '../engine.ts';
 import { type Lexicon, mainRelations } from './lexicon.ts';
 import { capitalize, joinAnd } from './words.ts';
@@ -30,7 +31,11 @@ const rawSql = [
   /^\s*select\s+\*/i,
   /;\s*\w/,
   /--|\/\*|\*\//,
-  /\b(?:pg_\w+|information_schema|pg_catalog|mysql\.user|sqlite_master)\b/i,
+  // Names only a probe of a system catalog uses: every dialect's (lib/dialects/<name>/index.ts).
+  new RegExp(
+    `\\b(?:${[...new Set(DIALECTS.flatMap((dialect) => dialect.catalogProbeWords)), 'sqlite_master'].join('|')})\\b`,
+    'i',
+  ),
   /\bunion\s+(?:all\s+)?select\b/i,
 ];
 

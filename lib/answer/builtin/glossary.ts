@@ -4,7 +4,7 @@
 // measures ("revenue" then means the operator's definition); filters of the forms `t.c`,
 // `NOT t.c`, `t.c = 'v'`, `t.c IN ('v', …)` and `t.c <op> n` become named conditions. Any other
 // SQL is left to the model engines, which get the glossary whole in their prompt.
-import type { Catalog } from '#lib/connectors/types.ts';
+import type { Catalog } from '#lib/core/catalog.ts';
 import type { Glossary } from '../glossary.ts';
 import type { ColumnRef, Filter, Measure } from './intent.ts';
 

@@ -10,7 +10,7 @@
 //     the relation named x or of the one relation that has it as its key.
 // Inferred keys are marked (`inferred`), and a relation that declares foreign keys keeps only its
 // own: declared keys are preferred whenever there are any.
-import type { Catalog, CatalogColumn, CatalogRelation, ForeignKey } from '#lib/connectors/types.ts';
+import type { Catalog, CatalogColumn, CatalogRelation, ForeignKey } from '#lib/core/catalog.ts';
 import { singular, splitIdentifier } from './words.ts';
 
 export interface InferredForeignKey extends ForeignKey {

@@ -3,7 +3,7 @@
 // singular words (with synonyms at a lower rank), sample values become phrases that name a
 // column and value, and foreign keys become the join graph. The tenant column is left out of all
 // of it: a question can never select, group by or filter on it, and no join runs through it.
-import type { Catalog, CatalogColumn, CatalogRelation, ColumnKind } from '#lib/connectors/types.ts';
+import type { Catalog, CatalogColumn, CatalogRelation, ColumnKind } from '#lib/core/catalog.ts';
 import type { Glossary } from '../glossary.ts';
 import { glossaryIndex } from './glossary.ts';
 import type { ColumnRef, Filter, Measure } from './intent.ts';

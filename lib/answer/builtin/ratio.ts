@@ -6,7 +6,7 @@
 // the two values, each a scalar subquery (both guards accept them). Ratios per group ("in each
 // state", "by continent", "over the years") are not handled: the question is asked back.
 
-import type { Dialect } from '#lib/connectors/types.ts';
+import type { DialectName } from '#lib/core/catalog.ts';
 import type { Proposal } from '../engine.ts';
 import { describeIntent } from './describe.ts';
 import type { Filter, Intent } from './intent.ts';
@@ -68,7 +68,7 @@ export const ratioProposal = (
   lexicon: Lexicon,
   left: Intent,
   right: Intent,
-  dialect: Dialect,
+  dialect: DialectName,
   percent: boolean,
 ): Proposal | undefined => {
   if (!divisible(left) || !divisible(right)) return undefined;

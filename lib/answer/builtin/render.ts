@@ -2,7 +2,8 @@
 // MySQL both accept: every column qualified by its table's alias, dates as literals computed from
 // the reference clock (no dialect date functions in filters), EXTRACT for time groups, ORDER BY
 // on every list with the key as tie-breaker, and a LIMIT on lists and rankings.
-import type { Dialect } from '#lib/connectors/types.ts';
+import type { DialectName } from '#lib/core/catalog.ts';
+import { dialectNamed } from '#lib/dialects/index.ts';
 import type { ColumnRef, Filter, Intent, Measure, Metric, TimeUnit } from './intent.ts';
 import { type JoinPlan, planJoins, pointingPath } from './joins.ts';
 import { type ColumnInfo, columnOf, type Lexicon, type RelationInfo, relationOf } from './lexicon.ts';
@@ -68,10 +69,10 @@ const inDays = (unit: 'minute' | 'hour' | 'day' | 'week'): string =>
 
 class Query {
   readonly lexicon: Lexicon;
-  readonly dialect: Dialect;
+  readonly dialect: DialectName;
   readonly aliases = new Map<string, string>();
 
-  constructor(lexicon: Lexicon, dialect: Dialect, plan: JoinPlan) {
+  constructor(lexicon: Lexicon, dialect: DialectName, plan: JoinPlan) {
     this.lexicon = lexicon;
     this.dialect = dialect;
     const used = new Set<string>();
@@ -126,14 +127,10 @@ class Query {
     const dates =
       columnOf(this.lexicon, measure.left)?.kind === 'date' &&
       columnOf(this.lexicon, measure.right)?.kind === 'date';
-    if (this.dialect === 'mysql') {
-      return dates
-        ? `DATEDIFF(${end}, ${start})${inDays(measure.unit)}`
-        : `TIMESTAMPDIFF(SECOND, ${start}, ${end}) / ${seconds}`;
-    }
+    const sql = dialectNamed(this.dialect).dates;
     return dates
-      ? `(${end} - ${start})${inDays(measure.unit)}`
-      : `EXTRACT(EPOCH FROM (${end} - ${start})) / ${seconds}`;
+      ? `${sql.daysBetween(start, end)}${inDays(measure.unit)}`
+      : `${sql.secondsBetween(start, end)} / ${seconds}`;
   }
 }
 
@@ -215,19 +212,14 @@ const listColumns = (subject: RelationInfo): ColumnInfo[] => {
 
 const timeExpressions = (query: Query, ref: ColumnRef, unit: TimeUnit) => {
   const column = query.column(ref);
-  const mysql = query.dialect === 'mysql';
+  const sql = dialectNamed(query.dialect).dates;
   // Parts that recur: the ISO weekday (1 Monday … 7 Sunday) and the hour; the ISO week as year × 100 + week.
-  if (unit === 'weekday')
-    return [
-      { sql: mysql ? `WEEKDAY(${column}) + 1` : `EXTRACT(ISODOW FROM ${column})`, name: 'period_weekday' },
-    ];
+  if (unit === 'weekday') return [{ sql: sql.isoWeekday(column), name: 'period_weekday' }];
   if (unit === 'hour') return [{ sql: `EXTRACT(HOUR FROM ${column})`, name: 'period_hour' }];
   if (unit === 'week')
     return [
       {
-        sql: mysql
-          ? `YEARWEEK(${column}, 3)`
-          : `EXTRACT(ISOYEAR FROM ${column}) * 100 + EXTRACT(WEEK FROM ${column})`,
+        sql: sql.isoWeek(column),
         name: 'period_week',
       },
     ];
@@ -255,7 +247,7 @@ const fewestRelated = (intent: Intent, plan: JoinPlan): JoinPlan['steps'][number
   return step;
 };
 
-export const renderSql = (lexicon: Lexicon, intent: Intent, dialect: Dialect): RenderResult => {
+export const renderSql = (lexicon: Lexicon, intent: Intent, dialect: DialectName): RenderResult => {
   const planned = planJoins(lexicon, intent.subject, relationsOf(intent));
   if (planned.kind === 'ambiguous')
     return { kind: 'problem', reason: 'ambiguous-join', tables: [planned.target] };

@@ -2,7 +2,8 @@
 // PostgreSQL, `backticks` on MySQL), and literals printed safely. Strings are single-quoted with
 // quotes doubled; a value holding a backslash or a control character is refused rather than
 // escaped, because MySQL reads backslash escapes in strings unless NO_BACKSLASH_ESCAPES is set.
-import type { Dialect } from '#lib/connectors/types.ts';
+import type { DialectName } from '#lib/core/catalog.ts';
+import { dialectNamed } from '#lib/dialects/index.ts';
 
 /** Keywords reserved in PostgreSQL or MySQL (and a few that only read badly as bare names). */
 const reserved = new Set(
@@ -31,10 +32,10 @@ const reserved = new Set(
   while window with write xor year_month zerofill`.split(/\s+/),
 );
 
-export const quoteIdentifier = (name: string, dialect: Dialect): string => {
-  const bare = dialect === 'postgres' ? /^[a-z_][a-z0-9_]*$/ : /^[A-Za-z_][A-Za-z0-9_]*$/;
-  if (bare.test(name) && !reserved.has(name.toLowerCase())) return name;
-  return dialect === 'postgres' ? `"${name.replaceAll('"', '""')}"` : `\`${name.replaceAll('`', '``')}\``;
+export const quoteIdentifier = (name: string, dialect: DialectName): string => {
+  const { bareIdentifier, quote } = dialectNamed(dialect);
+  if (bareIdentifier.test(name) && !reserved.has(name.toLowerCase())) return name;
+  return quote(name);
 };
 
 /** Whether a value can be printed as a string literal: plain text, no backslash or control character. */

@@ -15,7 +15,7 @@
 // The sampled values are the schema index's, which keeps only values seen under two or more
 // tenants (and scopes) (lib/connectors: IntrospectOptions.policy): nothing one tenant alone has
 // is ever matched or written into a prompt.
-import type { Catalog, CatalogRelation } from '#lib/connectors/types.ts';
+import type { Catalog, CatalogRelation } from '#lib/core/catalog.ts';
 import { lexiconFor } from '../builtin/lexicon.ts';
 import { editDistance, linkWord } from '../builtin/link.ts';
 import { type WordVectors, wordVectors } from '../builtin/vectors.ts';

@@ -3,10 +3,10 @@
 // row policy leaves open, or the only relation of a filtering derived table
 // `(SELECT * FROM db.t WHERE t.c = ? [AND ...] LIMIT 18446744073709551615)`. It shares no code with the rewrite beyond the
 // row policy, so a slip in the rewrite does not also slip past this check.
-import type { CatalogRelation } from '#lib/connectors/types.ts';
-import { type AstNode, canonicalTree, identifierText, identifierValue, isNode } from './mysql-parser.ts';
+import type { CatalogRelation } from '#lib/core/catalog.ts';
+import type { GuardRequest } from '#lib/sql/types.ts';
+import { type AstNode, canonicalTree, identifierText, identifierValue, isNode } from './parser.ts';
 import { relationAccess } from './policy.ts';
-import type { GuardRequest } from './types.ts';
 
 type Context = Pick<GuardRequest, 'catalog' | 'policy' | 'tenant' | 'scope'>;
 

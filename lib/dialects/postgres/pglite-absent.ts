@@ -3,8 +3,11 @@
 // empty, so its zips carry no PGlite worker, .wasm or .data (docs/operator-guide.md "The demo
 // stage"). A database registered with engine pglite fails to connect here as a connector whose
 // module is missing does: DB_CONNECTION_FAILED, ENGINE_UNAVAILABLE.
-import { connectionFailed, redactorFor } from './errors.ts';
-import type { Catalog, Connector, ExecuteLimits, IntrospectOptions, QueryResult } from './types.ts';
+
+import { redactorFor } from '#lib/connectors/errors.ts';
+import type { Connector, ExecuteLimits, IntrospectOptions, QueryResult } from '#lib/connectors/types.ts';
+import type { Catalog } from '#lib/core/catalog.ts';
+import { connectionFailed } from './errors.ts';
 
 const absent = (): Promise<never> =>
   Promise.reject(

@@ -3,7 +3,7 @@
 // condition on a constant (`city = 'Kyoto'`) from statistics gathered over every tenant's rows, so
 // the cost of a guarded query told one tenant how common a value is among the others'. The
 // ceiling therefore plans the statement with its constants turned into parameters, under a
-// generic plan (lib/connectors/postgres.ts, pglite-worker.ts: PREPARE with
+// generic plan (connector.ts, pglite-worker.ts: PREPARE with
 // plan_cache_mode = force_generic_plan, then EXPLAIN EXECUTE), where a condition on a parameter
 // is estimated the same whatever value it is given.
 // Constants that shape the statement rather than filter it stay as they are: a bare integer that
@@ -13,8 +13,8 @@
 // becomes a parameter: a literal inside `ORDER BY (SELECT count(*) … WHERE city = 'Kyoto')`
 // filters rows just as one in WHERE. A statement that cannot be prepared with untyped parameters
 // is prepared again with each parameter cast to its constant's own type (`typedSql`); see
-// lib/connectors/generic-cost.ts.
-import { loadPostgresParser, type PgNode, parseStatements, printStatement } from './postgres-parser.ts';
+// generic-cost.ts.
+import { loadPostgresParser, type PgNode, parseStatements, printStatement } from './parser.ts';
 
 /**
  * Arguments that name a unit or a format rather than a value (`date_trunc('month', …)`,

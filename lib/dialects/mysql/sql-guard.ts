@@ -10,10 +10,10 @@
 // and server-side prepared statements for the parameters (mysql2 `execute`, never `query`, whose
 // client-side substitution would also replace a `?` inside a string literal).
 import { isDeepStrictEqual } from 'node:util';
-import { type AstNode, canonicalTree, isNode, parseStatements, printStatement } from './mysql-parser.ts';
-import { BIND_PREFIX, Refusal, type RewriteState, refuse, statement, sweep } from './mysql-rewrite.ts';
-import { filteringProblems } from './mysql-verify.ts';
-import type { Guard, GuardOutcome, GuardRequest } from './types.ts';
+import type { Guard, GuardOutcome, GuardRequest } from '#lib/sql/types.ts';
+import { type AstNode, canonicalTree, isNode, parseStatements, printStatement } from './parser.ts';
+import { BIND_PREFIX, Refusal, type RewriteState, refuse, statement, sweep } from './rewrite.ts';
+import { filteringProblems } from './verify.ts';
 
 /** Longer input is refused before parsing: the parser's time grows with it. */
 export const MAX_SQL_LENGTH = 20_000;

@@ -25,21 +25,16 @@ import { existsSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { settings } from '#lib/config.ts';
+import { ConnectTimeout, QueryTimeout, redactorFor, tooExpensive } from '#lib/connectors/errors.ts';
+import { rowObjects } from '#lib/connectors/rows.ts';
+import type { Connector, ExecuteLimits, IntrospectOptions, QueryResult } from '#lib/connectors/types.ts';
+import type { Catalog } from '#lib/core/catalog.ts';
 import { ServiceError } from '#lib/errors.ts';
 import { logger } from '#lib/log.ts';
-import { costStatement } from '#lib/sql/generic-plan.ts';
-import {
-  ConnectTimeout,
-  connectionFailed,
-  QueryTimeout,
-  queryFailed,
-  redactorFor,
-  tooExpensive,
-} from './errors.ts';
-import { introspectPostgres } from './introspect-postgres.ts';
+import { connectionFailed, queryFailed } from './errors.ts';
+import { costStatement } from './generic-plan.ts';
+import { introspectPostgres } from './introspect.ts';
 import type { WorkerFailure, WorkerMessage, WorkerOptions, WorkerRequest } from './pglite-worker.ts';
-import { rowObjects } from './rows.ts';
-import type { Catalog, Connector, ExecuteLimits, IntrospectOptions, QueryResult } from './types.ts';
 
 export interface PgliteOptions {
   /** The seed SQL file loaded into every new in-memory copy. */

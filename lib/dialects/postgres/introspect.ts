@@ -2,16 +2,46 @@
 // materialized views, foreign tables and sequences the connecting role can read, with columns,
 // primary and foreign keys, the planner's row estimates, and user functions. pg_catalog rather
 // than information_schema: it is faster, shows materialized views, and does not hide columns.
+
 import {
   collectSamples,
   emptyRelation,
   MAX_SAMPLE_VALUES,
-  postgresColumnKind,
   SAMPLE_SCAN_ROWS,
   SAMPLE_TIMEOUT_MS,
   type SampleRequest,
-} from './introspect.ts';
-import type { Catalog, CatalogRelation, IntrospectOptions, RelationKind } from './types.ts';
+} from '#lib/connectors/introspect.ts';
+import type { IntrospectOptions } from '#lib/connectors/types.ts';
+import type { Catalog, CatalogRelation, ColumnKind, RelationKind } from '#lib/core/catalog.ts';
+import { POSTGRES_SYSTEM } from './policy.ts';
+
+const postgresKinds: Record<string, ColumnKind> = {
+  int2: 'integer',
+  int4: 'integer',
+  int8: 'integer',
+  oid: 'integer',
+  numeric: 'decimal',
+  float4: 'decimal',
+  float8: 'decimal',
+  money: 'decimal',
+  text: 'text',
+  varchar: 'text',
+  bpchar: 'text',
+  char: 'text',
+  name: 'text',
+  citext: 'text',
+  uuid: 'uuid',
+  bool: 'boolean',
+  date: 'date',
+  timestamp: 'timestamp',
+  timestamptz: 'timestamp',
+  json: 'json',
+  jsonb: 'json',
+};
+
+/** PostgreSQL: by the (domain's base) type name; enums are text. */
+export const postgresColumnKind = (typname: string, typtype: string): ColumnKind =>
+  typtype === 'e' ? 'text' : (postgresKinds[typname] ?? 'other');
 
 /** Runs trusted SQL (read-only) and returns rows as objects. */
 export type RunQuery = (
@@ -173,12 +203,16 @@ export const introspectPostgres = async (
     userFunctions: functionRows.map((row) => String(row.name)),
     indexedAt: now.toISOString(),
   };
-  await collectSamples(catalog, options, async (request) =>
-    (await run(sampleSql(request), [], SAMPLE_TIMEOUT_MS)).map((row) => ({
-      v: row.v,
-      tenants: row.tenants,
-      scopes: row.scopes,
-    })),
+  await collectSamples(
+    catalog,
+    options,
+    async (request) =>
+      (await run(sampleSql(request), [], SAMPLE_TIMEOUT_MS)).map((row) => ({
+        v: row.v,
+        tenants: row.tenants,
+        scopes: row.scopes,
+      })),
+    POSTGRES_SYSTEM,
   );
   return catalog;
 };

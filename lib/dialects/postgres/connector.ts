@@ -16,15 +16,17 @@
 import { isIP } from 'node:net';
 import type { ConnectionOptions } from 'node:tls';
 import pg from 'pg';
+import { type Redact, redactorFor, tooExpensive } from '#lib/connectors/errors.ts';
+import { parseBigInteger, rowObjects } from '#lib/connectors/rows.ts';
+import { targetSockets } from '#lib/connectors/target.ts';
+import { transportOf } from '#lib/connectors/tls.ts';
+import type { Connector, ExecuteLimits, IntrospectOptions, QueryResult } from '#lib/connectors/types.ts';
+import type { Catalog } from '#lib/core/catalog.ts';
 import { logger } from '#lib/log.ts';
-import { costStatement } from '#lib/sql/generic-plan.ts';
-import { connectionFailed, queryFailed, type Redact, redactorFor, tooExpensive } from './errors.ts';
+import { connectionFailed, queryFailed } from './errors.ts';
 import { GUARDED_WORK_MEM, genericCost } from './generic-cost.ts';
-import { introspectPostgres } from './introspect-postgres.ts';
-import { parseBigInteger, rowObjects } from './rows.ts';
-import { targetSockets } from './target.ts';
-import { transportOf } from './tls.ts';
-import type { Catalog, Connector, ExecuteLimits, IntrospectOptions, QueryResult } from './types.ts';
+import { costStatement } from './generic-plan.ts';
+import { introspectPostgres } from './introspect.ts';
 
 export interface PostgresOptions {
   url: string;

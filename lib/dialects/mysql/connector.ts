@@ -18,29 +18,24 @@
 // modes MySQL 8 sets by default, so a query behaves the same on every server whatever its
 // configured default.
 import mysql from 'mysql2/promise';
-import { logger } from '#lib/log.ts';
-import { connectionFailed, queryFailed, type Redact, redactorFor } from './errors.ts';
+import { type Redact, redactorFor } from '#lib/connectors/errors.ts';
 import {
   collectSamples,
   emptyRelation,
   MAX_SAMPLE_VALUES,
-  mysqlColumnKind,
   SAMPLE_SCAN_ROWS,
   SAMPLE_TIMEOUT_MS,
   type SampleRequest,
-} from './introspect.ts';
-import { rowObjects } from './rows.ts';
-import { targetSockets } from './target.ts';
-import { transportOf } from './tls.ts';
-import type {
-  Catalog,
-  CatalogRelation,
-  Connector,
-  ExecuteLimits,
-  IntrospectOptions,
-  QueryResult,
-  RelationKind,
-} from './types.ts';
+} from '#lib/connectors/introspect.ts';
+import { rowObjects } from '#lib/connectors/rows.ts';
+import { targetSockets } from '#lib/connectors/target.ts';
+import { transportOf } from '#lib/connectors/tls.ts';
+import type { Connector, ExecuteLimits, IntrospectOptions, QueryResult } from '#lib/connectors/types.ts';
+import type { Catalog, CatalogRelation, RelationKind } from '#lib/core/catalog.ts';
+import { logger } from '#lib/log.ts';
+import { connectionFailed, queryFailed } from './errors.ts';
+import { mysqlColumnKind } from './introspect.ts';
+import { MYSQL_SYSTEM } from './policy.ts';
 
 // No ONLY_FULL_GROUP_BY: with mysql2's cached prepared statements, MariaDB 10.11 refuses the
 // second execution of an aggregate over a derived table ("Mixing of GROUP columns"), and every
@@ -316,12 +311,16 @@ export class MysqlConnector implements Connector {
       userFunctions: routineRows.map((row) => String(row.name)),
       indexedAt: new Date().toISOString(),
     };
-    await collectSamples(catalog, options, async (request) =>
-      (await this.#internal(sampleSql(request), SAMPLE_TIMEOUT_MS)).map((row) => ({
-        v: row.v,
-        tenants: row.tenants,
-        scopes: row.scopes,
-      })),
+    await collectSamples(
+      catalog,
+      options,
+      async (request) =>
+        (await this.#internal(sampleSql(request), SAMPLE_TIMEOUT_MS)).map((row) => ({
+          v: row.v,
+          tenants: row.tenants,
+          scopes: row.scopes,
+        })),
+      MYSQL_SYSTEM,
     );
     return catalog;
   }

@@ -1,6 +1,6 @@
 // The cost the EXPLAIN ceiling compares (docs/design.md "Isolation against an attacker: second
 // round"): the planner's total cost of the statement's GENERIC plan, with its value constants as
-// parameters (lib/sql/generic-plan.ts), so that whether a query is refused for cost depends on
+// parameters (lib/dialects/postgres/generic-plan.ts), so that whether a query is refused for cost depends on
 // its shape, never on how common a literal value is among other tenants' rows. The same steps on
 // a PostgreSQL server (12 and later) and on PGlite, inside the query's read-only transaction:
 //   SAVEPOINT → SET LOCAL plan_cache_mode = force_generic_plan; PREPARE … AS <generic statement>
@@ -12,7 +12,7 @@
 // refused as too expensive, the same answer as a cost above the ceiling: a statement made
 // unpreparable on purpose must not run without a ceiling. Whether that happens depends on the
 // statement's text and the schema's types only, never on a literal's value.
-// The statement itself is made where the SQL parser runs (costStatement, lib/sql/generic-plan.ts),
+// The statement itself is made where the SQL parser runs (costStatement, lib/dialects/postgres/generic-plan.ts),
 // not in PGlite's worker, which imports only this file.
 
 const NAME = 'tabletalk_cost';

@@ -2,13 +2,13 @@
 // node against an allowlist of shapes, and rewrites every relation reference in place
 // (docs/design.md "Tenant filtering and the SQL guard", steps 2 to 5). Anything the walk does not
 // know is refused: a shape it has not seen may hide a relation it would not wrap.
-import type { CatalogColumn, CatalogRelation } from '#lib/connectors/types.ts';
-import { mysqlSizeRefusal } from './allocation.ts';
-import { MYSQL_AGGREGATES, MYSQL_FUNCTIONS } from './mysql-functions.ts';
-import { type AstNode, identifierText, identifierValue, isNode } from './mysql-parser.ts';
+import type { CatalogColumn, CatalogRelation } from '#lib/core/catalog.ts';
+import { mysqlSizeRefusal } from '#lib/sql/allocation.ts';
+import { mysqlRecursionRefusal } from '#lib/sql/recursion.ts';
+import type { GuardRequest, RefusalCode } from '#lib/sql/types.ts';
+import { MYSQL_AGGREGATES, MYSQL_FUNCTIONS } from './functions.ts';
+import { type AstNode, identifierText, identifierValue, isNode } from './parser.ts';
 import { relationAccess } from './policy.ts';
-import { mysqlRecursionRefusal } from './recursion.ts';
-import type { GuardRequest, RefusalCode } from './types.ts';
 
 export class Refusal extends Error {
   readonly code: RefusalCode;

@@ -9,15 +9,10 @@
 // a built-in one), a read-only transaction and a statement timeout. String literals are printed
 // in standard form, with E'' where a backslash appears, so their meaning does not depend on
 // standard_conforming_strings.
-import {
-  loadPostgresParser,
-  type PgNode,
-  parseStatements,
-  printStatement,
-  sameTree,
-} from './postgres-parser.ts';
-import { bindParameters, capRows, newWalkState, Refusal, refuse, walkSelect } from './postgres-rewrite.ts';
-import type { Guard, GuardOutcome, GuardRequest } from './types.ts';
+
+import type { Guard, GuardOutcome, GuardRequest } from '#lib/sql/types.ts';
+import { loadPostgresParser, type PgNode, parseStatements, printStatement, sameTree } from './parser.ts';
+import { bindParameters, capRows, newWalkState, Refusal, refuse, walkSelect } from './rewrite.ts';
 
 /** Longer input is refused before parsing. */
 export const MAX_SQL_LENGTH = 20_000;

@@ -3,7 +3,7 @@
 // unquoted identifiers; a dialect's guard compares in its own case rules. COMMON_FUNCTIONS are
 // names that are built in and free of side effects in both dialects (not always with the same
 // result: `length` counts bytes in MySQL), for the MySQL guard to reuse; POSTGRES_FUNCTIONS is
-// what lib/sql/postgres.ts checks.
+// what the guard (sql-guard.ts) checks.
 //
 // Left out on purpose (PostgreSQL), whatever schema they are called through:
 // - time and locks: pg_sleep*, pg_advisory* / pg_try_advisory*, txid_* / pg_current_xact_id,

@@ -1,8 +1,53 @@
-// The row policy shared by both dialects' guards: for each relation a query names, whether it
-// is filtered on a tenant (and scope) column, readable by everyone, or refused
-// (docs/design.md "Tenant filtering and the SQL guard").
-import type { Catalog, CatalogRelation } from '#lib/connectors/types.ts';
-import type { DatabaseRecord, RowPolicy } from '#lib/store/databases.ts';
+// The row policy (docs/design.md "Tenant filtering and the SQL guard"): the stored settings and
+// their schema, and for each relation a query names whether it is filtered on a tenant (and
+// scope) column, readable by everyone, or refused. Part of the core (docs/design.md "Databases
+// as one seam"): the guard, the engines, introspection, the store and the control plane read
+// it, and it imports nothing of the service.
+import * as v from 'valibot';
+import type { Catalog, CatalogRelation } from './catalog.ts';
+
+const columnName = v.pipe(
+  v.string(),
+  v.regex(/^[A-Za-z_][A-Za-z0-9_$]{0,62}$/, 'must be a plain column name'),
+);
+const relationName = v.pipe(
+  v.string(),
+  v.regex(/^[A-Za-z_][A-Za-z0-9_$]*(\.[A-Za-z_][A-Za-z0-9_$]*)?$/, 'must be a table name'),
+);
+
+/**
+ * Keys a parsed record silently drops (valibot skips them so that they cannot reach a
+ * prototype): refused instead, so that an operator who lists a relation of that name is told.
+ */
+const RESERVED_KEYS = ['__proto__', 'constructor', 'prototype'];
+const withoutReservedKeys = v.custom<unknown>(
+  (input) =>
+    typeof input !== 'object' || input === null || !RESERVED_KEYS.some((key) => Object.hasOwn(input, key)),
+  `the row policy cannot list a relation named ${RESERVED_KEYS.join(', ')}`,
+);
+
+/** Row policy (docs/design.md "Tenant filtering"): default columns and per-relation overrides. */
+export const RowPolicy = v.strictObject({
+  tenant_column: v.optional(columnName),
+  scope_column: v.optional(columnName),
+  /** A request without X-Scope-Id is refused (403), not filtered by tenant only. */
+  scope_required: v.optional(v.boolean()),
+  tables: v.optional(
+    v.pipe(
+      withoutReservedKeys,
+      v.record(
+        relationName,
+        v.strictObject({
+          tenant_column: v.optional(columnName),
+          scope_column: v.optional(columnName),
+          shared: v.optional(v.boolean()),
+        }),
+      ),
+    ),
+    {},
+  ),
+});
+export type RowPolicy = v.InferOutput<typeof RowPolicy>;
 
 /** The database's settings as the guard applies them. */
 export interface EffectivePolicy {
@@ -21,12 +66,15 @@ export interface EffectivePolicy {
   tables: RowPolicy['tables'];
 }
 
-export const effectivePolicy = (
-  database: Pick<
-    DatabaseRecord,
-    'requiresOrganizationScoping' | 'tenantFilterColumn' | 'scopeFilterColumn' | 'policy'
-  >,
-): EffectivePolicy => {
+/** The settings of a database record (lib/store/databases.ts) the guard reads. */
+export interface PolicySettings {
+  requiresOrganizationScoping: boolean;
+  tenantFilterColumn?: string | undefined;
+  scopeFilterColumn?: string | undefined;
+  policy: RowPolicy;
+}
+
+export const effectivePolicy = (database: PolicySettings): EffectivePolicy => {
   const tenantColumn = database.policy.tenant_column ?? database.tenantFilterColumn;
   const scopeColumn = database.policy.scope_column ?? database.scopeFilterColumn;
   return {
@@ -62,14 +110,16 @@ export type RelationAccess =
       message: string;
     };
 
-export const SYSTEM_SCHEMAS = new Set([
-  'pg_catalog',
-  'information_schema',
-  'pg_toast',
-  'mysql',
-  'performance_schema',
-  'sys',
-]);
+/**
+ * The names a dialect keeps for its own catalogs (its `Dialect` object, lib/dialects/types.ts):
+ * a query may never read them, whatever the row policy says.
+ */
+export interface SystemNames {
+  /** Schemas (lower case) of the server's own catalogs and accounts. */
+  readonly systemSchemas: ReadonlySet<string>;
+  /** Unqualified names the server resolves to its catalog before the default schema. */
+  readonly systemNamePattern?: RegExp;
+}
 
 const hasColumn = (relation: CatalogRelation, column: string | undefined): column is string =>
   column !== undefined && relation.columns.some((c) => c.name === column);
@@ -84,10 +134,14 @@ export const relationAccess = (
   policy: EffectivePolicy,
   schema: string | undefined,
   name: string,
+  system: SystemNames,
 ): RelationAccess => {
   const resolvedSchema = schema ?? catalog.defaultSchema;
   const qualified = `${resolvedSchema}.${name}`;
-  if (SYSTEM_SCHEMAS.has(resolvedSchema.toLowerCase()) || (schema === undefined && /^pg_/i.test(name))) {
+  if (
+    system.systemSchemas.has(resolvedSchema.toLowerCase()) ||
+    (schema === undefined && system.systemNamePattern?.test(name) === true)
+  ) {
     return {
       kind: 'refused',
       code: 'SYSTEM_CATALOG',

@@ -1,4 +1,4 @@
-// The child process that owns one in-memory PGlite database (lib/connectors/pglite.ts).
+// The child process that owns one in-memory PGlite database (lib/dialects/postgres/pglite.ts).
 // PGlite has no working statement_timeout and runs queries on the thread that calls it, so the
 // connector keeps it here and kills the whole process when a query overruns; a new worker
 // rebuilds the database from the seed file. Its options come as the first argument (JSON).
@@ -30,7 +30,7 @@ export interface WorkerRequest {
   /** Guarded SQL: `SET LOCAL search_path = pg_catalog`. Introspection runs unpinned. */
   pin: boolean;
   maxCost?: number;
-  /** The statement whose generic plan the ceiling reads (lib/connectors/generic-cost.ts). */
+  /** The statement whose generic plan the ceiling reads (lib/dialects/postgres/generic-cost.ts). */
   costStatement?: { sql: string; typedSql: string; parameters: number };
 }
 

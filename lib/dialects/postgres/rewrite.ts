@@ -13,13 +13,13 @@
 //   the named one), judged by relationAccess(), and replaced by its filtered, schema-qualified
 //   form. A FROM item is the only way a query reads rows, so filtering every FROM item that
 //   names a relation filters the whole query, whatever the expressions around it do.
-import type { Catalog, CatalogColumn } from '#lib/connectors/types.ts';
-import { postgresSizeRefusal } from './allocation.ts';
+import type { Catalog, CatalogColumn } from '#lib/core/catalog.ts';
+import { postgresSizeRefusal } from '#lib/sql/allocation.ts';
+import { postgresRecursionRefusal } from '#lib/sql/recursion.ts';
+import type { GuardRequest, RefusalCode } from '#lib/sql/types.ts';
 import { POSTGRES_FUNCTIONS } from './functions.ts';
+import type { PgNode } from './parser.ts';
 import { relationAccess } from './policy.ts';
-import type { PgNode } from './postgres-parser.ts';
-import { postgresRecursionRefusal } from './recursion.ts';
-import type { GuardRequest, RefusalCode } from './types.ts';
 
 export class Refusal extends Error {
   readonly code: RefusalCode;
