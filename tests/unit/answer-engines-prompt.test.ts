@@ -91,11 +91,18 @@ describe('relevance selection on a 50-table catalog', () => {
   });
 
   it('respects a small token budget, best relations first', () => {
-    const chosen = select('How many cancelled orders did each customer place?', 12, 150);
-    expect(chosen).toContain('orders');
-    const tokens = bigCatalog.relations
-      .filter((relation) => chosen.includes(relation.name))
-      .reduce((sum, relation) => sum + countTokens(renderRelation(bigCatalog, relation, 'org_id')), 0);
+    const chosen = selectRelations(bigCatalog, 'How many cancelled orders did each customer place?', {
+      maxRelations: 12,
+      schemaTokens: 150,
+      wideColumns: 14,
+      tenantColumn: 'org_id',
+    });
+    expect(chosen.map(({ relation }) => relation.name)).toContain('orders');
+    // What is shown (whole, or with keys, labels and linked columns) fits the budget.
+    const tokens = chosen.reduce(
+      (sum, selected) => sum + countTokens(renderRelation(bigCatalog, selected.relation, 'org_id', selected)),
+      0,
+    );
     expect(tokens).toBeLessThanOrEqual(150);
   });
 

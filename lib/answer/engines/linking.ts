@@ -16,7 +16,7 @@
 // tenants (and scopes) (lib/connectors: IntrospectOptions.policy): nothing one tenant alone has
 // is ever matched or written into a prompt.
 import type { Catalog, CatalogRelation } from '#lib/connectors/types.ts';
-import { lexiconFor } from '../builtin/lexicon.ts';
+import { type Edge, lexiconFor } from '../builtin/lexicon.ts';
 import { editDistance, linkWord } from '../builtin/link.ts';
 import { type WordVectors, wordVectors } from '../builtin/vectors.ts';
 import { lexicalDatabase } from '../builtin/wordnet.ts';
@@ -155,10 +155,122 @@ export const linkSchema = (
   ];
   for (const [text, weight] of texts)
     linkText(catalog, text, evidence(weight), lexicon, tenantColumn, glossary);
+  // What the conversation's earlier queries (and a failed one) read: a follow-up goes on from
+  // them ("and in 2025?", "break that down by depot").
+  for (const text of options.context ?? []) {
+    for (const relation of relationsNamedIn(catalog, text)) {
+      const key = relationKey(relation);
+      evidence(1).add(key, CONTEXT_RELATION);
+      for (const column of columnsNamedIn(relation, text)) evidence(1).add(key, 0, column);
+    }
+  }
+  // A question about money ("cost the most", "total outlay") reads the money columns of the
+  // relations it names, whatever those columns are called.
+  if (
+    lexicon &&
+    foldText(question)
+      .split(' ')
+      .some((word) => MONEY_WORDS.has(word))
+  ) {
+    for (const [key, linked] of byKey) {
+      for (const column of lexicon.relations.get(key)?.columns ?? [])
+        if (column.money && !column.key) linked.columns.add(column.name);
+    }
+  }
+  // Keys on the tenant column join everything and are left out.
+  const edges: Edge[] = [...keysByName(catalog, tenantColumn)];
+  for (const list of lexicon?.edges.values() ?? []) for (const edge of list) edges.push(edge);
+  for (const relation of catalog.relations)
+    for (const key of relation.foreignKeys)
+      edges.push({
+        child: relationKey(relation),
+        parent: relationKey(key.references),
+        childColumns: key.columns,
+        parentColumns: key.references.columns,
+      });
+  const kept = edges.filter(
+    (edge) => edge.child !== edge.parent && !edge.childColumns.includes(tenantColumn ?? ''),
+  );
+  linkKeys(byKey, kept, evidence(1));
   const joins: [string, string][] = [];
-  for (const edges of lexicon?.edges.values() ?? [])
-    for (const edge of edges) if (edge.child !== edge.parent) joins.push([edge.child, edge.parent]);
+  for (const edge of kept) joins.push([edge.child, edge.parent]);
   return { byKey, joins };
+};
+
+/** Words of a question that ask about money. */
+const MONEY_WORDS = new Set(
+  `cost costs costly expensive cheap cheaper cheapest price prices priced pricey value valued worth
+  money spend spent spending outlay paid pay payout revenue earned earn earnings charged owed
+  dollars euros pounds`.split(/\s+/),
+);
+
+/**
+ * Keys the database does not declare, read from a column named after another relation's own
+ * key: `assigned_tech_id` (or `tech_id`) refers to the relation whose primary key is `tech_id`.
+ */
+const keysByName = (catalog: Catalog, tenantColumn: string | undefined): Edge[] => {
+  const owners = new Map<string, CatalogRelation[]>();
+  for (const relation of catalog.relations) {
+    const [key, ...more] = relation.primaryKey;
+    if (!key || more.length > 0 || key === 'id' || key === tenantColumn || !/_id$/i.test(key)) continue;
+    owners.set(key.toLowerCase(), [...(owners.get(key.toLowerCase()) ?? []), relation]);
+  }
+  const edges: Edge[] = [];
+  for (const relation of catalog.relations) {
+    for (const column of relation.columns) {
+      const name = column.name.toLowerCase();
+      for (const [key, parents] of owners) {
+        if (parents.length !== 1 || !(name === key || name.endsWith(`_${key}`))) continue;
+        const parent = parents[0]!;
+        if (parent === relation) continue;
+        edges.push({
+          child: relationKey(relation),
+          parent: relationKey(parent),
+          childColumns: [column.name],
+          parentColumns: [parent.primaryKey[0]!],
+          inferred: true,
+        });
+      }
+    }
+  }
+  return edges;
+};
+
+/** Evidence for a relation whose columns a measure or a glossary condition the question names reads. */
+const MEASURE = 5;
+
+/** Every column reference (`{table, column}`) inside a measure or filter of the builtin lexicon. */
+const refsIn = (value: unknown, found: { table: string; column: string }[] = []) => {
+  if (Array.isArray(value)) for (const item of value) refsIn(item, found);
+  else if (value !== null && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    if (typeof record.table === 'string' && typeof record.column === 'string')
+      found.push({ table: record.table, column: record.column });
+    for (const [field, inner] of Object.entries(record)) if (field !== 'table') refsIn(inner, found);
+  }
+  return found;
+};
+
+/** Evidence for a relation an earlier query of the conversation (or the failed one) reads. */
+const CONTEXT_RELATION = 4;
+/** Evidence for the relation a linked key column refers to ("who is assigned" → technicians). */
+const KEY_PARENT = 2;
+
+/**
+ * The relation a linked column refers to comes along with its key: "who is assigned" links
+ * `work_orders.assigned_tech_id`, whose rows are `technicians`' (declared or inferred keys).
+ */
+const linkKeys = (byKey: Map<string, LinkedRelation>, edges: readonly Edge[], evidence: Evidence) => {
+  const additions: [string, string[]][] = [];
+  for (const edge of edges) {
+    const linked = byKey.get(edge.child);
+    if (!linked || !edge.childColumns.every((column) => linked.columns.has(column))) continue;
+    additions.push([edge.parent, edge.parentColumns]);
+  }
+  for (const [parent, columns] of additions) {
+    evidence.add(parent, KEY_PARENT);
+    for (const column of columns) evidence.add(parent, 0, column);
+  }
 };
 
 const linkText = (
@@ -180,6 +292,22 @@ const linkText = (
         if (size === 1 && (stopwords.has(slice[0]!) || questionFillers.has(slice[0]!))) continue;
         const entries = lexicon.phrases.get(phraseKey(slice));
         if (!entries) continue;
+        const refsOf = (entry: Extract<(typeof entries)[number], { kind: 'measure' | 'preset' }>) =>
+          refsIn(
+            entry.kind === 'preset'
+              ? entry.filter
+              : entry.name === 'revenue'
+                ? lexicon.revenueTiers[0]
+                : lexicon.metrics.get(entry.name),
+          );
+        // A measure this schema has no columns for ("invoiced" as revenue, with no revenue
+        // column) explains nothing: the words stay for the other readings below.
+        if (
+          entries.every(
+            (entry) => (entry.kind === 'measure' || entry.kind === 'preset') && refsOf(entry).length === 0,
+          )
+        )
+          continue;
         for (let i = start; i < start + size; i++) covered.add(i);
         // A value many relations share ("open", "active") says little about which one is meant.
         // So does a column every relation has ("amount", "created at").
@@ -191,6 +319,13 @@ const linkText = (
             evidence.add(entry.table, (2 + entry.rank / 2) / Math.sqrt(columnTables), entry.column);
           else if (entry.kind === 'value')
             evidence.add(entry.table, 4 / valueTables, entry.column, entry.value);
+          else {
+            // A measure ("invoiced", "revenue", a metric or duration the glossary or the names
+            // define) or a condition the glossary names: the columns it reads.
+            const refs = refsOf(entry);
+            const tables = new Set(refs.map((ref) => ref.table)).size;
+            for (const ref of refs) evidence.add(ref.table, MEASURE / tables, ref.column);
+          }
         }
       }
     }
@@ -200,21 +335,34 @@ const linkText = (
   // a synonym's target, the relation it names.
   if (glossary) {
     const folded = ` ${words.join(' ')} `;
-    const uses = (term: string) => {
+    const present = new Set(words.map(singular));
+    /**
+     * How much the question uses a term: 1 for the term as written (or its plural), or all its
+     * content words in any order ("spend on fuel" for "fuel spend"); ½ for the last content
+     * word of a longer term alone ("spend" for "po spend").
+     */
+    const uses = (term: string): number => {
       const key = foldText(term);
-      return key !== '' && (folded.includes(` ${key} `) || folded.includes(` ${key}s `));
+      if (key === '') return 0;
+      if (folded.includes(` ${key} `) || folded.includes(` ${key}s `)) return 1;
+      const content = contentOf(key.split(' ')).map(singular);
+      if (content.length < 2) return 0;
+      if (content.every((word) => present.has(word))) return 1;
+      const head = content[content.length - 1]!;
+      return head.length > 3 && present.has(head) ? 0.5 : 0;
     };
-    const linkSql = (sql: string) => {
+    const linkSql = (sql: string, use: number) => {
+      if (use === 0) return;
       for (const relation of relationsNamedIn(catalog, sql)) {
         const key = relationKey(relation);
-        evidence.add(key, 6);
+        evidence.add(key, 6 * use);
         for (const column of columnsNamedIn(relation, sql)) evidence.add(key, 0, column);
       }
     };
-    for (const [term, sql] of Object.entries(glossary.metrics)) if (uses(term)) linkSql(sql);
-    for (const [term, sql] of Object.entries(glossary.filters)) if (uses(term)) linkSql(sql);
+    for (const [term, sql] of Object.entries(glossary.metrics)) linkSql(sql, uses(term));
+    for (const [term, sql] of Object.entries(glossary.filters)) linkSql(sql, uses(term));
     for (const [term, target] of Object.entries(glossary.synonyms))
-      if (uses(term)) linkSql(target.replace('.', ' '));
+      linkSql(target.replace('.', ' '), uses(term));
   }
 
   const content = contentOf(words);
@@ -280,7 +428,40 @@ const linkText = (
   for (const hit of valueHits)
     evidence.add(hit.key, hit.score / (sharing.get(hit.folded)?.size ?? 1), hit.column, hit.value);
 
-  // 5. WordNet and typos for content words nothing above explained ("trucks" → vehicles).
+  // 5. Acronyms written in capitals ("POs" → purchase_orders), and other forms of a word
+  // ("invoiced" → invoices, "teaches" → teacher → instructors).
+  for (const acronym of text.matchAll(/\b([A-Z]{2,5})s?\b/g)) {
+    for (const relation of catalog.relations) {
+      const parts = splitIdentifier(relation.name);
+      if (parts.length >= 2 && parts.map((part) => part[0]).join('') === acronym[1]!.toLowerCase()) {
+        evidence.add(relationKey(relation), 5);
+        linked.add(acronym[0].toLowerCase());
+        linked.add(singular(acronym[0].toLowerCase()));
+      }
+    }
+  }
+  const forms: string[] = [];
+  words.forEach((word, index) => {
+    if (covered.has(index) || word.length < 5 || stopwords.has(word) || questionFillers.has(word)) return;
+    if (linked.has(singular(word))) return;
+    const stems = stemsOf(word);
+    if (stems.length === 0) return;
+    let found = false;
+    for (const relation of catalog.relations) {
+      if (relationNouns(relation).some((noun) => stems.includes(noun))) {
+        evidence.add(relationKey(relation), 4);
+        found = true;
+      }
+    }
+    if (found) linked.add(singular(word));
+    else
+      forms.push(
+        ...stems.flatMap((stem) => [`${stem}er`, `${stem}or`, ...(stem.endsWith('e') ? [`${stem}r`] : [])]),
+      );
+  });
+  if (forms.length > 0) wordSenseLinks(catalog, forms, new Set(), scaled(evidence, 0.75));
+
+  // 6. WordNet and typos for content words nothing above explained ("trucks" → vehicles).
   for (const word of wordSenseLinks(catalog, words, covered, evidence)) linked.add(singular(word));
   if (lexicon) {
     words.forEach((word, index) => {
@@ -299,7 +480,7 @@ const linkText = (
     });
   }
 
-  // 6. Word vectors for the content words nothing above linked ("laptops" → devices).
+  // 7. Word vectors for the content words nothing above linked ("laptops" → devices).
   const unlinked = words.filter(
     (word, index) =>
       !covered.has(index) &&
@@ -309,6 +490,33 @@ const linkText = (
       !linked.has(singular(word)),
   );
   if (unlinked.length > 0) wordVectorLinks(catalog, unlinked, evidence, tenantColumn);
+};
+
+/** Evidence at a fraction of its weight. */
+const scaled = (evidence: Evidence, factor: number): Evidence => ({
+  add: (key, score, column, value) => evidence.add(key, score * factor, column, value),
+});
+
+/**
+ * The stems of a verb form or derived noun: "invoiced" → invoice, "teaches" → teach, "billing"
+ * → bill. Empty for a word without such an ending.
+ */
+const stemsOf = (word: string): string[] => {
+  const stems = new Set<string>();
+  const ending = /^(.{3,}?)(ied|ies|ed|es|ing|s)$/.exec(word);
+  if (!ending) return [];
+  const [, stem, suffix] = ending as unknown as [string, string, string];
+  if (suffix === 'ied' || suffix === 'ies') stems.add(`${stem}y`);
+  else if (suffix === 'ing' || suffix === 'ed') {
+    stems.add(stem);
+    stems.add(`${stem}e`);
+    // A doubled consonant: "shipped" → ship.
+    if (/([^aeiou])\1$/.test(stem)) stems.add(stem.slice(0, -1));
+  } else if (suffix === 'es') {
+    stems.add(stem);
+    stems.add(`${stem}e`);
+  }
+  return [...stems].filter((stem) => stem.length >= 4 && stem !== word);
 };
 
 // ---- word vectors -------------------------------------------------------------------------------

@@ -35,7 +35,10 @@ export interface ChatPrompt {
 }
 
 export interface PromptOptions {
-  /** Relations detailed at most (the relevant ones on large schemas). */
+  /**
+   * Relations detailed at most (the relevant ones on large schemas), of which at most 12 whole
+   * (the others with their keys, labels and the columns the question named).
+   */
   maxRelations: number;
   /**
    * Token budget of the whole prompt (counted with a tokenizer, lib/answer/engines/tokens.ts):
@@ -52,7 +55,7 @@ export interface PromptOptions {
 }
 
 export const defaultPromptOptions: PromptOptions = {
-  maxRelations: 12,
+  maxRelations: 20,
   promptTokens: 2_450,
   minSchemaTokens: 600,
   wideColumns: 14,
@@ -184,28 +187,40 @@ export interface SelectedRelation {
 /** Column names that label a row to a person. */
 const LABEL = /(?:^|_)(?:name|title|label|code|email)$/i;
 
-/** The columns a wide relation keeps: keys, labels, what the question named. */
+/**
+ * The columns a relation keeps when it is not shown whole: keys, labels, what the question
+ * named; undefined when that is every column.
+ */
 const prunedColumns = (
   relation: CatalogRelation,
   linked: ReadonlySet<string>,
   options: SelectOptions,
 ): ReadonlySet<string> | undefined => {
   const shown = relation.columns.filter((c) => c.name !== options.tenantColumn);
-  if (shown.length <= options.wideColumns) return undefined;
   const keys = new Set([...relation.primaryKey, ...relation.foreignKeys.flatMap((k) => k.columns)]);
-  return new Set(
-    shown.filter((c) => keys.has(c.name) || linked.has(c.name) || LABEL.test(c.name)).map((c) => c.name),
-  );
+  const kept = shown
+    .filter((c) => keys.has(c.name) || linked.has(c.name) || LABEL.test(c.name))
+    .map((c) => c.name);
+  return kept.length < shown.length ? new Set(kept) : undefined;
 };
+
+/** The share of the best evidence that makes a relation strong, and of the budget strong relations get whole. */
+const STRONG = 0.5;
+
+/** Relations detailed whole at most; more may be detailed with their keys, labels and linked columns. */
+const MAX_WHOLE_RELATIONS = 12;
 
 /**
  * The relations worth detailing for a question, in catalog order (docs/model-engines.md
  * "Linking"). A schema whose details fit the caps is shown whole. Otherwise relations are ranked
- * by the evidence of linking.ts (the question's words, at half weight its context's), lifted by
- * their foreign-key neighbours' (so the join table and the dimension come along), and taken in
- * that order while they fit the relation cap and the token budget, counted with a tokenizer;
- * wide relations are pruned to the linked columns plus keys and labels. With no evidence at all,
- * the best connected relations. Every relation is named in the prompt's summary either way.
+ * by the evidence of linking.ts (the question's words, at half weight its context's, the
+ * relations earlier queries read), lifted by their foreign-key neighbours' (so the join table
+ * and the dimension come along). They are taken in that order while they fit the token budget,
+ * counted with a tokenizer, first each in its short form (a relation with columns the question
+ * named, or a wide one, with those columns, keys and labels; up to `maxRelations`, of which at
+ * most 12 whole), so that as many relations with evidence as possible are detailed;
+ * then, best first, whole while the budget allows. With no evidence at all, the best connected
+ * relations. Every relation is named in the prompt's summary either way.
  */
 export const selectRelations = (
   catalog: Catalog,
@@ -217,18 +232,29 @@ export const selectRelations = (
     glossary: options.glossary,
     ...(options.context ? { context: options.context } : {}),
   });
-  const detail = (relation: CatalogRelation): SelectedRelation => {
-    const linked = links.byKey.get(relationKey(relation));
-    const columns = prunedColumns(relation, linked?.columns ?? new Set(), options);
-    return { relation, ...(columns ? { columns } : {}), values: linked?.values ?? new Map() };
-  };
   const relations = catalog.relations;
-  const details = relations.map(detail);
-  const cost = details.map((selected) =>
-    countTokens(renderRelation(catalog, selected.relation, options.tenantColumn, selected)),
+  const whole = relations.map((relation): SelectedRelation => {
+    const linked = links.byKey.get(relationKey(relation));
+    return { relation, values: linked?.values ?? new Map() };
+  });
+  const priceOf = (selected: SelectedRelation) =>
+    countTokens(renderRelation(catalog, selected.relation, options.tenantColumn, selected));
+  const wholeCost = whole.map(priceOf);
+  const total = wholeCost.reduce((sum, tokens) => sum + tokens, 0);
+  const maxWhole = Math.min(options.maxRelations, MAX_WHOLE_RELATIONS);
+  if (relations.length <= maxWhole && total <= options.schemaTokens) return whole;
+  // The short form: a wide relation, or one the question named columns of, with those columns,
+  // keys and labels.
+  const short = whole.map((selected): SelectedRelation => {
+    const linked = links.byKey.get(relationKey(selected.relation))?.columns ?? new Set<string>();
+    const shown = selected.relation.columns.filter((c) => c.name !== options.tenantColumn).length;
+    if (linked.size === 0 && shown <= options.wideColumns) return selected;
+    const columns = prunedColumns(selected.relation, linked, options);
+    return columns ? { ...selected, columns } : selected;
+  });
+  const shortCost = short.map((selected, index) =>
+    selected.columns ? priceOf(selected) : (wholeCost[index] ?? 0),
   );
-  const total = cost.reduce((sum, tokens) => sum + tokens, 0);
-  if (relations.length <= options.maxRelations && total <= options.schemaTokens) return details;
 
   const graph = neighbours(catalog, options.tenantColumn);
   // Joins the database does not declare, inferred from names as the builtin engine does.
@@ -250,19 +276,54 @@ export const selectRelations = (
     .sort((a, b) => b.score - a.score || b.degree - a.degree || a.index - b.index);
   const best = ranked[0]?.own ?? 0;
   // Evidence far below the best is noise (a prefix of a common word); neighbours still come.
+  // A relation holding a value the question names is never noise, however many share the value:
+  // it comes after the others, while the budget allows.
+  const strong = (c: (typeof ranked)[number]) => c.score >= Math.min(2, best * 0.15);
+  const named = (c: (typeof ranked)[number]) =>
+    (links.byKey.get(relationKey(relations[c.index]!))?.values.size ?? 0) > 0;
   const candidates =
-    best > 0 ? ranked.filter((c) => c.score >= Math.min(2, best * 0.15)) : ranked.slice(0, 3);
+    best > 0
+      ? [...ranked.filter(strong), ...ranked.filter((c) => !strong(c) && named(c))]
+      : ranked.slice(0, 3);
 
-  const chosen = new Set<number>();
+  // The strongest relations whole (evidence at least half the best's), then each other one in
+  // its short form, best first, while it fits; then whole, best first.
+  const chosen = new Map<number, SelectedRelation>();
   let tokens = 0;
+  let wholes = 0;
   for (const candidate of candidates) {
-    if (chosen.size >= options.maxRelations) break;
-    const price = cost[candidate.index] ?? 0;
-    if (tokens + price > options.schemaTokens && chosen.size > 0) continue;
-    chosen.add(candidate.index);
+    if (candidate.score < STRONG * (candidates[0]?.score ?? 0) || wholes >= maxWhole) break;
+    const price = wholeCost[candidate.index] ?? 0;
+    if (tokens + price > options.schemaTokens * STRONG) continue;
+    chosen.set(candidate.index, whole[candidate.index]!);
     tokens += price;
+    wholes++;
   }
-  return details.filter((_, index) => chosen.has(index));
+  for (const candidate of candidates) {
+    if (chosen.has(candidate.index)) continue;
+    if (chosen.size >= options.maxRelations) break;
+    const shortForm = short[candidate.index]!;
+    const isWhole = shortForm.columns === undefined;
+    if (isWhole && wholes >= maxWhole) continue;
+    const price = shortCost[candidate.index] ?? 0;
+    if (tokens + price > options.schemaTokens && chosen.size > 0) continue;
+    chosen.set(candidate.index, shortForm);
+    tokens += price;
+    if (isWhole) wholes++;
+  }
+  for (const candidate of candidates) {
+    const shown = chosen.get(candidate.index);
+    if (!shown?.columns || wholes >= maxWhole) continue;
+    const extra = (wholeCost[candidate.index] ?? 0) - (shortCost[candidate.index] ?? 0);
+    if (tokens + extra > options.schemaTokens) continue;
+    chosen.set(candidate.index, whole[candidate.index]!);
+    tokens += extra;
+    wholes++;
+  }
+  return relations.flatMap((_, index) => {
+    const selected = chosen.get(index);
+    return selected ? [selected] : [];
+  });
 };
 
 // ---- schema ------------------------------------------------------------------------------------
