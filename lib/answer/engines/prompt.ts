@@ -271,7 +271,10 @@ export const selectRelations = (
       // table between authors and publications) comes first among neighbours.
       const adjacent = [...(graph.get(key) ?? [])].map(own).sort((a, b) => b - a);
       const lift = 0.4 * (adjacent[0] ?? 0) + 0.4 * (adjacent[1] ?? 0);
-      return { index, own: own(key), score: own(key) + lift, degree: graph.get(key)?.size ?? 0 };
+      // Evidence of its own and a linked neighbour's agree: a value the question names, held by
+      // the relation next to the one it names ("reps … internal locations"), counts once more.
+      const agreement = Math.min(own(key), lift);
+      return { index, own: own(key), score: own(key) + lift + agreement, degree: graph.get(key)?.size ?? 0 };
     })
     .sort((a, b) => b.score - a.score || b.degree - a.degree || a.index - b.index);
   const best = ranked[0]?.own ?? 0;
