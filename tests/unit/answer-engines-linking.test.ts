@@ -4,7 +4,8 @@
 import { describe, expect, it } from 'vitest';
 import type { EngineInput } from '#lib/answer/engine.ts';
 import { linkSchema } from '#lib/answer/engines/linking.ts';
-import { buildPrompt, renderRelation, selectRelations } from '#lib/answer/engines/prompt.ts';
+import { buildPrompt } from '#lib/answer/engines/prompt.ts';
+import { renderRelation, selectRelations } from '#lib/answer/engines/schema-details.ts';
 import { countTokens } from '#lib/answer/engines/tokens.ts';
 import type { Glossary } from '#lib/answer/glossary.ts';
 import { catalogOf, col, type TableSpec } from '../fixtures/catalogs/define.ts';

@@ -2,16 +2,14 @@
 // contributes, the tenant rule, and data (question, examples, turns, samples, errors) kept
 // inside its delimiters.
 import { describe, expect, it } from 'vitest';
+import { buildPrompt, buildRepairPrompt, systemPrompt } from '#lib/answer/engines/prompt.ts';
 import {
-  buildPrompt,
-  buildRepairPrompt,
   contentWords,
   dataText,
   renderRelation,
   selectExamples,
   selectRelations,
-  systemPrompt,
-} from '#lib/answer/engines/prompt.ts';
+} from '#lib/answer/engines/schema-details.ts';
 import { countTokens } from '#lib/answer/engines/tokens.ts';
 import { catalogOf, col, type TableSpec } from '../fixtures/catalogs/define.ts';
 import { shopCatalog, shopTables } from '../fixtures/catalogs/shop.ts';

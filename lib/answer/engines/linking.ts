@@ -9,9 +9,12 @@
 //     values (exact, case and accent insensitive, singular forms, a typo, a prefix);
 //   - WordNet senses, word forms and word vectors (word-links.ts), for the question's words
 //     nothing else links;
-//   - foreign-key neighbours of the linked relations (the join table, the dimension), and the
-//     relation that bridges two linked ones;
-//   - ranking, then pruning of wide relations to the linked columns plus keys and labels.
+//   - the columns the lexicon's measures and the glossary's conditions read ("invoiced");
+//   - capital acronyms of relation names ("POs"), money columns for a question about money;
+//   - the relations and columns the conversation's earlier queries read (follow-ups);
+//   - the relation a linked key column refers to, and the joins between relations (declared,
+//     inferred by the lexicon, or a column named after another relation's primary key).
+// Ranking and the choice within the prompt's budget are schema-details.ts's.
 // The sampled values are the schema index's, which keeps only values seen under two or more
 // tenants (and scopes) (lib/connectors: IntrospectOptions.policy): nothing one tenant alone has
 // is ever matched or written into a prompt.
