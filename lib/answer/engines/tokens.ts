@@ -51,11 +51,6 @@ const pieceTokens = (piece: string, table: Map<string, number>): number => {
   return bounds.length - 1;
 };
 
-/** Builds the rank table now (the first count would), e.g. while waiting on something else. */
-export const prepareTokenizer = (): void => {
-  ranksOf();
-};
-
 /** How many tokens `text` is (special tokens are counted as the text they are). */
 export const countTokens = (text: string): number => {
   if (text === '') return 0;
