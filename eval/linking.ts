@@ -9,14 +9,18 @@
 //     case aside);
 //   - prompt tokens (system + messages, js-tiktoken cl100k_base), p50 and p95.
 // The gold relations and columns of a set's SQL are the catalog's names the SQL mentions (a
-// column counts for a gold relation that has it); the paraphrase set lists its own.
+// column counts for a gold relation that has it); the paraphrase set lists its own. A follow-up
+// (`follow_up_of`) is asked with its conversation, as `npm run eval` asks it: the earlier
+// questions of its chain, each answered by this engine with its gold SQL (what the model wrote
+// when it got that question right).
 //
 //   npm run eval -- --linking [--sets demo,dev,…,wide-paraphrase] [--verbose]
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { createOpenAiEngine } from '#lib/answer/engines/openai.ts';
+import type { PriorTurn } from '#lib/answer/engine.ts';
+import { createOpenAiEngine, OPENAI_ENGINE } from '#lib/answer/engines/openai.ts';
 import { countTokens } from '#lib/answer/engines/tokens.ts';
 import type { Glossary } from '#lib/answer/glossary.ts';
 import type { Catalog } from '#lib/core/catalog.ts';
@@ -30,6 +34,7 @@ interface LinkingItem {
   question: string;
   database: string;
   gold_sql: string;
+  follow_up_of?: string;
   /** Given by the set (the paraphrase set); else read from gold_sql. */
   tables?: string[];
   columns?: string[];
@@ -116,6 +121,7 @@ for (const set of SETS) {
       question: item.question,
       database: item.database ?? set.databases[0]!.key,
       gold_sql: item.gold_sql!,
+      ...(item.follow_up_of ? { follow_up_of: item.follow_up_of } : {}),
     })),
   });
 }
@@ -199,6 +205,22 @@ const percent = (hit: number, total: number) =>
 console.log(
   'set                 questions  table recall  column recall  value recall  prompt tokens p50 / p95',
 );
+/** The conversation before a follow-up: its chain of earlier questions, oldest first. */
+const historyOf = (set: LinkingSet, item: LinkingItem): PriorTurn[] => {
+  const byId = new Map(set.items.map((each) => [each.id, each]));
+  const turns: PriorTurn[] = [];
+  for (let earlier = item.follow_up_of ? byId.get(item.follow_up_of) : undefined; earlier; ) {
+    turns.unshift({
+      question: earlier.question,
+      kind: 'sql',
+      engine: OPENAI_ENGINE,
+      state: { v: 1, sql: earlier.gold_sql, description: 'The earlier answer' },
+    });
+    earlier = earlier.follow_up_of ? byId.get(earlier.follow_up_of) : undefined;
+  }
+  return turns;
+};
+
 for (const set of sets) {
   const counts = { tables: [0, 0], columns: [0, 0], values: [0, 0] };
   const tokens: number[] = [];
@@ -209,7 +231,7 @@ for (const set of sets) {
       question: item.question,
       catalog: database.catalog,
       dialect: 'postgres',
-      history: [],
+      history: historyOf(set, item),
       now: new Date('2026-03-15T10:30:00.000Z'),
       ...(database.tenantColumn ? { tenantColumn: database.tenantColumn } : {}),
       ...(database.glossary ? { glossary: database.glossary } : {}),

@@ -270,7 +270,11 @@ export const prepareChatAnswer = async (input: ChatRequest): Promise<AnswerReque
     if (known.conversation && !tenantMatches(known.conversation, tenant.tenant)) {
       throw new ServiceError('CONVERSATION_NOT_FOUND');
     }
-    const examples = (await patterns).map((pattern) => ({ question: pattern.question, sql: pattern.sql }));
+    // The patterns are awaited once the first status is out (answerQuestion): they refuse nothing.
+    const examples = patterns.then((approved) =>
+      approved.map((pattern) => ({ question: pattern.question, sql: pattern.sql })),
+    );
+    examples.catch(() => undefined);
     return {
       known,
       database,

@@ -92,6 +92,9 @@ export interface AnswerStatus {
   message: string;
 }
 
+/** A query pattern as the engines see it. */
+type PatternExample = { question: string; sql: string };
+
 export interface AnswerRequest {
   caller: Caller;
   conversationId: string;
@@ -112,8 +115,11 @@ export interface AnswerRequest {
   engine: Engine;
   /** The model the engine was created with, recorded with the answer. */
   model?: string | undefined;
-  /** Query patterns of the database (lib/store/patterns.ts), for engines that show examples. */
-  examples?: { question: string; sql: string }[] | undefined;
+  /**
+   * Query patterns of the database (lib/store/patterns.ts), for engines that show examples; may
+   * still be loading (read once the first status is out, so a stream's progress never waits on it).
+   */
+  examples?: readonly PatternExample[] | Promise<readonly PatternExample[]> | undefined;
   /** The database's glossary (lib/answer/glossary.ts), for every engine. */
   glossary?: Glossary | undefined;
   timings?: Timings;
@@ -229,6 +235,9 @@ const emitter = (
       if (!onStatus || handed.length > 0 || step === last || signal?.aborted) return;
       last = step;
       await onStatus({ step, message: STEP_MESSAGES[step] });
+      // One turn of the event loop lets the frame out to the client before the step's work,
+      // which may hold the loop for a while (a model engine builds its prompt synchronously).
+      await new Promise<void>((resolve) => setImmediate(resolve));
     },
     emit: async (piece) => {
       if (!onPiece || piece === '' || signal?.aborted) return;
@@ -543,6 +552,11 @@ export const answerQuestion = async (
 ): Promise<AnswerOutcome> => {
   const timings = request.timings ?? new Timings();
   const { caller, conversationId, question, database, catalog, engine, personality } = request;
+  // The first status goes out before anything else is awaited (docs/model-engines.md "Progress
+  // while the model works").
+  const out = emitter(request.onPiece, request.signal, request.onStatus);
+  await out.status('reading_question');
+  const examples = await request.examples;
   let tokens: TokenUsage | undefined;
   let modelCalls = 0;
   const input: EngineInput = {
@@ -554,7 +568,7 @@ export const answerQuestion = async (
     ...(personality?.instructions ? { instructions: personality.instructions } : {}),
     ...(catalog.policy.tenantColumn ? { tenantColumn: catalog.policy.tenantColumn } : {}),
     ...(request.signal ? { signal: request.signal } : {}),
-    ...(request.examples?.length ? { examples: request.examples } : {}),
+    ...(examples?.length ? { examples: [...examples] } : {}),
     ...(request.glossary ? { glossary: request.glossary } : {}),
     onUsage: (usage) => {
       tokens = { input: (tokens?.input ?? 0) + usage.input, output: (tokens?.output ?? 0) + usage.output };
@@ -565,8 +579,6 @@ export const answerQuestion = async (
     ...(database.modelData ? { modelData: database.modelData } : {}),
     ...(database.redactedColumns?.length ? { redactedColumns: database.redactedColumns } : {}),
   };
-  const out = emitter(request.onPiece, request.signal, request.onStatus);
-  await out.status('reading_question');
   const conversation = {
     userId: caller.userId ?? '',
     databaseId: database.id,
@@ -609,7 +621,7 @@ export const answerQuestion = async (
     engineName: engine.name,
     model: request.model,
     indexedAt: catalog.full.indexedAt,
-    examples: request.examples,
+    examples,
     glossary: request.glossary,
     instructions: personality?.instructions,
     now: input.now,

@@ -5,6 +5,7 @@ import { describe, expect, it } from 'vitest';
 import type { EngineInput } from '#lib/answer/engine.ts';
 import { linkSchema } from '#lib/answer/engines/linking.ts';
 import { buildPrompt } from '#lib/answer/engines/prompt.ts';
+import { renderRelation, selectRelations } from '#lib/answer/engines/schema-details.ts';
 import { countTokens } from '#lib/answer/engines/tokens.ts';
 import type { Glossary } from '#lib/answer/glossary.ts';
 import { catalogOf, col, type TableSpec } from '../fixtures/catalogs/define.ts';
@@ -114,13 +115,74 @@ describe('schema linking', () => {
     expect(ask('how many trucks do we have').detailed).toContain('vehicles');
   });
 
-  it('prunes a wide relation to its keys, labels and the columns the question names', () => {
-    const { schema } = ask('average unit price of tents');
-    expect(schema).toMatch(/^ {2}unit_price /m);
-    expect(schema).toMatch(/^ {2}title /m);
-    expect(schema).toMatch(/^ {2}country_id /m);
+  it('prunes a wide relation to its keys, labels and the columns the question names when the budget is short', () => {
+    const selected = selectRelations(catalog, 'average unit price of tents', {
+      maxRelations: 20,
+      schemaTokens: 200,
+      wideColumns: 14,
+      tenantColumn: 'org_id',
+    });
+    const products = selected.find((each) => each.relation.name === 'products');
+    expect(products?.columns && [...products.columns].sort()).toEqual([
+      'category',
+      'country_id',
+      'id',
+      'title',
+      'unit_price',
+    ]);
+    const schema = renderRelation(catalog, products!.relation, 'org_id', products);
     expect(schema).not.toMatch(/attribute_7/);
     expect(schema).toMatch(/\(24 more columns, named in <relations>\)/);
+  });
+
+  it('shows the relation the question is about whole when the budget allows', () => {
+    const { schema } = ask('average unit price of tents');
+    expect(schema).toMatch(/^ {2}unit_price /m);
+    expect(schema).toMatch(/^ {2}attribute_7 /m);
+  });
+
+  it('brings in the relation a linked key refers to, declared or named after its key', () => {
+    const maintenance = catalogOf([
+      {
+        name: 'technicians',
+        primaryKey: ['tech_id'],
+        columns: [col('tech_id', 'integer', 'integer'), col('first_name', 'text', 'text')],
+      },
+      {
+        name: 'work_orders',
+        primaryKey: ['wo_id'],
+        columns: [
+          col('wo_id', 'integer', 'integer'),
+          col('assigned_tech_id', 'integer', 'integer'),
+          col('opened_at', 'timestamp', 'timestamp'),
+        ],
+      },
+    ]);
+    const links = linkSchema(maintenance, 'list work orders and who is assigned');
+    expect(links.byKey.get('public.technicians')?.columns.has('tech_id')).toBe(true);
+  });
+
+  it('reads capital acronyms, word forms and the columns earlier queries read', () => {
+    const ranked = (question: string, context: string[] = []) =>
+      [...linkSchema(catalog, question, { tenantColumn: 'org_id', context }).byKey.values()]
+        .sort((a, b) => b.score - a.score)
+        .map((linked) => linked.relation.name);
+    const acronyms = catalogOf([
+      {
+        name: 'purchase_orders',
+        columns: [col('id', 'integer', 'integer'), col('total', 'decimal', 'numeric')],
+      },
+      { name: 'parts', columns: [col('id', 'integer', 'integer'), col('name', 'text', 'text')] },
+    ]);
+    expect([...linkSchema(acronyms, 'how many POs came in late').byKey.keys()]).toEqual([
+      'public.purchase_orders',
+    ]);
+    expect(ranked('how much was invoiced in 2025')[0]).toBe('invoices');
+    const followUp = linkSchema(catalog, 'and in 2025?', {
+      tenantColumn: 'org_id',
+      context: ["SELECT count(*) FROM shipments s WHERE s.shipment_status = 'active'"],
+    });
+    expect(followUp.byKey.get('public.shipments')?.columns.has('shipment_status')).toBe(true);
   });
 
   it('keeps the prompt of a 52-relation schema within 2,500 tokens', () => {

@@ -2,17 +2,24 @@
 // of at least 1,024 tokens. Two different questions on one database of 20 relations, asked on
 // different days, must reach the provider with such a shared prefix: read from the requests the
 // OpenAI-compatible engine sent to a recording server and those the Bedrock engine sent to a
-// scripted HTTP/2 Converse server, counted with a real tokenizer.
+// scripted HTTP/2 Converse server, counted with a real tokenizer (js-tiktoken's own encoder).
+import { Tiktoken } from 'js-tiktoken/lite';
+import cl100k from 'js-tiktoken/ranks/cl100k_base';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Engine, EngineInput } from '#lib/answer/engine.ts';
 import { createBedrockEngine } from '#lib/answer/engines/bedrock.ts';
 import { createOpenAiEngine } from '#lib/answer/engines/openai.ts';
-import { tokensOf } from '#lib/answer/engines/tokens.ts';
 import { catalogOf } from '../fixtures/catalogs/define.ts';
 import { wideTables } from '../fixtures/catalogs/wide.ts';
 import { engineInput, useFakeOpenAi } from '../helpers/engines.ts';
 import { converseText, type FakeBedrock, startFakeBedrock } from '../helpers/fake-bedrock.ts';
 import { reply } from '../helpers/fake-openai.ts';
+
+let encoder: Tiktoken | undefined;
+const tokensOf = (text: string): number[] => {
+  encoder ??= new Tiktoken(cl100k);
+  return encoder.encode(text);
+};
 
 const fake = useFakeOpenAi();
 let bedrock: FakeBedrock;

@@ -2,16 +2,14 @@
 // contributes, the tenant rule, and data (question, examples, turns, samples, errors) kept
 // inside its delimiters.
 import { describe, expect, it } from 'vitest';
+import { buildPrompt, buildRepairPrompt, systemPrompt } from '#lib/answer/engines/prompt.ts';
 import {
-  buildPrompt,
-  buildRepairPrompt,
   contentWords,
   dataText,
   renderRelation,
   selectExamples,
   selectRelations,
-  systemPrompt,
-} from '#lib/answer/engines/prompt.ts';
+} from '#lib/answer/engines/schema-details.ts';
 import { countTokens } from '#lib/answer/engines/tokens.ts';
 import { catalogOf, col, type TableSpec } from '../fixtures/catalogs/define.ts';
 import { shopCatalog, shopTables } from '../fixtures/catalogs/shop.ts';
@@ -91,11 +89,18 @@ describe('relevance selection on a 50-table catalog', () => {
   });
 
   it('respects a small token budget, best relations first', () => {
-    const chosen = select('How many cancelled orders did each customer place?', 12, 150);
-    expect(chosen).toContain('orders');
-    const tokens = bigCatalog.relations
-      .filter((relation) => chosen.includes(relation.name))
-      .reduce((sum, relation) => sum + countTokens(renderRelation(bigCatalog, relation, 'org_id')), 0);
+    const chosen = selectRelations(bigCatalog, 'How many cancelled orders did each customer place?', {
+      maxRelations: 12,
+      schemaTokens: 150,
+      wideColumns: 14,
+      tenantColumn: 'org_id',
+    });
+    expect(chosen.map(({ relation }) => relation.name)).toContain('orders');
+    // What is shown (whole, or with keys, labels and linked columns) fits the budget.
+    const tokens = chosen.reduce(
+      (sum, selected) => sum + countTokens(renderRelation(bigCatalog, selected.relation, 'org_id', selected)),
+      0,
+    );
     expect(tokens).toBeLessThanOrEqual(150);
   });
 

@@ -5,7 +5,7 @@
 import * as v from 'valibot';
 import { describe, expect, it } from 'vitest';
 import { buildLexicon } from '#lib/answer/builtin/lexicon.ts';
-import { renderRelation } from '#lib/answer/engines/prompt.ts';
+import { renderRelation } from '#lib/answer/engines/schema-details.ts';
 import type { Catalog, CatalogRelation } from '#lib/core/catalog.ts';
 import { effectivePolicy, listedRelation, RowPolicy, relationAccess } from '#lib/core/row-policy.ts';
 import { guardMysql } from '#lib/dialects/mysql/sql-guard.ts';

@@ -7,24 +7,36 @@
 //   - the relations a glossary metric's or filter's SQL names, when the question uses its term;
 //   - the value index: the question's words and phrases matched against each column's sampled
 //     values (exact, case and accent insensitive, singular forms, a typo, a prefix);
-//   - word vectors, for the question's words nothing else links: their nearest relation names and
-//     column names and descriptions, at a weight below names and WordNet;
-//   - foreign-key neighbours of the linked relations (the join table, the dimension), and the
-//     relation that bridges two linked ones;
-//   - ranking, then pruning of wide relations to the linked columns plus keys and labels.
+//   - WordNet senses, word forms and word vectors (word-links.ts), for the question's words
+//     nothing else links;
+//   - the columns the lexicon's measures and the glossary's conditions read ("invoiced");
+//   - capital acronyms of relation names ("POs"), money columns for a question about money;
+//   - the relations and columns the conversation's earlier queries read (follow-ups);
+//   - the relation a linked key column refers to, and the joins between relations (declared,
+//     inferred by the lexicon, or a column named after another relation's primary key).
+// Ranking and the choice within the prompt's budget are schema-details.ts's.
 // The sampled values are the schema index's, which keeps only values seen under two or more
 // tenants (and scopes) (lib/connectors: IntrospectOptions.policy): nothing one tenant alone has
 // is ever matched or written into a prompt.
 import type { Catalog, CatalogRelation } from '#lib/core/catalog.ts';
-import { lexiconFor } from '../builtin/lexicon.ts';
+import { type Edge, lexiconFor } from '../builtin/lexicon.ts';
 import { editDistance, linkWord } from '../builtin/link.ts';
-import { type WordVectors, wordVectors } from '../builtin/vectors.ts';
-import { lexicalDatabase } from '../builtin/wordnet.ts';
 import { phraseKey, singular, splitIdentifier, stopwords } from '../builtin/words.ts';
 import type { Glossary } from '../glossary.ts';
+import {
+  contentOf,
+  type Evidence,
+  foldText,
+  questionFillers,
+  relationKey,
+  relationNouns,
+  scaled,
+  stemsOf,
+  wordSenseLinks,
+  wordVectorLinks,
+} from './word-links.ts';
 
-export const relationKey = (relation: { schema: string; name: string }): string =>
-  `${relation.schema}.${relation.name}`;
+export { foldText, relationKey };
 
 /** What linking found for one relation. */
 export interface LinkedRelation {
@@ -43,29 +55,8 @@ export interface SchemaLinks {
   joins: [string, string][];
 }
 
-/** Case, accents and spacing removed: "Café  Crème" and "cafe creme" are the same. */
-export const foldText = (text: string): string =>
-  text
-    .normalize('NFD')
-    .replace(/\p{M}/gu, '')
-    .toLowerCase()
-    .replace(/[^\p{L}\p{N}]+/gu, ' ')
-    .trim();
-
 const MAX_PHRASE_WORDS = 4;
 const MAX_VALUE_LENGTH = 80;
-
-/** Words that never link on their own, beyond the lexicon's stopwords. */
-const questionFillers = new Set(
-  `show list give tell get find display many much number count total average sum top best worst most least
-  per each every last this next previous past year years month months week weeks day days today yesterday
-  how what which who when where why please me us our we my there were was is are be been being do does did
-  have has had with without than more less over under between across into onto by from for of in on at to
-  and or not no all any some the a an`.split(/\s+/),
-);
-
-const contentOf = (words: readonly string[]): string[] =>
-  words.filter((word) => word.length > 1 && !stopwords.has(word) && !questionFillers.has(word));
 
 /** Names of relations a glossary SQL expression mentions (`SUM(items.qty * items.price)` → items). */
 const relationsNamedIn = (catalog: Catalog, sql: string): CatalogRelation[] => {
@@ -100,10 +91,6 @@ const valueMatch = (phrase: string, value: string): number => {
     return 2;
   return 0;
 };
-
-interface Evidence {
-  add(key: string, score: number, column?: string, value?: string): void;
-}
 
 /**
  * Links the question (and, at half weight, its context: earlier questions, a failed query) to
@@ -155,10 +142,122 @@ export const linkSchema = (
   ];
   for (const [text, weight] of texts)
     linkText(catalog, text, evidence(weight), lexicon, tenantColumn, glossary);
+  // What the conversation's earlier queries (and a failed one) read: a follow-up goes on from
+  // them ("and in 2025?", "break that down by depot").
+  for (const text of options.context ?? []) {
+    for (const relation of relationsNamedIn(catalog, text)) {
+      const key = relationKey(relation);
+      evidence(1).add(key, CONTEXT_RELATION);
+      for (const column of columnsNamedIn(relation, text)) evidence(1).add(key, 0, column);
+    }
+  }
+  // A question about money ("cost the most", "total outlay") reads the money columns of the
+  // relations it names, whatever those columns are called.
+  if (
+    lexicon &&
+    foldText(question)
+      .split(' ')
+      .some((word) => MONEY_WORDS.has(word))
+  ) {
+    for (const [key, linked] of byKey) {
+      for (const column of lexicon.relations.get(key)?.columns ?? [])
+        if (column.money && !column.key) linked.columns.add(column.name);
+    }
+  }
+  // Keys on the tenant column join everything and are left out.
+  const edges: Edge[] = [...keysByName(catalog, tenantColumn)];
+  for (const list of lexicon?.edges.values() ?? []) for (const edge of list) edges.push(edge);
+  for (const relation of catalog.relations)
+    for (const key of relation.foreignKeys)
+      edges.push({
+        child: relationKey(relation),
+        parent: relationKey(key.references),
+        childColumns: key.columns,
+        parentColumns: key.references.columns,
+      });
+  const kept = edges.filter(
+    (edge) => edge.child !== edge.parent && !edge.childColumns.includes(tenantColumn ?? ''),
+  );
+  linkKeys(byKey, kept, evidence(1));
   const joins: [string, string][] = [];
-  for (const edges of lexicon?.edges.values() ?? [])
-    for (const edge of edges) if (edge.child !== edge.parent) joins.push([edge.child, edge.parent]);
+  for (const edge of kept) joins.push([edge.child, edge.parent]);
   return { byKey, joins };
+};
+
+/** Words of a question that ask about money. */
+const MONEY_WORDS = new Set(
+  `cost costs costly expensive cheap cheaper cheapest price prices priced pricey value valued worth
+  money spend spent spending outlay paid pay payout revenue earned earn earnings charged owed
+  dollars euros pounds`.split(/\s+/),
+);
+
+/**
+ * Keys the database does not declare, read from a column named after another relation's own
+ * key: `assigned_tech_id` (or `tech_id`) refers to the relation whose primary key is `tech_id`.
+ */
+const keysByName = (catalog: Catalog, tenantColumn: string | undefined): Edge[] => {
+  const owners = new Map<string, CatalogRelation[]>();
+  for (const relation of catalog.relations) {
+    const [key, ...more] = relation.primaryKey;
+    if (!key || more.length > 0 || key === 'id' || key === tenantColumn || !/_id$/i.test(key)) continue;
+    owners.set(key.toLowerCase(), [...(owners.get(key.toLowerCase()) ?? []), relation]);
+  }
+  const edges: Edge[] = [];
+  for (const relation of catalog.relations) {
+    for (const column of relation.columns) {
+      const name = column.name.toLowerCase();
+      for (const [key, parents] of owners) {
+        if (parents.length !== 1 || !(name === key || name.endsWith(`_${key}`))) continue;
+        const parent = parents[0]!;
+        if (parent === relation) continue;
+        edges.push({
+          child: relationKey(relation),
+          parent: relationKey(parent),
+          childColumns: [column.name],
+          parentColumns: [parent.primaryKey[0]!],
+          inferred: true,
+        });
+      }
+    }
+  }
+  return edges;
+};
+
+/** Evidence for a relation whose columns a measure or a glossary condition the question names reads. */
+const MEASURE = 5;
+
+/** Every column reference (`{table, column}`) inside a measure or filter of the builtin lexicon. */
+const refsIn = (value: unknown, found: { table: string; column: string }[] = []) => {
+  if (Array.isArray(value)) for (const item of value) refsIn(item, found);
+  else if (value !== null && typeof value === 'object') {
+    const record = value as Record<string, unknown>;
+    if (typeof record.table === 'string' && typeof record.column === 'string')
+      found.push({ table: record.table, column: record.column });
+    for (const [field, inner] of Object.entries(record)) if (field !== 'table') refsIn(inner, found);
+  }
+  return found;
+};
+
+/** Evidence for a relation an earlier query of the conversation (or the failed one) reads. */
+const CONTEXT_RELATION = 4;
+/** Evidence for the relation a linked key column refers to ("who is assigned" → technicians). */
+const KEY_PARENT = 2;
+
+/**
+ * The relation a linked column refers to comes along with its key: "who is assigned" links
+ * `work_orders.assigned_tech_id`, whose rows are `technicians`' (declared or inferred keys).
+ */
+const linkKeys = (byKey: Map<string, LinkedRelation>, edges: readonly Edge[], evidence: Evidence) => {
+  const additions: [string, string[]][] = [];
+  for (const edge of edges) {
+    const linked = byKey.get(edge.child);
+    if (!linked || !edge.childColumns.every((column) => linked.columns.has(column))) continue;
+    additions.push([edge.parent, edge.parentColumns]);
+  }
+  for (const [parent, columns] of additions) {
+    evidence.add(parent, KEY_PARENT);
+    for (const column of columns) evidence.add(parent, 0, column);
+  }
 };
 
 const linkText = (
@@ -180,6 +279,22 @@ const linkText = (
         if (size === 1 && (stopwords.has(slice[0]!) || questionFillers.has(slice[0]!))) continue;
         const entries = lexicon.phrases.get(phraseKey(slice));
         if (!entries) continue;
+        const refsOf = (entry: Extract<(typeof entries)[number], { kind: 'measure' | 'preset' }>) =>
+          refsIn(
+            entry.kind === 'preset'
+              ? entry.filter
+              : entry.name === 'revenue'
+                ? lexicon.revenueTiers[0]
+                : lexicon.metrics.get(entry.name),
+          );
+        // A measure this schema has no columns for ("invoiced" as revenue, with no revenue
+        // column) explains nothing: the words stay for the other readings below.
+        if (
+          entries.every(
+            (entry) => (entry.kind === 'measure' || entry.kind === 'preset') && refsOf(entry).length === 0,
+          )
+        )
+          continue;
         for (let i = start; i < start + size; i++) covered.add(i);
         // A value many relations share ("open", "active") says little about which one is meant.
         // So does a column every relation has ("amount", "created at").
@@ -191,6 +306,13 @@ const linkText = (
             evidence.add(entry.table, (2 + entry.rank / 2) / Math.sqrt(columnTables), entry.column);
           else if (entry.kind === 'value')
             evidence.add(entry.table, 4 / valueTables, entry.column, entry.value);
+          else {
+            // A measure ("invoiced", "revenue", a metric or duration the glossary or the names
+            // define) or a condition the glossary names: the columns it reads.
+            const refs = refsOf(entry);
+            const tables = new Set(refs.map((ref) => ref.table)).size;
+            for (const ref of refs) evidence.add(ref.table, MEASURE / tables, ref.column);
+          }
         }
       }
     }
@@ -200,21 +322,34 @@ const linkText = (
   // a synonym's target, the relation it names.
   if (glossary) {
     const folded = ` ${words.join(' ')} `;
-    const uses = (term: string) => {
+    const present = new Set(words.map(singular));
+    /**
+     * How much the question uses a term: 1 for the term as written (or its plural), or all its
+     * content words in any order ("spend on fuel" for "fuel spend"); ½ for the last content
+     * word of a longer term alone ("spend" for "po spend").
+     */
+    const uses = (term: string): number => {
       const key = foldText(term);
-      return key !== '' && (folded.includes(` ${key} `) || folded.includes(` ${key}s `));
+      if (key === '') return 0;
+      if (folded.includes(` ${key} `) || folded.includes(` ${key}s `)) return 1;
+      const content = contentOf(key.split(' ')).map(singular);
+      if (content.length < 2) return 0;
+      if (content.every((word) => present.has(word))) return 1;
+      const head = content[content.length - 1]!;
+      return head.length > 3 && present.has(head) ? 0.5 : 0;
     };
-    const linkSql = (sql: string) => {
+    const linkSql = (sql: string, use: number) => {
+      if (use === 0) return;
       for (const relation of relationsNamedIn(catalog, sql)) {
         const key = relationKey(relation);
-        evidence.add(key, 6);
+        evidence.add(key, 6 * use);
         for (const column of columnsNamedIn(relation, sql)) evidence.add(key, 0, column);
       }
     };
-    for (const [term, sql] of Object.entries(glossary.metrics)) if (uses(term)) linkSql(sql);
-    for (const [term, sql] of Object.entries(glossary.filters)) if (uses(term)) linkSql(sql);
+    for (const [term, sql] of Object.entries(glossary.metrics)) linkSql(sql, uses(term));
+    for (const [term, sql] of Object.entries(glossary.filters)) linkSql(sql, uses(term));
     for (const [term, target] of Object.entries(glossary.synonyms))
-      if (uses(term)) linkSql(target.replace('.', ' '));
+      linkSql(target.replace('.', ' '), uses(term));
   }
 
   const content = contentOf(words);
@@ -280,7 +415,40 @@ const linkText = (
   for (const hit of valueHits)
     evidence.add(hit.key, hit.score / (sharing.get(hit.folded)?.size ?? 1), hit.column, hit.value);
 
-  // 5. WordNet and typos for content words nothing above explained ("trucks" → vehicles).
+  // 5. Acronyms written in capitals ("POs" → purchase_orders), and other forms of a word
+  // ("invoiced" → invoices, "teaches" → teacher → instructors).
+  for (const acronym of text.matchAll(/\b([A-Z]{2,5})s?\b/g)) {
+    for (const relation of catalog.relations) {
+      const parts = splitIdentifier(relation.name);
+      if (parts.length >= 2 && parts.map((part) => part[0]).join('') === acronym[1]!.toLowerCase()) {
+        evidence.add(relationKey(relation), 5);
+        linked.add(acronym[0].toLowerCase());
+        linked.add(singular(acronym[0].toLowerCase()));
+      }
+    }
+  }
+  const forms: string[] = [];
+  words.forEach((word, index) => {
+    if (covered.has(index) || word.length < 5 || stopwords.has(word) || questionFillers.has(word)) return;
+    if (linked.has(singular(word))) return;
+    const stems = stemsOf(word);
+    if (stems.length === 0) return;
+    let found = false;
+    for (const relation of catalog.relations) {
+      if (relationNouns(relation).some((noun) => stems.includes(noun))) {
+        evidence.add(relationKey(relation), 4);
+        found = true;
+      }
+    }
+    if (found) linked.add(singular(word));
+    else
+      forms.push(
+        ...stems.flatMap((stem) => [`${stem}er`, `${stem}or`, ...(stem.endsWith('e') ? [`${stem}r`] : [])]),
+      );
+  });
+  if (forms.length > 0) wordSenseLinks(catalog, forms, new Set(), scaled(evidence, 0.75));
+
+  // 6. WordNet and typos for content words nothing above explained ("trucks" → vehicles).
   for (const word of wordSenseLinks(catalog, words, covered, evidence)) linked.add(singular(word));
   if (lexicon) {
     words.forEach((word, index) => {
@@ -299,7 +467,7 @@ const linkText = (
     });
   }
 
-  // 6. Word vectors for the content words nothing above linked ("laptops" → devices).
+  // 7. Word vectors for the content words nothing above linked ("laptops" → devices).
   const unlinked = words.filter(
     (word, index) =>
       !covered.has(index) &&
@@ -309,226 +477,4 @@ const linkText = (
       !linked.has(singular(word)),
   );
   if (unlinked.length > 0) wordVectorLinks(catalog, unlinked, evidence, tenantColumn);
-};
-
-// ---- word vectors -------------------------------------------------------------------------------
-
-/** Similarity a relation's name needs to a question word, and a column's name or description. */
-const VECTOR_RELATION_MIN = 0.6;
-const VECTOR_COLUMN_MIN = 0.7;
-/** A column name or description more relations than this have is not compared. */
-const VECTOR_COLUMN_MAX_RELATIONS = 3;
-/** Relations within this much of a word's nearest also count: "money" is payments and expenses. */
-const VECTOR_RELATION_LEAD = 0.05;
-const VECTOR_RELATIONS_PER_WORD = 2;
-/**
- * Evidence per unit of similarity: at most 2.5 for a relation (a name is 5, a WordNet synonym 4)
- * and 1 for a column (a name is 2 or more), so that a word only vectors reach ranks a relation up
- * without crowding out the relations the question names.
- */
-const VECTOR_RELATION_WEIGHT = 2.5;
-const VECTOR_COLUMN_WEIGHT = 1;
-
-/** The word vectors, or none when their file is missing, disabled or unreadable. */
-const loadedVectors = (): WordVectors | undefined => {
-  try {
-    return wordVectors();
-  } catch {
-    return undefined;
-  }
-};
-
-/** What a relation's and its columns' names and descriptions read as, per catalog. */
-interface VectorTexts {
-  relations: Map<string, string[]>;
-  /** Column texts (its split name, its description) → the relations and columns they belong to. */
-  columns: Map<string, { key: string; column: string }[]>;
-}
-
-const vectorTextsByCatalog = new WeakMap<Catalog, Map<string, VectorTexts>>();
-
-const vectorTexts = (catalog: Catalog, tenantColumn: string | undefined): VectorTexts => {
-  let byTenant = vectorTextsByCatalog.get(catalog);
-  if (!byTenant) {
-    byTenant = new Map();
-    vectorTextsByCatalog.set(catalog, byTenant);
-  }
-  const cached = byTenant.get(tenantColumn ?? '');
-  if (cached) return cached;
-  const texts: VectorTexts = { relations: new Map(), columns: new Map() };
-  for (const relation of catalog.relations) {
-    const key = relationKey(relation);
-    // The name as written ("feedback entries", and its last word "entries"): plural against the
-    // question's plural reads closer than the singular forms ("initiatives" → projects).
-    const words = splitIdentifier(relation.name);
-    for (const noun of new Set([words.join(' '), words[words.length - 1] ?? ''])) {
-      if (noun.length < 3) continue;
-      const keys = texts.relations.get(noun) ?? [];
-      keys.push(key);
-      texts.relations.set(noun, keys);
-    }
-    for (const column of relation.columns) {
-      if (column.name === tenantColumn) continue;
-      const words = splitIdentifier(column.name);
-      // Keys (`id`, `customer_id`) name other relations, not what a word of the question means.
-      if (words[words.length - 1] === 'id') continue;
-      const described = column.description ? contentOf(foldText(column.description).split(' ')) : [];
-      for (const text of [words.join(' '), described.join(' ')]) {
-        if (text === '') continue;
-        const owners = texts.columns.get(text) ?? [];
-        owners.push({ key, column: column.name });
-        texts.columns.set(text, owners);
-      }
-    }
-  }
-  // A column most relations have (`created_at`, `status`) says nothing about which one is meant.
-  for (const [text, owners] of texts.columns)
-    if (new Set(owners.map((owner) => owner.key)).size > VECTOR_COLUMN_MAX_RELATIONS)
-      texts.columns.delete(text);
-  byTenant.set(tenantColumn ?? '', texts);
-  return texts;
-};
-
-/**
- * Question words nothing else linked, compared in meaning (word vectors) with the relations'
- * names and the columns' names and descriptions: the nearest relation (and any as near) gets
- * evidence in proportion to its similarity; so does a near column, divided among the relations
- * that have it.
- */
-const wordVectorLinks = (
-  catalog: Catalog,
-  words: readonly string[],
-  evidence: Evidence,
-  tenantColumn: string | undefined,
-) => {
-  const vectors = loadedVectors();
-  if (!vectors) return;
-  const texts = vectorTexts(catalog, tenantColumn);
-  for (const word of new Set(words)) {
-    if (!vectors.has(word)) continue;
-    const relations = vectors
-      .nearest(word, texts.relations.keys(), VECTOR_RELATION_MIN)
-      .filter((near) => near.candidate !== word);
-    const best = relations[0]?.similarity ?? 0;
-    const scores = new Map<string, number>();
-    for (const near of relations.slice(0, VECTOR_RELATIONS_PER_WORD)) {
-      if (best - near.similarity > VECTOR_RELATION_LEAD) break;
-      for (const key of texts.relations.get(near.candidate) ?? [])
-        scores.set(key, Math.max(scores.get(key) ?? 0, VECTOR_RELATION_WEIGHT * near.similarity));
-    }
-    for (const [key, score] of scores) evidence.add(key, score);
-    for (const near of vectors.nearest(word, texts.columns.keys(), VECTOR_COLUMN_MIN)) {
-      const owners = texts.columns.get(near.candidate) ?? [];
-      const share = new Set(owners.map((owner) => owner.key)).size;
-      for (const owner of owners)
-        evidence.add(owner.key, (VECTOR_COLUMN_WEIGHT * near.similarity) / Math.sqrt(share), owner.column);
-    }
-  }
-};
-
-// ---- word senses --------------------------------------------------------------------------------
-
-/** The nouns a relation's name reads as: `feedback_entries` → "feedback entry", "entry". */
-const relationNouns = (relation: CatalogRelation): string[] => {
-  const words = splitIdentifier(relation.name).map(singular);
-  return [...new Set([words.join(' '), words[words.length - 1] ?? ''])].filter((noun) => noun.length > 2);
-};
-
-type Senses = { near: Set<string>; far: Set<string>; lemma: string };
-
-/** A noun's synonyms and direct broader terms (`near`), and those two steps up (`far`). */
-const sensesOf = (noun: string): Senses | undefined => {
-  const database = lexicalDatabase();
-  if (!database) return undefined;
-  const related = database.related(noun.replaceAll(' ', '_'), 'n', 3);
-  const norm = (term: string) => term.toLowerCase().replaceAll('_', ' ');
-  const near = new Set([...related.synonyms, ...related.direct].map(norm));
-  const far = new Set(related.broader.map(norm));
-  const lemma = database
-    .readings(noun.replaceAll(' ', '_'))
-    .find((reading) => reading.wordClass === 'n')?.lemma;
-  return { near, far, lemma: norm(lemma ?? noun) };
-};
-
-const relationSenses = new WeakMap<Catalog, Map<string, Senses[]>>();
-
-const sensesOfRelations = (catalog: Catalog): Map<string, Senses[]> => {
-  let senses = relationSenses.get(catalog);
-  if (!senses) {
-    senses = new Map();
-    for (const relation of catalog.relations) {
-      senses.set(
-        relationKey(relation),
-        relationNouns(relation).flatMap((noun) => sensesOf(noun) ?? []),
-      );
-    }
-    relationSenses.set(catalog, senses);
-  }
-  return senses;
-};
-
-/** Generic terms two unrelated nouns share in WordNet; they say nothing. */
-const GENERIC = new Set(
-  'entity object whole thing artifact artefact instrumentality person individual someone somebody mortal soul group grouping act human action abstraction measure relation communication event activity attribute state matter physical entity unit'.split(
-    ' ',
-  ),
-);
-
-/**
- * Content words no name explained, read through WordNet against the relations' names: a word
- * whose synonym or broader term is a relation's noun ("trucks" → motor vehicle → vehicles), or
- * that shares a synonym or direct broader term with it ("depot" and "warehouse": storehouse).
- */
-const wordSenseLinks = (
-  catalog: Catalog,
-  words: readonly string[],
-  covered: ReadonlySet<number>,
-  evidence: Evidence,
-): string[] => {
-  const database = lexicalDatabase();
-  if (!database) return [];
-  const linkedWords: string[] = [];
-  const relations = sensesOfRelations(catalog);
-  const candidates: string[] = [];
-  words.forEach((word, index) => {
-    if (covered.has(index) || word.length < 3 || stopwords.has(word) || questionFillers.has(word)) return;
-    candidates.push(word);
-    const next = words[index + 1];
-    if (next && !covered.has(index + 1) && !stopwords.has(next)) candidates.push(`${word} ${next}`);
-  });
-  for (const candidate of candidates) {
-    const senses = sensesOf(candidate);
-    if (!senses || (senses.near.size === 0 && senses.far.size === 0)) continue;
-    const heads = (terms: Set<string>) => new Set([...terms].map((term) => term.split(' ').pop() ?? term));
-    const nearHeads = heads(senses.near);
-    const farHeads = heads(senses.far);
-    for (const relation of catalog.relations) {
-      const key = relationKey(relation);
-      let score = 0;
-      for (const noun of relationNouns(relation)) {
-        if (senses.near.has(noun) || nearHeads.has(noun)) score = Math.max(score, 4);
-        else if (senses.far.has(noun) || farHeads.has(noun)) score = Math.max(score, 2.5);
-      }
-      // The relation is a kind of what the word names ("agreements" → contract, a kind of agreement).
-      const kinds = relations.get(key) ?? [];
-      const headsOf = (terms: Set<string>) => [...terms].map((term) => term.split(' ').pop() ?? term);
-      if (
-        score === 0 &&
-        kinds.some((other) => other.near.has(senses.lemma) || headsOf(other.near).includes(senses.lemma))
-      )
-        score = 3.5;
-      else if (score === 0 && kinds.some((other) => other.far.has(senses.lemma))) score = 2.5;
-      if (score === 0) {
-        for (const other of relations.get(key) ?? []) {
-          const shared = [...other.near].filter((term) => senses.near.has(term) && !GENERIC.has(term));
-          if (shared.length > 0) score = Math.max(score, 2);
-        }
-      }
-      if (score > 0) {
-        evidence.add(key, score);
-        linkedWords.push(...candidate.split(' '));
-      }
-    }
-  }
-  return linkedWords;
 };
