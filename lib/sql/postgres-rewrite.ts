@@ -19,20 +19,7 @@ import { POSTGRES_FUNCTIONS } from './functions.ts';
 import { relationAccess } from './policy.ts';
 import type { PgNode } from './postgres-parser.ts';
 import { postgresRecursionRefusal } from './recursion.ts';
-import type { GuardRequest, RefusalCode } from './types.ts';
-
-export class Refusal extends Error {
-  readonly code: RefusalCode;
-  constructor(code: RefusalCode, message: string) {
-    super(message);
-    this.name = 'Refusal';
-    this.code = code;
-  }
-}
-
-export const refuse = (code: RefusalCode, message: string): never => {
-  throw new Refusal(code, message);
-};
+import { type GuardRequest, type RefusalCode, refuse } from './types.ts';
 
 // ---- Allowlists beside the functions ------------------------------------------------------
 
@@ -395,6 +382,21 @@ export const newWalkState = (request: GuardRequest): WalkState => ({
   params: { tenant: [], scope: [] },
   depth: 0,
 });
+
+/** The walk of the guard's step 4: the statement must be a SELECT; checks and rewrites it in place. */
+export const walkStatement = (statement: PgNode, state: WalkState): PgNode => {
+  const type = Object.keys(statement)[0] ?? '';
+  if (type !== 'SelectStmt') {
+    return refuse(
+      'NOT_SELECT',
+      DATA_MODIFYING.has(type)
+        ? `${type.replace('Stmt', '').toUpperCase()} is not allowed: only SELECT`
+        : `Only SELECT is allowed (got ${type.replace(/Stmt$/, '') || 'an empty statement'})`,
+    );
+  }
+  walkSelect(statement.SelectStmt as PgNode, undefined, state);
+  return statement;
+};
 
 /** Checks and rewrites one SELECT (its body, `{targetList, fromClause, ...}`), in place. */
 export const walkSelect = (select: PgNode, outer: Scope | undefined, state: WalkState): void => {
