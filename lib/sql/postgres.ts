@@ -10,6 +10,7 @@
 // in standard form, with E'' where a backslash appears, so their meaning does not depend on
 // standard_conforming_strings.
 import { type GuardDialect, runGuard } from './guard.ts';
+import { bodyOf, integerConstant, newWalkState, typeOf, type WalkState } from './postgres-nodes.ts';
 import {
   loadPostgresParser,
   type PgNode,
@@ -17,8 +18,65 @@ import {
   printStatement,
   sameTree,
 } from './postgres-parser.ts';
-import { bindParameters, capRows, newWalkState, type WalkState, walkStatement } from './postgres-rewrite.ts';
+import { walkStatement } from './postgres-rewrite.ts';
 import { type Guard, refuse } from './types.ts';
+
+/** Numbers the placeholders the rewrite added ($1 tenant, then scope) and returns their values. */
+const bindParameters = (state: WalkState): unknown[] => {
+  const values: unknown[] = [];
+  const { tenant, scope } = state.params;
+  if (tenant.length > 0) values.push(state.request.tenant);
+  for (const param of tenant) param.number = values.length;
+  if (scope.length > 0) values.push(state.request.scope);
+  for (const param of scope) param.number = values.length;
+  return values;
+};
+
+/** The value of `LIMIT n` for an integer constant; undefined for anything else. */
+const constantLimit = (node: unknown): number | undefined => {
+  if (typeof node !== 'object' || node === null || typeOf(node) !== 'A_Const') return undefined;
+  const constant = bodyOf(node as PgNode, 'A_Const');
+  if (Object.keys(constant).some((key) => key !== 'ival' && key !== 'location')) return undefined;
+  const ival = constant.ival as { ival?: number } | undefined;
+  return ival === undefined ? undefined : (ival.ival ?? 0);
+};
+
+const isNullConstant = (node: unknown): boolean =>
+  typeof node === 'object' &&
+  node !== null &&
+  typeOf(node) === 'A_Const' &&
+  bodyOf(node as PgNode, 'A_Const').isnull === true;
+
+/**
+ * At most cap+1 rows (docs/design.md step 5): LIMIT cap+1 added, a larger constant lowered (LIMIT ALL
+ * included), a smaller one kept; any other limit (an expression, WITH TIES) is kept inside
+ * `SELECT * FROM (<query>) AS capped LIMIT cap+1`. Returns the statement node to print.
+ */
+const capRows = (statement: PgNode, rowCap: number): PgNode => {
+  const select = bodyOf(statement, 'SelectStmt');
+  const max = rowCap + 1;
+  if (select.limitOption !== 'LIMIT_OPTION_WITH_TIES') {
+    if (select.limitCount === undefined || isNullConstant(select.limitCount)) {
+      select.limitCount = integerConstant(max);
+      select.limitOption = 'LIMIT_OPTION_COUNT';
+      return statement;
+    }
+    const count = constantLimit(select.limitCount);
+    if (count !== undefined) {
+      if (count > max) select.limitCount = integerConstant(max);
+      return statement;
+    }
+  }
+  return {
+    SelectStmt: {
+      targetList: [{ ResTarget: { val: { ColumnRef: { fields: [{ A_Star: {} }] } } } }],
+      fromClause: [{ RangeSubselect: { subquery: statement, alias: { aliasname: 'capped' } } }],
+      limitCount: integerConstant(max),
+      limitOption: 'LIMIT_OPTION_COUNT',
+      op: 'SETOP_NONE',
+    },
+  };
+};
 
 /** PostgreSQL's grammar and walk, plugged into the guard's steps (lib/sql/guard.ts). */
 export const postgresDialect: GuardDialect<PgNode, WalkState> = {
