@@ -2,47 +2,40 @@
 // node against an allowlist of shapes, and rewrites every relation reference in place
 // (docs/design.md "Tenant filtering and the SQL guard", steps 2 to 5). Anything the walk does not
 // know is refused: a shape it has not seen may hide a relation it would not wrap.
-import type { CatalogColumn, CatalogRelation } from '#lib/connectors/types.ts';
-import { mysqlSizeRefusal } from './allocation.ts';
-import { MYSQL_AGGREGATES, MYSQL_FUNCTIONS } from './mysql-functions.ts';
+import { conditionsFor, wrapRelation } from './mysql-fence.ts';
+import { MYSQL_AGGREGATES } from './mysql-functions.ts';
+import {
+  BINARY_OPERATORS,
+  checkCollate,
+  checkFunction,
+  checkLimit,
+  checkShape,
+  checkSuffix,
+  DATA_TYPE,
+  IDENTIFIER,
+  isCte,
+  JOINS,
+  KEYWORDS,
+  keySet,
+  LITERAL_KEYS,
+  LITERALS,
+  NUMBER,
+  nameOf,
+  present,
+  type Scope,
+  SELECT_KEYS,
+  SET_OPERATIONS,
+  sizeBounded,
+  UNARY_OPERATORS,
+  type WalkState,
+} from './mysql-nodes.ts';
 import { type AstNode, identifierText, identifierValue, isNode } from './mysql-parser.ts';
 import { relationAccess } from './policy.ts';
 import { mysqlRecursionRefusal } from './recursion.ts';
-import { type GuardRequest, Refusal, refuse } from './types.ts';
-
-/**
- * Bound values travel through the printer as named parameters `:tabletalk_bind_<n>`; the guard
- * then turns each into `?` and lists its value, so `params` follows the printed text's order
- * whatever order the printer visits the tree in. Input that mentions the prefix is refused.
- */
-export const BIND_PREFIX = 'tabletalk_bind_';
-
-/**
- * One step of name resolution: a WITH clause's CTEs, seen from its body or a CTE's. Lookups go
- * outward through `parent`.
- */
-interface Scope {
-  parent: Scope | undefined;
-  ctes: readonly string[];
-  /** Later CTEs of a RECURSIVE WITH: MariaDB resolves them, MySQL does not. */
-  laterCtes: readonly string[];
-  /** A CTE body: MariaDB does not see CTEs of enclosing WITH clauses from here (tested on 10.11). */
-  barrier: boolean;
-}
-
-export interface WalkState {
-  request: GuardRequest;
-  /** Bound values, indexed by the number in their marker. */
-  values: unknown[];
-  /** Every SELECT and FROM item the walk checked; the sweep refuses any other. */
-  checked: WeakSet<object>;
-  userFunctions: ReadonlySet<string>;
-  /** Nesting of expressions and statements under walk; deeper than MAX_DEPTH is refused. */
-  depth: number;
-}
+import { Refusal, refuse } from './types.ts';
 
 /** Deeper trees are refused: walking, printing and re-parsing them would exhaust the stack. */
-export const MAX_DEPTH = 200;
+const MAX_DEPTH = 200;
 
 const nest = <T>(state: WalkState, walk: () => T): T => {
   state.depth += 1;
@@ -56,138 +49,7 @@ const nest = <T>(state: WalkState, walk: () => T): T => {
   }
 };
 
-const present = (value: unknown): boolean => value !== null && value !== undefined;
-
-const checkShape = (node: AstNode, allowed: ReadonlySet<string>, what: string): void => {
-  for (const [key, value] of Object.entries(node)) {
-    if (!allowed.has(key) && present(value) && !(Array.isArray(value) && value.length === 0)) {
-      refuse('UNSUPPORTED_SYNTAX', `Unsupported ${what} syntax (${key})`);
-    }
-  }
-};
-
-const keySet = (...keys: string[]): ReadonlySet<string> => new Set([...keys, 'loc']);
-
-const SELECT_KEYS = keySet(
-  'with',
-  'type',
-  'options',
-  'distinct',
-  'columns',
-  'into',
-  'from',
-  'where',
-  'groupby',
-  'having',
-  'orderby',
-  'limit',
-  'locking_read',
-  'window',
-  'collate',
-  '_next',
-  'set_op',
-  '_orderby',
-  '_limit',
-  'parentheses_symbol',
-);
-const SET_OPERATIONS = new Set(['union', 'union all', 'union distinct', 'intersect', 'except']);
-const JOINS = new Set(['INNER JOIN', 'LEFT JOIN', 'RIGHT JOIN', 'CROSS JOIN', 'STRAIGHT_JOIN']);
-
-const BINARY_OPERATORS = new Set([
-  '=',
-  '<>',
-  '!=',
-  '<',
-  '>',
-  '<=',
-  '>=',
-  '+',
-  '-',
-  '*',
-  '/',
-  '%',
-  'DIV',
-  'MOD',
-  'AND',
-  'OR',
-  'XOR',
-  '&&',
-  '||',
-  '&',
-  '|',
-  '^',
-  '<<',
-  '>>',
-  'IS',
-  'IS NOT',
-  'IN',
-  'NOT IN',
-  'LIKE',
-  'NOT LIKE',
-  'REGEXP',
-  'NOT REGEXP',
-  'RLIKE',
-  'NOT RLIKE',
-  'BETWEEN',
-  'NOT BETWEEN',
-  'ESCAPE',
-  '->',
-  '->>',
-]);
-const UNARY_OPERATORS = new Set(['NOT', '!', '-', '+', '~', 'EXISTS', 'NOT EXISTS']);
-
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const KEYWORDS = /^[A-Za-z_][A-Za-z_ ]*$/;
-const NUMBER = /^-?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?( (PRECEDING|FOLLOWING))?$/i;
-const DATA_TYPE = /^[A-Za-z][A-Za-z0-9_ ]*(\(\d+(, ?\d+)?\))?$/;
-
-const nameOf = (value: unknown): string | undefined => {
-  if (typeof value === 'string') return value;
-  if (isNode(value) && typeof value.value === 'string') return value.value;
-  return undefined;
-};
-
 // ---- expressions -------------------------------------------------------------------------
-
-const checkCollate = (node: unknown): void => {
-  if (!present(node)) return;
-  if (!isNode(node)) refuse('UNSUPPORTED_SYNTAX', 'Unsupported COLLATE clause');
-  const inner = isNode(node.collate) && isNode(node.collate.collate) ? node.collate.collate : node.collate;
-  if (!isNode(inner) || typeof inner.name !== 'string' || !IDENTIFIER.test(inner.name)) {
-    refuse('UNSUPPORTED_SYNTAX', 'Unsupported COLLATE clause');
-  }
-};
-
-/** `CONVERT(x USING cs)` hangs `USING cs` on its argument; `'a' COLLATE c` a collate object. */
-const checkSuffix = (node: AstNode): void => {
-  const value = node.suffix;
-  if (!present(value)) return;
-  if (typeof value === 'string') {
-    if (!/^USING [A-Za-z0-9_]+$/i.test(value)) refuse('UNSUPPORTED_SYNTAX', 'Unsupported suffix');
-    return;
-  }
-  if (isNode(value) && Object.keys(value).every((key) => key === 'collate')) {
-    checkCollate(value.collate);
-    return;
-  }
-  refuse('UNSUPPORTED_SYNTAX', 'Unsupported suffix');
-};
-
-const LITERALS = new Set([
-  'single_quote_string',
-  'natural_string',
-  'hex_string',
-  'full_hex_string',
-  'bit_string',
-  'date',
-  'time',
-  'timestamp',
-  'datetime',
-  'bool',
-  'null',
-  'star',
-]);
-const LITERAL_KEYS = keySet('type', 'value', 'prefix', 'suffix', 'escape', 'parentheses');
 
 /** `LIKE 'x!%' ESCAPE '!'` hangs the escape on the pattern. */
 const walkEscape = (node: AstNode, scope: Scope | undefined, state: WalkState): void => {
@@ -212,37 +74,6 @@ const walkColumnRef = (node: AstNode, state: WalkState): void => {
   }
   checkCollate(node.collate);
   checkSuffix(node);
-};
-
-const checkFunction = (node: AstNode, state: WalkState): string => {
-  const name = node.name;
-  if (!isNode(name) || !Array.isArray(name.name)) {
-    return refuse('UNSUPPORTED_SYNTAX', 'Unsupported function call');
-  }
-  if (present(name.schema) || name.name.length !== 1) {
-    return refuse('FUNCTION_NOT_ALLOWED', 'Schema-qualified functions are not allowed');
-  }
-  const part = name.name[0];
-  if (!isNode(part) || typeof part.value !== 'string') {
-    return refuse('UNSUPPORTED_SYNTAX', 'Unsupported function call');
-  }
-  if (part.type !== 'default' && part.type !== 'origin') {
-    return refuse('FUNCTION_NOT_ALLOWED', `Quoted function names are not allowed (${part.value})`);
-  }
-  const upper = part.value.toUpperCase();
-  if (state.userFunctions.has(upper)) {
-    return refuse('FUNCTION_NOT_ALLOWED', `User-defined function ${part.value} is not allowed`);
-  }
-  if (!MYSQL_FUNCTIONS.has(upper)) {
-    return refuse('FUNCTION_NOT_ALLOWED', `Function ${part.value} is not allowed`);
-  }
-  return upper;
-};
-
-/** Functions that allocate from an argument: bounded by a constant, or refused (lib/sql/allocation.ts). */
-const sizeBounded = (name: string, args: unknown): void => {
-  const unbounded = mysqlSizeRefusal(name, args);
-  if (unbounded !== undefined) refuse('SIZE_NOT_BOUNDED', unbounded);
 };
 
 const walkOrderBy = (list: unknown, scope: Scope | undefined, state: WalkState): void => {
@@ -464,141 +295,6 @@ const walkExprBody = (node: unknown, scope: Scope | undefined, state: WalkState)
 
 // ---- relations ---------------------------------------------------------------------------
 
-/**
- * Whether an unqualified name is a CTE, as every engine resolves it. A schema-qualified name is
- * never a CTE, so a name taken for a table is always safe (the rewrite qualifies it); a name
- * taken for a CTE must be one on MySQL and on MariaDB alike, or the query is refused.
- */
-const isCte = (name: string, scope: Scope | undefined): boolean => {
-  const folded = name.toLowerCase();
-  let crossedBarrier = false;
-  for (let frame = scope; frame; frame = frame.parent) {
-    if (frame.laterCtes.some((n) => n.toLowerCase() === folded)) {
-      refuse('UNSUPPORTED_SYNTAX', `CTE ${name} is referenced before its definition`);
-    }
-    const exact = frame.ctes.includes(name);
-    if (!exact && frame.ctes.some((n) => n.toLowerCase() === folded)) {
-      refuse('UNSUPPORTED_SYNTAX', `${name} differs from a CTE name only in letter case`);
-    }
-    if (exact) {
-      if (crossedBarrier) {
-        refuse(
-          'UNSUPPORTED_SYNTAX',
-          `CTE ${name} of an enclosing WITH is referenced from a nested WITH's CTE`,
-        );
-      }
-      return true;
-    }
-    if (frame.barrier) crossedBarrier = true;
-  }
-  return false;
-};
-
-const columnOf = (relation: CatalogRelation, name: string): CatalogColumn =>
-  relation.columns.find((c) => c.name === name) ??
-  refuse('UNKNOWN_RELATION', `Unknown column ${relation.name}.${name}`);
-
-/** The tenant or scope value as its column compares it: MySQL compares '1abc' = 1 as true. */
-const bindValue = (value: string | number, column: CatalogColumn, what: string): unknown => {
-  if (column.kind === 'integer') {
-    const number =
-      typeof value === 'number' ? value : /^-?\d{1,16}$/.test(value) ? Number(value) : Number.NaN;
-    if (!Number.isSafeInteger(number)) {
-      refuse('TENANT_REQUIRED', `The ${what} value is not an integer, as column ${column.name} requires`);
-    }
-    return number;
-  }
-  if (column.kind === 'text' || column.kind === 'uuid') return String(value);
-  return value;
-};
-
-const marker = (state: WalkState, value: unknown): AstNode => {
-  state.values.push(value);
-  return { type: 'param', value: `${BIND_PREFIX}${state.values.length - 1}` };
-};
-
-const equals = (left: AstNode, right: AstNode): AstNode => ({
-  type: 'binary_expr',
-  operator: '=',
-  left,
-  right,
-});
-
-/**
- * `t.c = ?`; on a text column also `CAST(t.c AS BINARY) = ?`, because MySQL's usual collations
- * ignore case and trailing spaces ('Acme ' = 'acme'): the first term keeps the index usable,
- * the second makes the match exact.
- */
-const conditionsFor = (
-  relation: CatalogRelation,
-  name: string,
-  value: string | number,
-  what: string,
-  state: WalkState,
-): AstNode[] => {
-  const column = columnOf(relation, name);
-  const bound = bindValue(value, column, what);
-  const ref = (): AstNode => ({
-    type: 'column_ref',
-    table: identifierText(relation.name),
-    column: identifierText(name),
-    collate: null,
-  });
-  const terms = [equals(ref(), marker(state, bound))];
-  if (column.kind === 'text') {
-    terms.push(
-      equals(
-        { type: 'cast', keyword: 'cast', expr: ref(), symbol: 'as', target: [{ dataType: 'BINARY' }] },
-        marker(state, bound),
-      ),
-    );
-  }
-  return terms;
-};
-
-/**
- * The fence (docs/design.md "Each wrapped relation is an optimisation fence"): MySQL and MariaDB
- * neither merge a derived table that has a LIMIT into the outer query (derived_merge) nor push
- * an outer condition into it (MariaDB condition_pushdown_for_derived, MySQL 8.0.22
- * derived_condition_pushdown), so every outer condition sees only the filtered rows. The value
- * is MySQL's own "all rows" LIMIT (2^64 - 1): no table holds more.
- */
-export const FENCE_LIMIT = '18446744073709551615';
-
-export const fenceLimit = (): AstNode => ({
-  seperator: '',
-  value: [{ type: 'bigint', value: FENCE_LIMIT }],
-});
-
-const wrapRelation = (relation: CatalogRelation, terms: AstNode[], state: WalkState): AstNode => {
-  const inner: AstNode = {
-    db: identifierText(relation.schema),
-    table: identifierText(relation.name),
-    as: null,
-  };
-  state.checked.add(inner);
-  const where = terms.reduce((left, right) => ({ type: 'binary_expr', operator: 'AND', left, right }));
-  const select: AstNode = {
-    with: null,
-    type: 'select',
-    options: null,
-    distinct: null,
-    columns: [{ expr: { type: 'column_ref', table: null, column: '*' }, as: null }],
-    into: { position: null },
-    from: [inner],
-    where,
-    groupby: null,
-    having: null,
-    orderby: null,
-    limit: fenceLimit(),
-    locking_read: null,
-    window: null,
-    collate: null,
-  };
-  state.checked.add(select);
-  return select;
-};
-
 const JOIN_KEYS = ['join', 'on', 'using'] as const;
 
 const walkJoin = (item: AstNode, scope: Scope | undefined, state: WalkState): AstNode => {
@@ -736,20 +432,6 @@ const walkWith = (clause: unknown, scope: Scope | undefined, state: WalkState): 
     }
   });
   return { parent: scope, ctes: names, laterCtes: [], barrier: false };
-};
-
-const checkLimit = (limit: unknown): void => {
-  if (!present(limit)) return;
-  if (!isNode(limit) || !Array.isArray(limit.value)) refuse('UNSUPPORTED_SYNTAX', 'Unsupported LIMIT');
-  checkShape(limit, keySet('seperator', 'value'), 'LIMIT');
-  for (const value of limit.value) {
-    if (isNode(value) && (value.type === 'param' || value.value === '?')) {
-      refuse('PLACEHOLDER', 'Placeholders are not allowed in generated SQL');
-    }
-    if (!isNode(value) || value.type !== 'number' || !Number.isSafeInteger(value.value)) {
-      refuse('UNSUPPORTED_SYNTAX', 'LIMIT takes integer constants only');
-    }
-  }
 };
 
 export const walkSelect = (node: unknown, scope: Scope | undefined, state: WalkState): void =>

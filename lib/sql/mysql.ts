@@ -11,8 +11,10 @@
 // client-side substitution would also replace a `?` inside a string literal).
 import { isDeepStrictEqual } from 'node:util';
 import { type GuardDialect, runGuard } from './guard.ts';
+import { BIND_PREFIX } from './mysql-fence.ts';
+import type { WalkState } from './mysql-nodes.ts';
 import { type AstNode, canonicalTree, isNode, parseStatements, printStatement } from './mysql-parser.ts';
-import { BIND_PREFIX, sweep, type WalkState, walkSelect } from './mysql-rewrite.ts';
+import { sweep, walkSelect } from './mysql-rewrite.ts';
 import { filteringProblems } from './mysql-verify.ts';
 import { type Guard, type GuardRequest, refuse } from './types.ts';
 
