@@ -31,7 +31,19 @@ export interface WalkState {
   userFunctions: ReadonlySet<string>;
   /** Nesting of expressions and statements under walk; deeper than MAX_DEPTH is refused. */
   depth: number;
+  /** Marker names found in the printed text, which its reparsed tree shows as `?`. */
+  markers: Set<string>;
 }
+
+export const newWalkState = (request: GuardRequest): WalkState => ({
+  request,
+  values: [],
+  checked: new WeakSet(),
+  // Introspection may list names bare or schema-qualified; the guard compares the bare name.
+  userFunctions: new Set(request.catalog.userFunctions.map((name) => name.split('.').at(-1)!.toUpperCase())),
+  depth: 0,
+  markers: new Set(),
+});
 
 /**
  * Whether an unqualified name is a CTE, as every engine resolves it. A schema-qualified name is

@@ -434,7 +434,18 @@ const walkWith = (clause: unknown, scope: Scope | undefined, state: WalkState): 
   return { parent: scope, ctes: names, laterCtes: [], barrier: false };
 };
 
-export const walkSelect = (node: unknown, scope: Scope | undefined, state: WalkState): void =>
+/**
+ * The walk of the guard's step 4 on a copy of the statement: a SELECT, checked and rewritten; then
+ * the sweep.
+ */
+export const walkStatement = (statement: AstNode, state: WalkState): AstNode => {
+  const tree = structuredClone(statement);
+  walkSelect(tree, undefined, state);
+  sweep(tree, state);
+  return tree;
+};
+
+const walkSelect = (node: unknown, scope: Scope | undefined, state: WalkState): void =>
   nest(state, () => walkSelectBody(node, scope, state));
 
 const walkSelectBody = (node: unknown, scope: Scope | undefined, state: WalkState): void => {
@@ -523,7 +534,7 @@ const walkSelectBody = (node: unknown, scope: Scope | undefined, state: WalkStat
  * After the walk: any SELECT or FROM item the walk did not check sits somewhere the walk does
  * not look, and may read a relation nobody wrapped.
  */
-export const sweep = (node: unknown, state: WalkState): void => {
+const sweep = (node: unknown, state: WalkState): void => {
   if (Array.isArray(node)) {
     for (const item of node) sweep(item, state);
     return;

@@ -9,14 +9,13 @@
 // PIPES_AS_CONCAT or NO_BACKSLASH_ESCAPES (the parser's reading; backslashes are refused anyway),
 // and server-side prepared statements for the parameters (mysql2 `execute`, never `query`, whose
 // client-side substitution would also replace a `?` inside a string literal).
-import { isDeepStrictEqual } from 'node:util';
 import { type GuardDialect, runGuard } from './guard.ts';
 import { BIND_PREFIX } from './mysql-fence.ts';
-import type { WalkState } from './mysql-nodes.ts';
-import { type AstNode, canonicalTree, isNode, parseStatements, printStatement } from './mysql-parser.ts';
-import { sweep, walkSelect } from './mysql-rewrite.ts';
+import { newWalkState, type WalkState } from './mysql-nodes.ts';
+import { type AstNode, isNode, parseStatements, printStatement, sameTree } from './mysql-parser.ts';
+import { walkStatement } from './mysql-rewrite.ts';
 import { filteringProblems } from './mysql-verify.ts';
-import { type Guard, type GuardRequest, refuse } from './types.ts';
+import { type Guard, refuse } from './types.ts';
 
 // Text the guard refuses before parsing. Version comments (`/*!`, MariaDB's `/*M!`) are
 // executed by the server and dropped by the parser; optimizer hints (`/*+`) can set session
@@ -75,18 +74,12 @@ const capRows = (tree: AstNode, rowCap: number): AstNode => {
   return tree;
 };
 
-/** The MySQL state of a walk: the bound values' markers that the printed text carries. */
-interface MysqlWalk extends WalkState {
-  /** Marker names found in the printed text, which its reparsed tree shows as `?`. */
-  markers: Set<string>;
-}
-
 /**
  * Print: bound values travel through the printer as named markers, each then turned into `?` and
  * its value listed, so `params` follows the printed text's order whatever order the printer
  * visits the tree in.
  */
-const print = (tree: AstNode, values: unknown[], state: MysqlWalk): { sql: string; params: unknown[] } => {
+const print = (tree: AstNode, values: unknown[], state: WalkState): { sql: string; params: unknown[] } => {
   const printed = printStatement(tree);
   const params: unknown[] = [];
   const sql = printed.replace(
@@ -104,7 +97,7 @@ const print = (tree: AstNode, values: unknown[], state: MysqlWalk): { sql: strin
 };
 
 /** MySQL's grammar and walk, plugged into the guard's steps (lib/sql/guard.ts). */
-export const mysqlDialect: GuardDialect<AstNode, MysqlWalk> = {
+export const mysqlDialect: GuardDialect<AstNode, WalkState> = {
   wording: {
     unparsable: 'The SQL does not parse as MySQL',
     notOneStatement: 'Expected one statement',
@@ -112,27 +105,12 @@ export const mysqlDialect: GuardDialect<AstNode, MysqlWalk> = {
   },
   checkText,
   parse: parseStatements,
-  startWalk: (request: GuardRequest) => ({
-    request,
-    values: [],
-    checked: new WeakSet(),
-    userFunctions: new Set(
-      request.catalog.userFunctions.map((name) => name.split('.').at(-1)!.toUpperCase()),
-    ),
-    depth: 0,
-    markers: new Set(),
-  }),
-  walk: (statement, state) => {
-    const tree = structuredClone(statement);
-    walkSelect(tree, undefined, state);
-    sweep(tree, state);
-    return tree;
-  },
+  startWalk: newWalkState,
+  walk: walkStatement,
   bind: (state) => state.values,
   capRows,
   print,
-  sameTree: (reparsed, checked, state) =>
-    isDeepStrictEqual(canonicalTree(reparsed), canonicalTree(checked, state.markers)),
+  sameTree: (reparsed, checked, state) => sameTree(reparsed, checked, state.markers),
   verify: (reparsed, request, params) => filteringProblems(reparsed, request, params.length)[0],
 };
 

@@ -328,7 +328,7 @@ export interface Scope {
   items?: Map<string, FromItem[]>;
 }
 
-export const cteVisible = (name: string, scope: Scope | undefined): boolean => {
+export const isCte = (name: string, scope: Scope | undefined): boolean => {
   for (let s = scope; s; s = s.parent) if (s.ctes.has(name)) return true;
   return false;
 };

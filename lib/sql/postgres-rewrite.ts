@@ -23,9 +23,9 @@ import {
   builtinName,
   CATALOG_TYPE,
   checkShape,
-  cteVisible,
   DATA_MODIFYING,
   type FromItem,
+  isCte,
   list,
   NO_CTES,
   OPERATORS,
@@ -280,7 +280,7 @@ const walkRelation = (relation: PgNode, level: Scope, state: WalkState): PgNode 
     );
   }
   const refname = alias ? String(alias.aliasname) : name;
-  if (schema === undefined && cteVisible(name, level)) {
+  if (schema === undefined && isCte(name, level)) {
     register(level, refname, { aliased: alias !== undefined });
     return { RangeVar: relation };
   }
