@@ -1,7 +1,7 @@
 // The MySQL/MariaDB guard's walk over node-sql-parser's tree (lib/sql/mysql.ts): checks every
-// node against an allowlist of shapes, and rewrites every relation reference in place
-// (docs/design.md "Tenant filtering and the SQL guard", steps 2 to 5). Anything the walk does not
-// know is refused: a shape it has not seen may hide a relation it would not wrap.
+// node against an allowlist of shapes (lib/sql/mysql-nodes.ts), and rewrites every relation
+// reference in place (docs/design.md "The guard, step by step", step 4). Anything the walk does
+// not know is refused: a shape it has not seen may hide a relation it would not wrap.
 import { conditionsFor, wrapRelation } from './mysql-fence.ts';
 import { MYSQL_AGGREGATES } from './mysql-functions.ts';
 import {

@@ -1,6 +1,7 @@
 // The checking and rewriting walk of the PostgreSQL guard (lib/sql/postgres.ts) over a raw
-// parse tree from libpg-query. Deny by default at every level: each node type the walk knows
-// lists the fields it may carry, and any other node type or field (a construct this code has
+// parse tree from libpg-query (docs/design.md "The guard, step by step", step 4). Deny by
+// default at every level: each node type the walk knows lists the fields it may carry
+// (lib/sql/postgres-nodes.ts), and any other node type or field (a construct this code has
 // not reasoned about, or a field a newer parser adds) refuses the query as UNSUPPORTED_SYNTAX.
 //
 // What it enforces (docs/design.md "Tenant filtering and the SQL guard"):
