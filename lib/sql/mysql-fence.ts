@@ -82,9 +82,9 @@ export const conditionsFor = (
  * derived_condition_pushdown), so every outer condition sees only the filtered rows. The value
  * is MySQL's own "all rows" LIMIT (2^64 - 1): no table holds more.
  */
-export const FENCE_LIMIT = '18446744073709551615';
+const FENCE_LIMIT = '18446744073709551615';
 
-export const fenceLimit = (): AstNode => ({
+const fenceLimit = (): AstNode => ({
   seperator: '',
   value: [{ type: 'bigint', value: FENCE_LIMIT }],
 });

@@ -71,7 +71,7 @@ export const walkStatement = (statement: PgNode, state: WalkState): PgNode => {
 };
 
 /** Checks and rewrites one SELECT (its body, `{targetList, fromClause, ...}`), in place. */
-export const walkSelect = (select: PgNode, outer: Scope | undefined, state: WalkState): void => {
+const walkSelect = (select: PgNode, outer: Scope | undefined, state: WalkState): void => {
   enter(state);
   checkShape('SelectStmt', select, SELECT_FIELDS);
   if (select.intoClause !== undefined) refuse('SELECT_INTO', 'SELECT INTO is not allowed');
