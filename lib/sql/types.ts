@@ -1,6 +1,8 @@
 // The SQL guard's contract (docs/design.md "Tenant filtering and the SQL guard"): one function per
 // dialect takes generated SQL and the request's tenant context and either returns the printed,
-// rewritten SQL with its bound parameters, or refuses with a reason code.
+// rewritten SQL with its bound parameters, or refuses with a reason code. The steps between are
+// written once, in lib/sql/guard.ts; the refusal and the length limit below are the ones every
+// step and both dialects use.
 import type { Catalog } from '#lib/core/catalog.ts';
 import type { EffectivePolicy } from '#lib/core/row-policy.ts';
 
@@ -40,6 +42,24 @@ export type RefusalCode =
   | 'TENANT_REQUIRED'
   | 'UNSUPPORTED_SYNTAX'
   | 'REPRINT_MISMATCH';
+
+/** Longer input is refused before parsing: each parser's time grows with it. */
+export const MAX_SQL_LENGTH = 20_000;
+
+/** A refusal on its way out of any step of the guard; the skeleton (lib/sql/guard.ts) makes it the outcome. */
+export class Refusal extends Error {
+  readonly code: RefusalCode;
+  constructor(code: RefusalCode, message: string) {
+    super(message);
+    this.name = 'Refusal';
+    this.code = code;
+  }
+}
+
+/** Throws the refusal; a function declaration, so that the compiler narrows after a call. */
+export function refuse(code: RefusalCode, message: string): never {
+  throw new Refusal(code, message);
+}
 
 export type GuardOutcome =
   | { allowed: true; sql: string; params: unknown[] }

@@ -43,7 +43,7 @@ const refusal = (sql: string, overrides: Overrides = {}) => {
   return outcome.allowed ? 'ALLOWED' : outcome.code;
 };
 
-/** The fence that keeps a derived table unmerged (lib/dialects/mysql/rewrite.ts FENCE_LIMIT). */
+/** The fence that keeps a derived table unmerged (lib/dialects/mysql/fence.ts FENCE_LIMIT). */
 const FENCE = ' LIMIT 18446744073709551615';
 
 /** The filtering derived table of a sample relation, as the guard prints it. */

@@ -1,6 +1,7 @@
-// node-sql-parser in MySQL mode, the grammar behind the MySQL/MariaDB guard (lib/sql/mysql.ts):
+// node-sql-parser in MySQL mode, the grammar behind the MySQL/MariaDB guard (lib/dialects/mysql/sql-guard.ts):
 // parse, print, and the tree comparison the guard's fail-closed reprint check relies on.
 // The MySQL-only build keeps the bundle small (the full package carries every dialect).
+import { isDeepStrictEqual } from 'node:util';
 import nodeSqlParser from 'node-sql-parser/build/mysql.js';
 
 /** A node of node-sql-parser's tree: plain JSON objects, typed loosely on purpose. */
@@ -152,3 +153,7 @@ export const canonicalTree = (value: unknown, markers?: ReadonlySet<string>): un
   }
   return out;
 };
+
+/** Whether a reparsed tree means the checked one, its bound-value `markers` read as `?`. */
+export const sameTree = (reparsed: unknown, checked: unknown, markers: ReadonlySet<string>): boolean =>
+  isDeepStrictEqual(canonicalTree(reparsed), canonicalTree(checked, markers));

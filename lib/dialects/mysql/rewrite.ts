@@ -1,58 +1,44 @@
-// The MySQL/MariaDB guard's walk over node-sql-parser's tree (lib/sql/mysql.ts): checks every
-// node against an allowlist of shapes, and rewrites every relation reference in place
-// (docs/design.md "Tenant filtering and the SQL guard", steps 2 to 5). Anything the walk does not
-// know is refused: a shape it has not seen may hide a relation it would not wrap.
-import type { CatalogColumn, CatalogRelation } from '#lib/core/catalog.ts';
-import { mysqlSizeRefusal } from '#lib/sql/allocation.ts';
+// The MySQL/MariaDB guard's walk over node-sql-parser's tree (lib/dialects/mysql/sql-guard.ts): checks every
+// node against an allowlist of shapes (lib/dialects/mysql/nodes.ts), and rewrites every relation
+// reference in place (docs/design.md "The guard, step by step", step 4). Anything the walk does
+// not know is refused: a shape it has not seen may hide a relation it would not wrap.
+
 import { mysqlRecursionRefusal } from '#lib/sql/recursion.ts';
-import type { GuardRequest, RefusalCode } from '#lib/sql/types.ts';
-import { MYSQL_AGGREGATES, MYSQL_FUNCTIONS } from './functions.ts';
+import { Refusal, refuse } from '#lib/sql/types.ts';
+import { conditionsFor, wrapRelation } from './fence.ts';
+import { MYSQL_AGGREGATES } from './functions.ts';
+import {
+  BINARY_OPERATORS,
+  checkCollate,
+  checkFunction,
+  checkLimit,
+  checkShape,
+  checkSuffix,
+  DATA_TYPE,
+  IDENTIFIER,
+  isCte,
+  JOINS,
+  KEYWORDS,
+  keySet,
+  LITERAL_KEYS,
+  LITERALS,
+  NUMBER,
+  nameOf,
+  present,
+  type Scope,
+  SELECT_KEYS,
+  SET_OPERATIONS,
+  sizeBounded,
+  UNARY_OPERATORS,
+  type WalkState,
+} from './nodes.ts';
 import { type AstNode, identifierText, identifierValue, isNode } from './parser.ts';
 import { relationAccess } from './policy.ts';
 
-export class Refusal extends Error {
-  readonly code: RefusalCode;
-  constructor(code: RefusalCode, message: string) {
-    super(message);
-    this.code = code;
-  }
-}
-
-export function refuse(code: RefusalCode, message: string): never {
-  throw new Refusal(code, message);
-}
-
-/**
- * Bound values travel through the printer as named parameters `:tabletalk_bind_<n>`; the guard
- * then turns each into `?` and lists its value, so `params` follows the printed text's order
- * whatever order the printer visits the tree in. Input that mentions the prefix is refused.
- */
-export const BIND_PREFIX = 'tabletalk_bind_';
-
-/** Names visible at one level of nesting: a WITH clause's CTEs, seen from its body or a CTE's. */
-interface Frame {
-  names: readonly string[];
-  /** Later CTEs of a RECURSIVE WITH: MariaDB resolves them, MySQL does not. */
-  forbidden: readonly string[];
-  /** A CTE body: MariaDB does not see CTEs of enclosing WITH clauses from here (tested on 10.11). */
-  barrier: boolean;
-}
-
-export interface RewriteState {
-  request: GuardRequest;
-  /** Bound values, indexed by the number in their marker. */
-  values: unknown[];
-  /** Every SELECT and FROM item the walk checked; the sweep refuses any other. */
-  checked: WeakSet<object>;
-  userFunctions: ReadonlySet<string>;
-  /** Nesting of expressions and statements under walk; deeper than MAX_DEPTH is refused. */
-  depth: number;
-}
-
 /** Deeper trees are refused: walking, printing and re-parsing them would exhaust the stack. */
-export const MAX_DEPTH = 200;
+const MAX_DEPTH = 200;
 
-const nest = <T>(state: RewriteState, walk: () => T): T => {
+const nest = <T>(state: WalkState, walk: () => T): T => {
   state.depth += 1;
   try {
     if (state.depth > MAX_DEPTH) {
@@ -64,150 +50,19 @@ const nest = <T>(state: RewriteState, walk: () => T): T => {
   }
 };
 
-const present = (value: unknown): boolean => value !== null && value !== undefined;
-
-const keysWithin = (node: AstNode, allowed: ReadonlySet<string>, what: string): void => {
-  for (const [key, value] of Object.entries(node)) {
-    if (!allowed.has(key) && present(value) && !(Array.isArray(value) && value.length === 0)) {
-      refuse('UNSUPPORTED_SYNTAX', `Unsupported ${what} syntax (${key})`);
-    }
-  }
-};
-
-const keySet = (...keys: string[]): ReadonlySet<string> => new Set([...keys, 'loc']);
-
-const SELECT_KEYS = keySet(
-  'with',
-  'type',
-  'options',
-  'distinct',
-  'columns',
-  'into',
-  'from',
-  'where',
-  'groupby',
-  'having',
-  'orderby',
-  'limit',
-  'locking_read',
-  'window',
-  'collate',
-  '_next',
-  'set_op',
-  '_orderby',
-  '_limit',
-  'parentheses_symbol',
-);
-const SET_OPERATIONS = new Set(['union', 'union all', 'union distinct', 'intersect', 'except']);
-const JOINS = new Set(['INNER JOIN', 'LEFT JOIN', 'RIGHT JOIN', 'CROSS JOIN', 'STRAIGHT_JOIN']);
-
-const BINARY_OPERATORS = new Set([
-  '=',
-  '<>',
-  '!=',
-  '<',
-  '>',
-  '<=',
-  '>=',
-  '+',
-  '-',
-  '*',
-  '/',
-  '%',
-  'DIV',
-  'MOD',
-  'AND',
-  'OR',
-  'XOR',
-  '&&',
-  '||',
-  '&',
-  '|',
-  '^',
-  '<<',
-  '>>',
-  'IS',
-  'IS NOT',
-  'IN',
-  'NOT IN',
-  'LIKE',
-  'NOT LIKE',
-  'REGEXP',
-  'NOT REGEXP',
-  'RLIKE',
-  'NOT RLIKE',
-  'BETWEEN',
-  'NOT BETWEEN',
-  'ESCAPE',
-  '->',
-  '->>',
-]);
-const UNARY_OPERATORS = new Set(['NOT', '!', '-', '+', '~', 'EXISTS', 'NOT EXISTS']);
-
-const IDENTIFIER = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const KEYWORDS = /^[A-Za-z_][A-Za-z_ ]*$/;
-const NUMBER = /^-?(\d+(\.\d*)?|\.\d+)(e[+-]?\d+)?( (PRECEDING|FOLLOWING))?$/i;
-const DATA_TYPE = /^[A-Za-z][A-Za-z0-9_ ]*(\(\d+(, ?\d+)?\))?$/;
-
-const nameOf = (value: unknown): string | undefined => {
-  if (typeof value === 'string') return value;
-  if (isNode(value) && typeof value.value === 'string') return value.value;
-  return undefined;
-};
-
 // ---- expressions -------------------------------------------------------------------------
 
-const collate = (node: unknown): void => {
-  if (!present(node)) return;
-  if (!isNode(node)) refuse('UNSUPPORTED_SYNTAX', 'Unsupported COLLATE clause');
-  const inner = isNode(node.collate) && isNode(node.collate.collate) ? node.collate.collate : node.collate;
-  if (!isNode(inner) || typeof inner.name !== 'string' || !IDENTIFIER.test(inner.name)) {
-    refuse('UNSUPPORTED_SYNTAX', 'Unsupported COLLATE clause');
-  }
-};
-
-/** `CONVERT(x USING cs)` hangs `USING cs` on its argument; `'a' COLLATE c` a collate object. */
-const suffix = (node: AstNode): void => {
-  const value = node.suffix;
-  if (!present(value)) return;
-  if (typeof value === 'string') {
-    if (!/^USING [A-Za-z0-9_]+$/i.test(value)) refuse('UNSUPPORTED_SYNTAX', 'Unsupported suffix');
-    return;
-  }
-  if (isNode(value) && Object.keys(value).every((key) => key === 'collate')) {
-    collate(value.collate);
-    return;
-  }
-  refuse('UNSUPPORTED_SYNTAX', 'Unsupported suffix');
-};
-
-const LITERALS = new Set([
-  'single_quote_string',
-  'natural_string',
-  'hex_string',
-  'full_hex_string',
-  'bit_string',
-  'date',
-  'time',
-  'timestamp',
-  'datetime',
-  'bool',
-  'null',
-  'star',
-]);
-const LITERAL_KEYS = keySet('type', 'value', 'prefix', 'suffix', 'escape', 'parentheses');
-
 /** `LIKE 'x!%' ESCAPE '!'` hangs the escape on the pattern. */
-const escapeClause = (node: AstNode, frames: Frame[], state: RewriteState): void => {
+const walkEscape = (node: AstNode, scope: Scope | undefined, state: WalkState): void => {
   if (!present(node.escape)) return;
   const clause = node.escape;
   if (!isNode(clause) || clause.type !== 'ESCAPE') refuse('UNSUPPORTED_SYNTAX', 'Unsupported ESCAPE');
-  keysWithin(clause, keySet('type', 'value'), 'ESCAPE');
-  expr(clause.value, frames, state);
+  checkShape(clause, keySet('type', 'value'), 'ESCAPE');
+  walkExpr(clause.value, scope, state);
 };
 
-const columnRef = (node: AstNode, state: RewriteState): void => {
-  keysWithin(node, keySet('type', 'db', 'table', 'column', 'collate', 'suffix', 'parentheses'), 'column');
+const walkColumnRef = (node: AstNode, state: WalkState): void => {
+  checkShape(node, keySet('type', 'db', 'table', 'column', 'collate', 'suffix', 'parentheses'), 'column');
   if (typeof node.column !== 'string') refuse('UNSUPPORTED_SYNTAX', 'Unsupported column reference');
   if (present(node.table) && nameOf(node.table) === undefined) {
     refuse('UNSUPPORTED_SYNTAX', 'Unsupported column qualifier');
@@ -218,65 +73,34 @@ const columnRef = (node: AstNode, state: RewriteState): void => {
     if (typeof node.db !== 'string') refuse('UNSUPPORTED_SYNTAX', 'Unsupported column qualifier');
     if (identifierValue(node.db) === state.request.catalog.defaultSchema) delete node.db;
   }
-  collate(node.collate);
-  suffix(node);
+  checkCollate(node.collate);
+  checkSuffix(node);
 };
 
-const functionName = (node: AstNode, state: RewriteState): string => {
-  const name = node.name;
-  if (!isNode(name) || !Array.isArray(name.name)) {
-    return refuse('UNSUPPORTED_SYNTAX', 'Unsupported function call');
-  }
-  if (present(name.schema) || name.name.length !== 1) {
-    return refuse('FUNCTION_NOT_ALLOWED', 'Schema-qualified functions are not allowed');
-  }
-  const part = name.name[0];
-  if (!isNode(part) || typeof part.value !== 'string') {
-    return refuse('UNSUPPORTED_SYNTAX', 'Unsupported function call');
-  }
-  if (part.type !== 'default' && part.type !== 'origin') {
-    return refuse('FUNCTION_NOT_ALLOWED', `Quoted function names are not allowed (${part.value})`);
-  }
-  const upper = part.value.toUpperCase();
-  if (state.userFunctions.has(upper)) {
-    return refuse('FUNCTION_NOT_ALLOWED', `User-defined function ${part.value} is not allowed`);
-  }
-  if (!MYSQL_FUNCTIONS.has(upper)) {
-    return refuse('FUNCTION_NOT_ALLOWED', `Function ${part.value} is not allowed`);
-  }
-  return upper;
-};
-
-/** Functions that allocate from an argument: bounded by a constant, or refused (lib/sql/allocation.ts). */
-const sizeBounded = (name: string, args: unknown): void => {
-  const unbounded = mysqlSizeRefusal(name, args);
-  if (unbounded !== undefined) refuse('SIZE_NOT_BOUNDED', unbounded);
-};
-
-const orderList = (list: unknown, frames: Frame[], state: RewriteState): void => {
+const walkOrderBy = (list: unknown, scope: Scope | undefined, state: WalkState): void => {
   if (!present(list)) return;
   if (!Array.isArray(list)) refuse('UNSUPPORTED_SYNTAX', 'Unsupported ORDER BY');
   for (const item of list) {
     if (!isNode(item)) refuse('UNSUPPORTED_SYNTAX', 'Unsupported ORDER BY');
-    keysWithin(item, keySet('expr', 'type', 'nulls'), 'ORDER BY');
+    checkShape(item, keySet('expr', 'type', 'nulls'), 'ORDER BY');
     if (present(item.type) && item.type !== 'ASC' && item.type !== 'DESC') {
       refuse('UNSUPPORTED_SYNTAX', 'Unsupported ORDER BY direction');
     }
     if (present(item.nulls)) refuse('UNSUPPORTED_SYNTAX', 'NULLS FIRST/LAST is not MySQL syntax');
-    expr(item.expr, frames, state);
+    walkExpr(item.expr, scope, state);
   }
 };
 
-const windowSpecification = (node: unknown, frames: Frame[], state: RewriteState): void => {
+const walkWindow = (node: unknown, scope: Scope | undefined, state: WalkState): void => {
   if (typeof node === 'string') {
     if (!IDENTIFIER.test(node)) refuse('UNSUPPORTED_SYNTAX', 'Unsupported window name');
     return;
   }
   if (!isNode(node)) refuse('UNSUPPORTED_SYNTAX', 'Unsupported window');
-  keysWithin(node, keySet('window_specification', 'parentheses'), 'window');
+  checkShape(node, keySet('window_specification', 'parentheses'), 'window');
   const spec = node.window_specification;
   if (!isNode(spec)) refuse('UNSUPPORTED_SYNTAX', 'Unsupported window');
-  keysWithin(spec, keySet('name', 'partitionby', 'orderby', 'window_frame_clause'), 'window');
+  checkShape(spec, keySet('name', 'partitionby', 'orderby', 'window_frame_clause'), 'window');
   if (present(spec.name) && (typeof spec.name !== 'string' || !IDENTIFIER.test(spec.name))) {
     refuse('UNSUPPORTED_SYNTAX', 'Unsupported window name');
   }
@@ -284,44 +108,44 @@ const windowSpecification = (node: unknown, frames: Frame[], state: RewriteState
     if (!Array.isArray(spec.partitionby)) refuse('UNSUPPORTED_SYNTAX', 'Unsupported PARTITION BY');
     for (const item of spec.partitionby) {
       if (!isNode(item)) refuse('UNSUPPORTED_SYNTAX', 'Unsupported PARTITION BY');
-      keysWithin(item, keySet('expr', 'as'), 'PARTITION BY');
-      expr(item.expr, frames, state);
+      checkShape(item, keySet('expr', 'as'), 'PARTITION BY');
+      walkExpr(item.expr, scope, state);
     }
   }
-  orderList(spec.orderby, frames, state);
-  expr(spec.window_frame_clause, frames, state);
+  walkOrderBy(spec.orderby, scope, state);
+  walkExpr(spec.window_frame_clause, scope, state);
 };
 
-const over = (node: unknown, frames: Frame[], state: RewriteState): void => {
+const walkOver = (node: unknown, scope: Scope | undefined, state: WalkState): void => {
   if (!present(node)) return;
   if (!isNode(node) || node.type !== 'window') refuse('UNSUPPORTED_SYNTAX', 'Unsupported OVER clause');
-  keysWithin(node, keySet('type', 'as_window_specification'), 'OVER');
-  windowSpecification(node.as_window_specification, frames, state);
+  checkShape(node, keySet('type', 'as_window_specification'), 'OVER');
+  walkWindow(node.as_window_specification, scope, state);
 };
 
-const subquery = (node: AstNode, frames: Frame[], state: RewriteState): void => {
-  keysWithin(node, keySet('ast', 'tableList', 'columnList', 'parentheses'), 'subquery');
-  statement(node.ast, frames, state);
+const walkSubquery = (node: AstNode, scope: Scope | undefined, state: WalkState): void => {
+  checkShape(node, keySet('ast', 'tableList', 'columnList', 'parentheses'), 'subquery');
+  walkSelect(node.ast, scope, state);
 };
 
-const expr = (node: unknown, frames: Frame[], state: RewriteState): void => {
-  if (present(node)) nest(state, () => expression(node, frames, state));
+const walkExpr = (node: unknown, scope: Scope | undefined, state: WalkState): void => {
+  if (present(node)) nest(state, () => walkExprBody(node, scope, state));
 };
 
-const expression = (node: unknown, frames: Frame[], state: RewriteState): void => {
+const walkExprBody = (node: unknown, scope: Scope | undefined, state: WalkState): void => {
   if (!isNode(node)) refuse('UNSUPPORTED_SYNTAX', 'Unsupported expression');
   if (node.type === undefined && 'ast' in node) {
-    subquery(node, frames, state);
+    walkSubquery(node, scope, state);
     return;
   }
   const type = node.type;
   switch (type) {
     case 'column_ref':
-      columnRef(node, state);
+      walkColumnRef(node, state);
       return;
     case 'number':
     case 'bigint':
-      keysWithin(node, LITERAL_KEYS, 'number');
+      checkShape(node, LITERAL_KEYS, 'number');
       if (typeof node.value !== 'number' && !(typeof node.value === 'string' && NUMBER.test(node.value))) {
         refuse('UNSUPPORTED_SYNTAX', 'Unsupported number');
       }
@@ -329,12 +153,12 @@ const expression = (node: unknown, frames: Frame[], state: RewriteState): void =
     case 'double_quote_string':
       // A string under the default sql_mode, an identifier under ANSI_QUOTES: printed with
       // single quotes so that it means the same whatever the session's mode.
-      keysWithin(node, LITERAL_KEYS, 'string');
+      checkShape(node, LITERAL_KEYS, 'string');
       if (typeof node.value !== 'string') refuse('UNSUPPORTED_SYNTAX', 'Unsupported string');
       node.type = 'single_quote_string';
       node.value = node.value.replaceAll('""', '"').replaceAll("'", "''");
-      escapeClause(node, frames, state);
-      suffix(node);
+      walkEscape(node, scope, state);
+      checkSuffix(node);
       return;
     case 'origin':
       if (node.value === '?') refuse('PLACEHOLDER', 'Placeholders are not allowed in generated SQL');
@@ -349,34 +173,34 @@ const expression = (node: unknown, frames: Frame[], state: RewriteState): void =
     case 'assign':
       throw new Refusal('FUNCTION_NOT_ALLOWED', 'Variable assignment is not allowed');
     case 'binary_expr':
-      keysWithin(node, keySet('type', 'operator', 'left', 'right', 'parentheses'), 'operator');
+      checkShape(node, keySet('type', 'operator', 'left', 'right', 'parentheses'), 'operator');
       if (typeof node.operator !== 'string' || !BINARY_OPERATORS.has(node.operator.toUpperCase())) {
         refuse('UNSUPPORTED_SYNTAX', `Unsupported operator ${String(node.operator)}`);
       }
-      expr(node.left, frames, state);
-      expr(node.right, frames, state);
+      walkExpr(node.left, scope, state);
+      walkExpr(node.right, scope, state);
       return;
     case 'unary_expr':
-      keysWithin(node, keySet('type', 'operator', 'expr', 'parentheses'), 'operator');
+      checkShape(node, keySet('type', 'operator', 'expr', 'parentheses'), 'operator');
       if (typeof node.operator !== 'string' || !UNARY_OPERATORS.has(node.operator.toUpperCase())) {
         refuse('UNSUPPORTED_SYNTAX', `Unsupported operator ${String(node.operator)}`);
       }
-      expr(node.expr, frames, state);
+      walkExpr(node.expr, scope, state);
       return;
     case 'expr_list':
-      keysWithin(node, keySet('type', 'value', 'parentheses', 'separator'), 'list');
+      checkShape(node, keySet('type', 'value', 'parentheses', 'separator'), 'list');
       if (present(node.separator) && node.separator !== ',') refuse('UNSUPPORTED_SYNTAX', 'Unsupported list');
       if (!Array.isArray(node.value)) refuse('UNSUPPORTED_SYNTAX', 'Unsupported list');
-      for (const item of node.value) expr(item, frames, state);
+      for (const item of node.value) walkExpr(item, scope, state);
       return;
     case 'function':
-      keysWithin(node, keySet('type', 'name', 'args', 'over', 'parentheses'), 'function');
-      sizeBounded(functionName(node, state), node.args);
-      expr(node.args, frames, state);
-      over(node.over, frames, state);
+      checkShape(node, keySet('type', 'name', 'args', 'over', 'parentheses'), 'function');
+      sizeBounded(checkFunction(node, state), node.args);
+      walkExpr(node.args, scope, state);
+      walkOver(node.over, scope, state);
       return;
     case 'aggr_func': {
-      keysWithin(node, keySet('type', 'name', 'args', 'over', 'parentheses'), 'aggregate');
+      checkShape(node, keySet('type', 'name', 'args', 'over', 'parentheses'), 'aggregate');
       const name = typeof node.name === 'string' ? node.name.toUpperCase() : '';
       if (!MYSQL_AGGREGATES.has(name) || state.userFunctions.has(name)) {
         refuse('FUNCTION_NOT_ALLOWED', `Function ${String(node.name)} is not allowed`);
@@ -384,29 +208,29 @@ const expression = (node: unknown, frames: Frame[], state: RewriteState): void =
       sizeBounded(name, node.args);
       const args = node.args;
       if (!isNode(args)) refuse('UNSUPPORTED_SYNTAX', 'Unsupported aggregate');
-      keysWithin(args, keySet('expr', 'distinct', 'orderby', 'separator', 'parentheses'), 'aggregate');
+      checkShape(args, keySet('expr', 'distinct', 'orderby', 'separator', 'parentheses'), 'aggregate');
       if (present(args.distinct) && args.distinct !== 'DISTINCT') {
         refuse('UNSUPPORTED_SYNTAX', 'Unsupported aggregate');
       }
-      expr(args.expr, frames, state);
-      orderList(args.orderby, frames, state);
+      walkExpr(args.expr, scope, state);
+      walkOrderBy(args.orderby, scope, state);
       if (present(args.separator)) {
         const separator = args.separator;
         if (!isNode(separator)) refuse('UNSUPPORTED_SYNTAX', 'Unsupported SEPARATOR');
-        keysWithin(separator, keySet('keyword', 'value'), 'SEPARATOR');
-        expr(separator.value, frames, state);
+        checkShape(separator, keySet('keyword', 'value'), 'SEPARATOR');
+        walkExpr(separator.value, scope, state);
       }
-      over(node.over, frames, state);
+      walkOver(node.over, scope, state);
       return;
     }
     case 'cast': {
-      keysWithin(node, keySet('type', 'keyword', 'expr', 'symbol', 'target', 'parentheses'), 'CAST');
+      checkShape(node, keySet('type', 'keyword', 'expr', 'symbol', 'target', 'parentheses'), 'CAST');
       if (node.keyword !== 'cast' || node.symbol !== 'as' || !Array.isArray(node.target)) {
         refuse('UNSUPPORTED_SYNTAX', 'Unsupported CAST');
       }
       for (const target of node.target as unknown[]) {
         if (!isNode(target)) refuse('UNSUPPORTED_SYNTAX', 'Unsupported CAST');
-        keysWithin(target, keySet('dataType', 'length', 'scale', 'parentheses', 'suffix'), 'CAST');
+        checkShape(target, keySet('dataType', 'length', 'scale', 'parentheses', 'suffix'), 'CAST');
         if (typeof target.dataType !== 'string' || !DATA_TYPE.test(target.dataType)) {
           refuse('UNSUPPORTED_SYNTAX', 'Unsupported CAST type');
         }
@@ -416,54 +240,54 @@ const expression = (node: unknown, frames: Frame[], state: RewriteState): void =
           }
         }
       }
-      expr(node.expr, frames, state);
+      walkExpr(node.expr, scope, state);
       return;
     }
     case 'datatype':
-      keysWithin(node, keySet('type', 'dataType', 'length', 'scale', 'parentheses', 'suffix'), 'type');
+      checkShape(node, keySet('type', 'dataType', 'length', 'scale', 'parentheses', 'suffix'), 'type');
       if (typeof node.dataType !== 'string' || !DATA_TYPE.test(node.dataType) || present(node.suffix)) {
         refuse('UNSUPPORTED_SYNTAX', 'Unsupported type');
       }
       return;
     case 'extract': {
-      keysWithin(node, keySet('type', 'args'), 'EXTRACT');
+      checkShape(node, keySet('type', 'args'), 'EXTRACT');
       const args = node.args;
       if (!isNode(args) || typeof args.field !== 'string' || !IDENTIFIER.test(args.field)) {
         refuse('UNSUPPORTED_SYNTAX', 'Unsupported EXTRACT');
       }
-      keysWithin(args, keySet('field', 'source', 'cast_type'), 'EXTRACT');
+      checkShape(args, keySet('field', 'source', 'cast_type'), 'EXTRACT');
       if (present(args.cast_type)) refuse('UNSUPPORTED_SYNTAX', 'Unsupported EXTRACT');
-      expr(args.source, frames, state);
+      walkExpr(args.source, scope, state);
       return;
     }
     case 'interval':
-      keysWithin(node, keySet('type', 'expr', 'unit'), 'INTERVAL');
+      checkShape(node, keySet('type', 'expr', 'unit'), 'INTERVAL');
       if (typeof node.unit !== 'string' || !IDENTIFIER.test(node.unit)) {
         refuse('UNSUPPORTED_SYNTAX', 'Unsupported INTERVAL');
       }
-      expr(node.expr, frames, state);
+      walkExpr(node.expr, scope, state);
       return;
     case 'case':
-      keysWithin(node, keySet('type', 'expr', 'args', 'parentheses'), 'CASE');
-      expr(node.expr, frames, state);
+      checkShape(node, keySet('type', 'expr', 'args', 'parentheses'), 'CASE');
+      walkExpr(node.expr, scope, state);
       if (!Array.isArray(node.args)) refuse('UNSUPPORTED_SYNTAX', 'Unsupported CASE');
       for (const branch of node.args) {
         if (!isNode(branch) || (branch.type !== 'when' && branch.type !== 'else')) {
           refuse('UNSUPPORTED_SYNTAX', 'Unsupported CASE');
         }
-        keysWithin(branch, keySet('type', 'cond', 'result'), 'CASE');
-        expr(branch.cond, frames, state);
-        expr(branch.result, frames, state);
+        checkShape(branch, keySet('type', 'cond', 'result'), 'CASE');
+        walkExpr(branch.cond, scope, state);
+        walkExpr(branch.result, scope, state);
       }
       return;
     case 'fulltext_search':
       throw new Refusal('UNSUPPORTED_SYNTAX', 'MATCH ... AGAINST is not supported');
     default:
       if (typeof type === 'string' && LITERALS.has(type)) {
-        keysWithin(node, LITERAL_KEYS, 'literal');
+        checkShape(node, LITERAL_KEYS, 'literal');
         if (present(node.prefix)) refuse('UNSUPPORTED_SYNTAX', 'Unsupported literal prefix');
-        escapeClause(node, frames, state);
-        suffix(node);
+        walkEscape(node, scope, state);
+        checkSuffix(node);
         return;
       }
       refuse('UNSUPPORTED_SYNTAX', `Unsupported expression (${String(type)})`);
@@ -472,152 +296,16 @@ const expression = (node: unknown, frames: Frame[], state: RewriteState): void =
 
 // ---- relations ---------------------------------------------------------------------------
 
-/**
- * Whether an unqualified name is a CTE, as every engine resolves it. A schema-qualified name is
- * never a CTE, so a name taken for a table is always safe (the rewrite qualifies it); a name
- * taken for a CTE must be one on MySQL and on MariaDB alike, or the query is refused.
- */
-const isCte = (name: string, frames: readonly Frame[]): boolean => {
-  const folded = name.toLowerCase();
-  let crossedBarrier = false;
-  for (let i = frames.length - 1; i >= 0; i--) {
-    const frame = frames[i]!;
-    if (frame.forbidden.some((n) => n.toLowerCase() === folded)) {
-      refuse('UNSUPPORTED_SYNTAX', `CTE ${name} is referenced before its definition`);
-    }
-    const exact = frame.names.includes(name);
-    if (!exact && frame.names.some((n) => n.toLowerCase() === folded)) {
-      refuse('UNSUPPORTED_SYNTAX', `${name} differs from a CTE name only in letter case`);
-    }
-    if (exact) {
-      if (crossedBarrier) {
-        refuse(
-          'UNSUPPORTED_SYNTAX',
-          `CTE ${name} of an enclosing WITH is referenced from a nested WITH's CTE`,
-        );
-      }
-      return true;
-    }
-    if (frame.barrier) crossedBarrier = true;
-  }
-  return false;
-};
-
-const columnOf = (relation: CatalogRelation, name: string): CatalogColumn =>
-  relation.columns.find((c) => c.name === name) ??
-  refuse('UNKNOWN_RELATION', `Unknown column ${relation.name}.${name}`);
-
-/** The tenant or scope value as its column compares it: MySQL compares '1abc' = 1 as true. */
-const bindValue = (value: string | number, column: CatalogColumn, what: string): unknown => {
-  if (column.kind === 'integer') {
-    const number =
-      typeof value === 'number' ? value : /^-?\d{1,16}$/.test(value) ? Number(value) : Number.NaN;
-    if (!Number.isSafeInteger(number)) {
-      refuse('TENANT_REQUIRED', `The ${what} value is not an integer, as column ${column.name} requires`);
-    }
-    return number;
-  }
-  if (column.kind === 'text' || column.kind === 'uuid') return String(value);
-  return value;
-};
-
-const marker = (state: RewriteState, value: unknown): AstNode => {
-  state.values.push(value);
-  return { type: 'param', value: `${BIND_PREFIX}${state.values.length - 1}` };
-};
-
-const equals = (left: AstNode, right: AstNode): AstNode => ({
-  type: 'binary_expr',
-  operator: '=',
-  left,
-  right,
-});
-
-/**
- * `t.c = ?`; on a text column also `CAST(t.c AS BINARY) = ?`, because MySQL's usual collations
- * ignore case and trailing spaces ('Acme ' = 'acme'): the first term keeps the index usable,
- * the second makes the match exact.
- */
-const conditionsFor = (
-  relation: CatalogRelation,
-  name: string,
-  value: string | number,
-  what: string,
-  state: RewriteState,
-): AstNode[] => {
-  const column = columnOf(relation, name);
-  const bound = bindValue(value, column, what);
-  const ref = (): AstNode => ({
-    type: 'column_ref',
-    table: identifierText(relation.name),
-    column: identifierText(name),
-    collate: null,
-  });
-  const terms = [equals(ref(), marker(state, bound))];
-  if (column.kind === 'text') {
-    terms.push(
-      equals(
-        { type: 'cast', keyword: 'cast', expr: ref(), symbol: 'as', target: [{ dataType: 'BINARY' }] },
-        marker(state, bound),
-      ),
-    );
-  }
-  return terms;
-};
-
-/**
- * The fence (docs/design.md "Each wrapped relation is an optimisation fence"): MySQL and MariaDB
- * neither merge a derived table that has a LIMIT into the outer query (derived_merge) nor push
- * an outer condition into it (MariaDB condition_pushdown_for_derived, MySQL 8.0.22
- * derived_condition_pushdown), so every outer condition sees only the filtered rows. The value
- * is MySQL's own "all rows" LIMIT (2^64 - 1): no table holds more.
- */
-export const FENCE_LIMIT = '18446744073709551615';
-
-export const fenceLimit = (): AstNode => ({
-  seperator: '',
-  value: [{ type: 'bigint', value: FENCE_LIMIT }],
-});
-
-const wrapper = (relation: CatalogRelation, terms: AstNode[], state: RewriteState): AstNode => {
-  const inner: AstNode = {
-    db: identifierText(relation.schema),
-    table: identifierText(relation.name),
-    as: null,
-  };
-  state.checked.add(inner);
-  const where = terms.reduce((left, right) => ({ type: 'binary_expr', operator: 'AND', left, right }));
-  const select: AstNode = {
-    with: null,
-    type: 'select',
-    options: null,
-    distinct: null,
-    columns: [{ expr: { type: 'column_ref', table: null, column: '*' }, as: null }],
-    into: { position: null },
-    from: [inner],
-    where,
-    groupby: null,
-    having: null,
-    orderby: null,
-    limit: fenceLimit(),
-    locking_read: null,
-    window: null,
-    collate: null,
-  };
-  state.checked.add(select);
-  return select;
-};
-
 const JOIN_KEYS = ['join', 'on', 'using'] as const;
 
-const joinParts = (item: AstNode, frames: Frame[], state: RewriteState): AstNode => {
+const walkJoin = (item: AstNode, scope: Scope | undefined, state: WalkState): AstNode => {
   const parts: AstNode = {};
   if (!('join' in item)) return parts;
   if (typeof item.join !== 'string' || !JOINS.has(item.join)) {
     refuse('UNSUPPORTED_SYNTAX', `Unsupported join (${String(item.join)})`);
   }
   for (const key of JOIN_KEYS) if (key in item) parts[key] = item[key];
-  expr(item.on, frames, state);
+  walkExpr(item.on, scope, state);
   if (present(item.using)) {
     if (!Array.isArray(item.using)) return refuse('UNSUPPORTED_SYNTAX', 'Unsupported USING');
     for (const column of item.using) {
@@ -628,8 +316,8 @@ const joinParts = (item: AstNode, frames: Frame[], state: RewriteState): AstNode
   return parts;
 };
 
-const tableReference = (item: AstNode, frames: Frame[], state: RewriteState): AstNode => {
-  keysWithin(item, keySet('db', 'table', 'as', 'join', 'on', 'using'), 'table reference');
+const walkRelation = (item: AstNode, scope: Scope | undefined, state: WalkState): AstNode => {
+  checkShape(item, keySet('db', 'table', 'as', 'join', 'on', 'using'), 'table reference');
   const table = item.table as string;
   const db = item.db;
   if (present(db) && typeof db !== 'string') {
@@ -638,8 +326,8 @@ const tableReference = (item: AstNode, frames: Frame[], state: RewriteState): As
   if (present(item.as) && typeof item.as !== 'string') {
     return refuse('UNSUPPORTED_SYNTAX', 'Unsupported alias');
   }
-  const join = joinParts(item, frames, state);
-  if (!present(db) && isCte(table, frames)) {
+  const join = walkJoin(item, scope, state);
+  if (!present(db) && isCte(table, scope)) {
     state.checked.add(item);
     return item;
   }
@@ -674,7 +362,7 @@ const tableReference = (item: AstNode, frames: Frame[], state: RewriteState): As
     return qualified;
   }
   const derived: AstNode = {
-    expr: { ast: wrapper(relation, terms, state), parentheses: true },
+    expr: { ast: wrapRelation(relation, terms, state), parentheses: true },
     as: alias ?? identifierText(relation.name),
     ...join,
   };
@@ -682,27 +370,27 @@ const tableReference = (item: AstNode, frames: Frame[], state: RewriteState): As
   return derived;
 };
 
-const fromItem = (item: unknown, frames: Frame[], state: RewriteState): AstNode => {
+const walkFromItem = (item: unknown, scope: Scope | undefined, state: WalkState): AstNode => {
   if (!isNode(item)) return refuse('UNSUPPORTED_SYNTAX', 'Unsupported FROM item');
   if (item.type === 'dual') {
-    keysWithin(item, keySet('type'), 'DUAL');
+    checkShape(item, keySet('type'), 'DUAL');
     state.checked.add(item);
     return item;
   }
-  if (typeof item.table === 'string') return tableReference(item, frames, state);
+  if (typeof item.table === 'string') return walkRelation(item, scope, state);
   // `a JOIN (b JOIN c ON ...) ON ...`: node-sql-parser cannot read back a derived table inside
   // a parenthesized join, which is what the rewrite would print.
   if (Array.isArray(item.expr)) return refuse('UNSUPPORTED_SYNTAX', 'Parenthesized joins are not supported');
   const derived = item.expr;
   if (isNode(derived) && 'ast' in derived) {
-    keysWithin(item, keySet('expr', 'as', 'prefix', 'join', 'on', 'using'), 'derived table');
+    checkShape(item, keySet('expr', 'as', 'prefix', 'join', 'on', 'using'), 'derived table');
     if (present(item.prefix) && item.prefix !== 'LATERAL') {
       refuse('UNSUPPORTED_SYNTAX', 'Unsupported derived table');
     }
     if (present(item.as) && typeof item.as !== 'string') refuse('UNSUPPORTED_SYNTAX', 'Unsupported alias');
-    keysWithin(derived, keySet('ast', 'tableList', 'columnList', 'parentheses'), 'derived table');
-    statement(derived.ast, frames, state);
-    joinParts(item, frames, state);
+    checkShape(derived, keySet('ast', 'tableList', 'columnList', 'parentheses'), 'derived table');
+    walkSelect(derived.ast, scope, state);
+    walkJoin(item, scope, state);
     state.checked.add(item);
     return item;
   }
@@ -711,8 +399,8 @@ const fromItem = (item: unknown, frames: Frame[], state: RewriteState): AstNode 
 
 // ---- statements --------------------------------------------------------------------------
 
-const withClause = (clause: unknown, frames: Frame[], state: RewriteState): Frame[] => {
-  if (!present(clause)) return frames;
+const walkWith = (clause: unknown, scope: Scope | undefined, state: WalkState): Scope | undefined => {
+  if (!present(clause)) return scope;
   if (!Array.isArray(clause) || clause.length === 0) return refuse('UNSUPPORTED_SYNTAX', 'Unsupported WITH');
   const names = clause.map((item) => {
     const name = isNode(item) ? nameOf(item.name) : undefined;
@@ -723,53 +411,50 @@ const withClause = (clause: unknown, frames: Frame[], state: RewriteState): Fram
   }
   const recursive = clause.some((item) => isNode(item) && item.recursive === true);
   clause.forEach((item: AstNode, index) => {
-    keysWithin(item, keySet('name', 'stmt', 'columns', 'recursive'), 'WITH');
+    checkShape(item, keySet('name', 'stmt', 'columns', 'recursive'), 'WITH');
     const visible = recursive ? names.slice(0, index + 1) : names.slice(0, index);
-    const forbidden = recursive ? names.slice(index + 1) : [];
+    const laterCtes = recursive ? names.slice(index + 1) : [];
     const body = isNode(item.stmt) && 'ast' in item.stmt ? item.stmt.ast : item.stmt;
     if (isNode(item.stmt) && 'ast' in item.stmt) {
-      keysWithin(item.stmt, keySet('ast', 'tableList', 'columnList', 'parentheses'), 'WITH');
+      checkShape(item.stmt, keySet('ast', 'tableList', 'columnList', 'parentheses'), 'WITH');
     }
     // Read before the walk rewrites the step's tables into filtered subqueries.
     const growing = recursive ? mysqlRecursionRefusal(item) : undefined;
     if (growing !== undefined) refuse('SIZE_NOT_BOUNDED', growing);
-    statement(body, [...frames, { names: visible, forbidden, barrier: true }], state);
+    walkSelect(body, { parent: scope, ctes: visible, laterCtes, barrier: true }, state);
     if (present(item.columns)) {
       if (!Array.isArray(item.columns)) refuse('UNSUPPORTED_SYNTAX', 'Unsupported CTE columns');
       for (const column of item.columns) {
         if (!isNode(column) || column.type !== 'column_ref' || present(column.table)) {
           refuse('UNSUPPORTED_SYNTAX', 'Unsupported CTE columns');
         }
-        columnRef(column as AstNode, state);
+        walkColumnRef(column as AstNode, state);
       }
     }
   });
-  return [...frames, { names, forbidden: [], barrier: false }];
+  return { parent: scope, ctes: names, laterCtes: [], barrier: false };
 };
 
-const limitClause = (limit: unknown): void => {
-  if (!present(limit)) return;
-  if (!isNode(limit) || !Array.isArray(limit.value)) refuse('UNSUPPORTED_SYNTAX', 'Unsupported LIMIT');
-  keysWithin(limit, keySet('seperator', 'value'), 'LIMIT');
-  for (const value of limit.value) {
-    if (isNode(value) && (value.type === 'param' || value.value === '?')) {
-      refuse('PLACEHOLDER', 'Placeholders are not allowed in generated SQL');
-    }
-    if (!isNode(value) || value.type !== 'number' || !Number.isSafeInteger(value.value)) {
-      refuse('UNSUPPORTED_SYNTAX', 'LIMIT takes integer constants only');
-    }
-  }
+/**
+ * The walk of the guard's step 4 on a copy of the statement: a SELECT, checked and rewritten; then
+ * the sweep.
+ */
+export const walkStatement = (statement: AstNode, state: WalkState): AstNode => {
+  const tree = structuredClone(statement);
+  walkSelect(tree, undefined, state);
+  sweep(tree, state);
+  return tree;
 };
 
-export const statement = (node: unknown, frames: Frame[], state: RewriteState): void =>
-  nest(state, () => select(node, frames, state));
+const walkSelect = (node: unknown, scope: Scope | undefined, state: WalkState): void =>
+  nest(state, () => walkSelectBody(node, scope, state));
 
-const select = (node: unknown, frames: Frame[], state: RewriteState): void => {
+const walkSelectBody = (node: unknown, scope: Scope | undefined, state: WalkState): void => {
   if (!isNode(node)) refuse('UNSUPPORTED_SYNTAX', 'Unsupported statement');
   if (node.type !== 'select') {
     refuse('NOT_SELECT', `Only SELECT statements are allowed (got ${String(node.type).toUpperCase()})`);
   }
-  keysWithin(node, SELECT_KEYS, 'SELECT');
+  checkShape(node, SELECT_KEYS, 'SELECT');
   state.checked.add(node);
   if (present(node.locking_read)) {
     refuse('LOCKING_CLAUSE', 'Locking reads (FOR UPDATE, FOR SHARE) are not allowed');
@@ -784,27 +469,27 @@ const select = (node: unknown, frames: Frame[], state: RewriteState): void => {
     refuse('UNSUPPORTED_SYNTAX', 'Unsupported DISTINCT');
   }
   if (present(node.collate)) refuse('UNSUPPORTED_SYNTAX', 'Unsupported COLLATE');
-  const inner = withClause(node.with, frames, state);
-  const outer = node.parentheses_symbol === true ? frames : inner;
+  const inner = walkWith(node.with, scope, state);
+  const outer = node.parentheses_symbol === true ? scope : inner;
   if (present(node.from)) {
     if (!Array.isArray(node.from)) refuse('UNSUPPORTED_SYNTAX', 'Parenthesized joins are not supported');
-    node.from = node.from.map((item) => fromItem(item, inner, state));
+    node.from = node.from.map((item) => walkFromItem(item, inner, state));
   }
   if (!Array.isArray(node.columns)) refuse('UNSUPPORTED_SYNTAX', 'Unsupported select list');
   for (const column of node.columns) {
     if (!isNode(column)) refuse('UNSUPPORTED_SYNTAX', 'Unsupported select list');
-    keysWithin(column, keySet('expr', 'as'), 'select list');
+    checkShape(column, keySet('expr', 'as'), 'select list');
     if (present(column.as) && typeof column.as !== 'string') {
       refuse('UNSUPPORTED_SYNTAX', 'Unsupported alias');
     }
-    expr(column.expr, inner, state);
+    walkExpr(column.expr, inner, state);
   }
-  expr(node.where, inner, state);
+  walkExpr(node.where, inner, state);
   if (present(node.groupby)) {
     const group = node.groupby;
     if (!isNode(group)) refuse('UNSUPPORTED_SYNTAX', 'Unsupported GROUP BY');
-    keysWithin(group, keySet('columns', 'modifiers'), 'GROUP BY');
-    for (const item of Array.isArray(group.columns) ? group.columns : []) expr(item, inner, state);
+    checkShape(group, keySet('columns', 'modifiers'), 'GROUP BY');
+    for (const item of Array.isArray(group.columns) ? group.columns : []) walkExpr(item, inner, state);
     for (const modifier of Array.isArray(group.modifiers) ? group.modifiers : []) {
       if (modifier === null) continue;
       if (
@@ -816,21 +501,21 @@ const select = (node: unknown, frames: Frame[], state: RewriteState): void => {
       }
     }
   }
-  expr(node.having, inner, state);
-  orderList(node.orderby, inner, state);
+  walkExpr(node.having, inner, state);
+  walkOrderBy(node.orderby, inner, state);
   if (present(node.window)) {
     const clause = node.window;
     if (!isNode(clause) || !Array.isArray(clause.expr)) refuse('UNSUPPORTED_SYNTAX', 'Unsupported WINDOW');
-    keysWithin(clause, keySet('keyword', 'type', 'expr'), 'WINDOW');
+    checkShape(clause, keySet('keyword', 'type', 'expr'), 'WINDOW');
     for (const named of clause.expr) {
       if (!isNode(named) || typeof named.name !== 'string' || !IDENTIFIER.test(named.name)) {
         refuse('UNSUPPORTED_SYNTAX', 'Unsupported WINDOW');
       }
-      keysWithin(named, keySet('name', 'as_window_specification'), 'WINDOW');
-      windowSpecification(named.as_window_specification, inner, state);
+      checkShape(named, keySet('name', 'as_window_specification'), 'WINDOW');
+      walkWindow(named.as_window_specification, inner, state);
     }
   }
-  limitClause(node.limit);
+  checkLimit(node.limit);
   if (present(node._next)) {
     if (typeof node.set_op !== 'string' || !SET_OPERATIONS.has(node.set_op.toLowerCase())) {
       refuse('UNSUPPORTED_SYNTAX', `Unsupported set operation ${String(node.set_op)}`);
@@ -838,19 +523,19 @@ const select = (node: unknown, frames: Frame[], state: RewriteState): void => {
     // `(WITH x AS (...) SELECT ...) UNION SELECT ... FROM x`: a WITH inside a parenthesized
     // member is that member's alone (MySQL 8; MariaDB 10.11 rejects the syntax), so the other
     // members and the trailing ORDER BY must take `x` for a table.
-    statement(node._next, outer, state);
+    walkSelect(node._next, outer, state);
   } else if (present(node.set_op)) {
     refuse('UNSUPPORTED_SYNTAX', 'Unsupported set operation');
   }
-  orderList(node._orderby, outer, state);
-  limitClause(node._limit);
+  walkOrderBy(node._orderby, outer, state);
+  checkLimit(node._limit);
 };
 
 /**
  * After the walk: any SELECT or FROM item the walk did not check sits somewhere the walk does
  * not look, and may read a relation nobody wrapped.
  */
-export const sweep = (node: unknown, state: RewriteState): void => {
+const sweep = (node: unknown, state: WalkState): void => {
   if (Array.isArray(node)) {
     for (const item of node) sweep(item, state);
     return;

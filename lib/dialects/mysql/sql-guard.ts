@@ -9,23 +9,19 @@
 // PIPES_AS_CONCAT or NO_BACKSLASH_ESCAPES (the parser's reading; backslashes are refused anyway),
 // and server-side prepared statements for the parameters (mysql2 `execute`, never `query`, whose
 // client-side substitution would also replace a `?` inside a string literal).
-import { isDeepStrictEqual } from 'node:util';
-import type { Guard, GuardOutcome, GuardRequest } from '#lib/sql/types.ts';
-import { type AstNode, canonicalTree, isNode, parseStatements, printStatement } from './parser.ts';
-import { BIND_PREFIX, Refusal, type RewriteState, refuse, statement, sweep } from './rewrite.ts';
+import { type GuardDialect, runGuard } from '#lib/sql/guard.ts';
+import { type Guard, refuse } from '#lib/sql/types.ts';
+import { BIND_PREFIX } from './fence.ts';
+import { newWalkState, type WalkState } from './nodes.ts';
+import { type AstNode, isNode, parseStatements, printStatement, sameTree } from './parser.ts';
+import { walkStatement } from './rewrite.ts';
 import { filteringProblems } from './verify.ts';
-
-/** Longer input is refused before parsing: the parser's time grows with it. */
-export const MAX_SQL_LENGTH = 20_000;
 
 // Text the guard refuses before parsing. Version comments (`/*!`, MariaDB's `/*M!`) are
 // executed by the server and dropped by the parser; optimizer hints (`/*+`) can set session
 // variables. A backslash escapes a quote only when sql_mode lacks NO_BACKSLASH_ESCAPES, so a
 // string containing one could end in a different place for the server than for the parser.
-const precheck = (sql: string): void => {
-  if (sql.length > MAX_SQL_LENGTH) {
-    refuse('UNSUPPORTED_SYNTAX', `SQL longer than ${MAX_SQL_LENGTH} characters`);
-  }
+const checkText = (sql: string): void => {
   if (/\/\*\s*(M?!|\+)/i.test(sql)) {
     refuse('UNSUPPORTED_SYNTAX', 'Executable comments (/*!, /*M!) and optimizer hints (/*+) are not allowed');
   }
@@ -56,7 +52,7 @@ const capLimit = (limit: unknown, max: number): AstNode => {
  * refused), so a limit is lowered rather than wrapped. In a set operation the limit of the
  * whole result is `_limit` when the members are parenthesized, otherwise the last member's.
  */
-const capRows = (tree: AstNode, rowCap: number): void => {
+const capRows = (tree: AstNode, rowCap: number): AstNode => {
   const max = rowCap + 1;
   // The parser keeps ORDER BY / LIMIT in `_orderby` / `_limit` when they follow a WINDOW
   // clause or close a set operation of parenthesized members.
@@ -75,76 +71,47 @@ const capRows = (tree: AstNode, rowCap: number): void => {
   } else {
     last.limit = capLimit(last.limit, max);
   }
+  return tree;
 };
 
-const check = (request: GuardRequest): GuardOutcome => {
-  if (!Number.isSafeInteger(request.rowCap) || request.rowCap < 0) {
-    throw new RangeError('rowCap must be an integer >= 0');
-  }
-  precheck(request.sql);
-  let statements: AstNode[];
-  try {
-    statements = parseStatements(request.sql);
-  } catch (error) {
-    const detail = error instanceof Error ? error.message.split('\n')[0]!.slice(0, 200) : 'syntax error';
-    return refuse('PARSE_ERROR', `The SQL does not parse as MySQL: ${detail}`);
-  }
-  if (statements.length !== 1) {
-    return refuse('NOT_ONE_STATEMENT', `Expected one statement, got ${statements.length}`);
-  }
-  const tree = structuredClone(statements[0]!);
-  const state: RewriteState = {
-    request,
-    values: [],
-    checked: new WeakSet(),
-    userFunctions: new Set(
-      request.catalog.userFunctions.map((name) => name.split('.').at(-1)!.toUpperCase()),
-    ),
-    depth: 0,
-  };
-  statement(tree, [], state);
-  sweep(tree, state);
-  capRows(tree, request.rowCap);
-
+/**
+ * Print: bound values travel through the printer as named markers, each then turned into `?` and
+ * its value listed, so `params` follows the printed text's order whatever order the printer
+ * visits the tree in.
+ */
+const print = (tree: AstNode, values: unknown[], state: WalkState): { sql: string; params: unknown[] } => {
   const printed = printStatement(tree);
   const params: unknown[] = [];
-  const markers = new Set<string>();
   const sql = printed.replace(
     new RegExp(`:(${BIND_PREFIX}(\\d+))\\b`, 'g'),
     (_match, name: string, index: string) => {
-      markers.add(name);
-      params.push(state.values[Number(index)]);
+      state.markers.add(name);
+      params.push(values[Number(index)]);
       return '?';
     },
   );
-  if (markers.size !== state.values.length || params.length !== state.values.length) {
-    return refuse('REPRINT_MISMATCH', 'The printed SQL does not carry each bound value once');
+  if (state.markers.size !== values.length || params.length !== values.length) {
+    refuse('REPRINT_MISMATCH', 'The printed SQL does not carry each bound value once');
   }
-  let reparsed: AstNode[];
-  try {
-    reparsed = parseStatements(sql);
-  } catch {
-    return refuse('REPRINT_MISMATCH', 'The printed SQL does not parse');
-  }
-  if (reparsed.length !== 1 || !isDeepStrictEqual(canonicalTree(reparsed[0]), canonicalTree(tree, markers))) {
-    return refuse('REPRINT_MISMATCH', 'The printed SQL does not parse back to the checked query');
-  }
-  const problems = filteringProblems(reparsed[0]!, request, params.length);
-  if (problems.length > 0) {
-    return refuse('REPRINT_MISMATCH', `The printed SQL fails the filter check: ${problems[0]}`);
-  }
-  return { allowed: true, sql, params };
+  return { sql, params };
 };
 
-export const guardMysql: Guard = (request) => {
-  try {
-    return check(request);
-  } catch (error) {
-    if (error instanceof Refusal) return { allowed: false, code: error.code, message: error.message };
-    // A tree deep enough to exhaust the stack somewhere the depth limit does not reach.
-    if (error instanceof RangeError && /call stack/i.test(error.message)) {
-      return { allowed: false, code: 'UNSUPPORTED_SYNTAX', message: 'The query nests too deeply' };
-    }
-    throw error;
-  }
+/** MySQL's grammar and walk, plugged into the guard's steps (lib/sql/guard.ts). */
+export const mysqlDialect: GuardDialect<AstNode, WalkState> = {
+  wording: {
+    unparsable: 'The SQL does not parse as MySQL',
+    notOneStatement: 'Expected one statement',
+    unreparsable: 'The printed SQL does not parse',
+  },
+  checkText,
+  parse: parseStatements,
+  startWalk: newWalkState,
+  walk: walkStatement,
+  bind: (state) => state.values,
+  capRows,
+  print,
+  sameTree: (reparsed, checked, state) => sameTree(reparsed, checked, state.markers),
+  verify: (reparsed, request, params) => filteringProblems(reparsed, request, params.length)[0],
 };
+
+export const guardMysql: Guard = (request) => runGuard(mysqlDialect, request);

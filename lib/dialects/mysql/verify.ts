@@ -1,4 +1,4 @@
-// An independent check of the MySQL guard's output (lib/sql/mysql.ts): given the tree of the
+// An independent check of the MySQL guard's output (lib/dialects/mysql/sql-guard.ts): given the tree of the
 // SQL the guard printed, every relation it reads must be a CTE of the statement, a relation the
 // row policy leaves open, or the only relation of a filtering derived table
 // `(SELECT * FROM db.t WHERE t.c = ? [AND ...] LIMIT 18446744073709551615)`. It shares no code with the rewrite beyond the

@@ -1,4 +1,4 @@
-// PostgreSQL's own grammar for the SQL guard (lib/sql/postgres.ts): libpg-query parses (the
+// PostgreSQL's own grammar for the SQL guard (lib/dialects/postgres/sql-guard.ts): libpg-query parses (the
 // server's parser compiled to WASM), pgsql-deparser prints, and `sameTree` is the comparison the
 // fail-closed step rests on (docs/design.md "Tenant filtering and the SQL guard", steps 1 and 6).
 import { loadModule, parseSync } from 'libpg-query';

@@ -9,66 +9,94 @@
 // a built-in one), a read-only transaction and a statement timeout. String literals are printed
 // in standard form, with E'' where a backslash appears, so their meaning does not depend on
 // standard_conforming_strings.
-
-import type { Guard, GuardOutcome, GuardRequest } from '#lib/sql/types.ts';
+import { type GuardDialect, runGuard } from '#lib/sql/guard.ts';
+import { type Guard, refuse } from '#lib/sql/types.ts';
+import { bodyOf, integerConstant, newWalkState, typeOf, type WalkState } from './nodes.ts';
 import { loadPostgresParser, type PgNode, parseStatements, printStatement, sameTree } from './parser.ts';
-import { bindParameters, capRows, newWalkState, Refusal, refuse, walkSelect } from './rewrite.ts';
+import { walkStatement } from './rewrite.ts';
 
-/** Longer input is refused before parsing. */
-export const MAX_SQL_LENGTH = 20_000;
+/** Numbers the placeholders the rewrite added ($1 tenant, then scope) and returns their values. */
+const bindParameters = (state: WalkState): unknown[] => {
+  const values: unknown[] = [];
+  const { tenant, scope } = state.params;
+  if (tenant.length > 0) values.push(state.request.tenant);
+  for (const param of tenant) param.number = values.length;
+  if (scope.length > 0) values.push(state.request.scope);
+  for (const param of scope) param.number = values.length;
+  return values;
+};
 
-const MODIFYING_STATEMENTS = new Set(['InsertStmt', 'UpdateStmt', 'DeleteStmt', 'MergeStmt']);
+/** The value of `LIMIT n` for an integer constant; undefined for anything else. */
+const constantLimit = (node: unknown): number | undefined => {
+  if (typeof node !== 'object' || node === null || typeOf(node) !== 'A_Const') return undefined;
+  const constant = bodyOf(node as PgNode, 'A_Const');
+  if (Object.keys(constant).some((key) => key !== 'ival' && key !== 'location')) return undefined;
+  const ival = constant.ival as { ival?: number } | undefined;
+  return ival === undefined ? undefined : (ival.ival ?? 0);
+};
 
-const check = (request: GuardRequest): GuardOutcome => {
-  if (!Number.isSafeInteger(request.rowCap) || request.rowCap < 0) {
-    throw new RangeError('rowCap must be an integer >= 0');
-  }
-  if (request.sql.length > MAX_SQL_LENGTH) {
-    refuse('UNSUPPORTED_SYNTAX', `SQL longer than ${MAX_SQL_LENGTH} characters`);
-  }
-  // The parser reads a C string: text after a NUL would be silently dropped.
-  if (request.sql.includes('\u0000')) refuse('PARSE_ERROR', 'The SQL contains a NUL character');
-  if (request.sql.trim() === '') refuse('NOT_ONE_STATEMENT', 'The SQL is empty');
+const isNullConstant = (node: unknown): boolean =>
+  typeof node === 'object' &&
+  node !== null &&
+  typeOf(node) === 'A_Const' &&
+  bodyOf(node as PgNode, 'A_Const').isnull === true;
 
-  let statements: PgNode[];
-  try {
-    statements = parseStatements(request.sql);
-  } catch (error) {
-    const detail = error instanceof Error ? error.message.split('\n')[0]!.slice(0, 200) : 'syntax error';
-    return refuse('PARSE_ERROR', `The SQL does not parse: ${detail}`);
+/**
+ * At most cap+1 rows (docs/design.md step 5): LIMIT cap+1 added, a larger constant lowered (LIMIT ALL
+ * included), a smaller one kept; any other limit (an expression, WITH TIES) is kept inside
+ * `SELECT * FROM (<query>) AS capped LIMIT cap+1`. Returns the statement node to print.
+ */
+const capRows = (statement: PgNode, rowCap: number): PgNode => {
+  const select = bodyOf(statement, 'SelectStmt');
+  const max = rowCap + 1;
+  if (select.limitOption !== 'LIMIT_OPTION_WITH_TIES') {
+    if (select.limitCount === undefined || isNullConstant(select.limitCount)) {
+      select.limitCount = integerConstant(max);
+      select.limitOption = 'LIMIT_OPTION_COUNT';
+      return statement;
+    }
+    const count = constantLimit(select.limitCount);
+    if (count !== undefined) {
+      if (count > max) select.limitCount = integerConstant(max);
+      return statement;
+    }
   }
-  if (statements.length !== 1) {
-    return refuse('NOT_ONE_STATEMENT', `Expected exactly one statement, got ${statements.length}`);
-  }
-  const statement = statements[0]!;
-  const type = Object.keys(statement)[0] ?? '';
-  if (type !== 'SelectStmt') {
-    return refuse(
-      'NOT_SELECT',
-      MODIFYING_STATEMENTS.has(type)
-        ? `${type.replace('Stmt', '').toUpperCase()} is not allowed: only SELECT`
-        : `Only SELECT is allowed (got ${type.replace(/Stmt$/, '') || 'an empty statement'})`,
-    );
-  }
+  return {
+    SelectStmt: {
+      targetList: [{ ResTarget: { val: { ColumnRef: { fields: [{ A_Star: {} }] } } } }],
+      fromClause: [{ RangeSubselect: { subquery: statement, alias: { aliasname: 'capped' } } }],
+      limitCount: integerConstant(max),
+      limitOption: 'LIMIT_OPTION_COUNT',
+      op: 'SETOP_NONE',
+    },
+  };
+};
 
-  const state = newWalkState(request);
-  walkSelect(statement.SelectStmt as PgNode, undefined, state);
-  const params = bindParameters(state);
-  const capped = capRows(statement, request.rowCap);
-
-  // Fail closed (step 6): the printed text must parse back to exactly the tree checked above.
-  let sql: string;
-  let reparsed: PgNode[];
-  try {
-    sql = printStatement(capped);
-    reparsed = parseStatements(sql);
-  } catch {
-    return refuse('REPRINT_MISMATCH', 'The rewritten query could not be printed and parsed back');
-  }
-  if (reparsed.length !== 1 || !sameTree(reparsed[0], capped)) {
-    return refuse('REPRINT_MISMATCH', 'The printed SQL does not parse back to the checked query');
-  }
-  return { allowed: true, sql, params };
+/** PostgreSQL's grammar and walk, plugged into the guard's steps (lib/sql/guard.ts). */
+export const postgresDialect: GuardDialect<PgNode, WalkState> = {
+  wording: {
+    unparsable: 'The SQL does not parse',
+    notOneStatement: 'Expected exactly one statement',
+    unreparsable: 'The rewritten query could not be printed and parsed back',
+  },
+  checkText: (sql) => {
+    // The parser reads a C string: text after a NUL would be silently dropped.
+    if (sql.includes('\u0000')) refuse('PARSE_ERROR', 'The SQL contains a NUL character');
+    if (sql.trim() === '') refuse('NOT_ONE_STATEMENT', 'The SQL is empty');
+  },
+  parse: parseStatements,
+  startWalk: newWalkState,
+  walk: walkStatement,
+  bind: bindParameters,
+  capRows,
+  print: (tree, values) => {
+    try {
+      return { sql: printStatement(tree), params: values };
+    } catch {
+      return refuse('REPRINT_MISMATCH', 'The rewritten query could not be printed and parsed back');
+    }
+  },
+  sameTree: (reparsed, checked) => sameTree(reparsed, checked),
 };
 
 /**
@@ -77,12 +105,7 @@ const check = (request: GuardRequest): GuardOutcome => {
  */
 export const guardPostgres: Guard = async (request) => {
   await loadPostgresParser();
-  try {
-    return check(request);
-  } catch (error) {
-    if (error instanceof Refusal) return { allowed: false, code: error.code, message: error.message };
-    throw error;
-  }
+  return runGuard(postgresDialect, request);
 };
 
 export { loadPostgresParser };
