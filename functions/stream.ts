@@ -32,10 +32,14 @@ import {
 } from '#lib/stream/sse.ts';
 
 /**
- * Test seams: a pause after each piece (a slow stream of the builtin engine's instant answer),
- * and how long the stream may stay idle before a `: ping` (15 s as deployed).
+ * Test seams: a pause after each piece (a slow stream of the builtin engine's instant answer), a
+ * hold after each piece until a test has seen it on screen (however busy the machine), and how
+ * long the stream may stay idle before a `: ping` (15 s as deployed).
  */
-export const pacing = { pieceDelayMs: 0, pingIntervalMs: PING_INTERVAL_MS };
+export const pacing: { pieceDelayMs: number; pingIntervalMs: number; hold?: Promise<void> | undefined } = {
+  pieceDelayMs: 0,
+  pingIntervalMs: PING_INTERVAL_MS,
+};
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -64,6 +68,7 @@ export const handler = api(routes.streamAnswer).handler(async (_event, context) 
         onStatus: (status) => send(sseEvent('status', status)),
         onPiece: async (piece) => {
           await send(sseData({ content: piece }));
+          if (pacing.hold) await pacing.hold;
           if (pacing.pieceDelayMs > 0) await sleep(pacing.pieceDelayMs);
         },
       });

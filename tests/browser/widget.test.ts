@@ -58,7 +58,7 @@ let skKey: string;
 /** A pk_ key of the scoped shop: the API refuses it, and the page never holds it. */
 let pk: string;
 // Loaded after the gateway installed the `awslambda` global the function needs at import.
-let pacing: { pieceDelayMs: number };
+let pacing: { pieceDelayMs: number; hold?: Promise<void> | undefined };
 
 const rgb = (hex: string): string => {
   const n = Number.parseInt(hex.slice(1), 16);
@@ -113,6 +113,18 @@ const openDemo = async (page: Page) => {
   // The first page of a run waits for its embed session and branding on a cold gateway.
   await expect.poll(() => w.root.getAttribute('data-ready'), { timeout: 20_000 }).toBe('true');
   return w;
+};
+
+/** Holds the stream after its first piece until the returned release is called (then resets). */
+const holdStream = (): (() => void) => {
+  let open!: () => void;
+  pacing.hold = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return () => {
+    open();
+    pacing.hold = undefined;
+  };
 };
 
 const shoot = async (page: Page, name: string) => {
@@ -236,14 +248,16 @@ describe('the chat widget in Chromium', () => {
     await w.launcher.click();
 
     // The first question creates the conversation and streams too; its answer ends with the rows.
-    pacing.pieceDelayMs = 250;
+    // The stream holds after each piece until the test has looked (a busy machine may otherwise
+    // deliver the whole answer between two looks).
+    let release = holdStream();
     try {
       await w.input.fill('revenue per category');
       await w.input.press('Enter');
       await expect.poll(() => textOf(w.streaming), { timeout: 20_000 }).not.toBe('');
       expect(await w.tables.count()).toBe(0);
     } finally {
-      pacing.pieceDelayMs = 0;
+      release();
     }
     await expect.poll(() => w.tables.count(), { timeout: 20_000 }).toBe(1);
     const table = w.tables.first();
@@ -256,20 +270,21 @@ describe('the chat widget in Chromium', () => {
     await shoot(page, 'widget-table');
 
     // A follow-up streams: partial text is on screen while the answer is still being written.
-    pacing.pieceDelayMs = 250;
+    release = holdStream();
     try {
       await w.input.fill('top 5 customers by revenue');
       await w.input.press('Enter');
       await expect.poll(() => textOf(w.streaming), { timeout: 20_000 }).not.toBe('');
       const partial = (await w.streaming.textContent()) ?? '';
       await shoot(page, 'widget-streaming');
+      release();
       await expect.poll(() => w.streaming.count(), { timeout: 30_000 }).toBe(0);
       const final = (await w.answers.last().locator('.text').textContent()) ?? '';
       expect(partial.length).toBeGreaterThan(0);
       expect(final.length).toBeGreaterThan(partial.length);
       expect(final.startsWith(partial)).toBe(true);
     } finally {
-      pacing.pieceDelayMs = 0;
+      release();
     }
     // The follow-up's rows came with its `done` event.
     await expect.poll(() => w.tables.count()).toBe(2);
