@@ -4,55 +4,21 @@
 // to the date column before it, a grouping word to what follows, a ranking to its key. Every word
 // that matters has to land somewhere; what cannot is a clarification (thrown as `Clarify`).
 import type { Candidate } from '../engine.ts';
-import type { ColumnRef, Filter, TimeUnit } from './intent.ts';
-import { columnOf, type Entry, type Lexicon, mainRelations, tableName } from './lexicon.ts';
-import type { Period } from './periods.ts';
-import type { AggregateFn, CompareOp, Hint, Mention, MentionOf } from './scan.ts';
+import type { ColumnRef } from './intent.ts';
+import { columnOf, mainRelations, tableName } from './lexicon.ts';
 import { isPrintableNumber, isPrintableValue } from './sql.ts';
+import type {
+  Analysis,
+  ClarifyReason,
+  Comparison,
+  Entry,
+  Item,
+  ItemOf,
+  Lexicon,
+  Mention,
+  MentionOf,
+} from './types.ts';
 import { joinAnd, phraseKey, singular } from './words.ts';
-
-export interface Span {
-  at: number;
-  end: number;
-}
-
-export interface ValueMatch {
-  ref: ColumnRef;
-  value: string;
-}
-
-/** A schema mention, decided: what kind of thing the words name (candidates may still be several). */
-export type Item = Span &
-  /** `implied`: named only as part of a column phrase ("customer country"). */
-
-  /** `ofValue`: stands for the rows a plural value names ("dogs": pets whose species is dog). */
-  (
-    | {
-        kind: 'entity';
-        tables: string[];
-        text: string;
-        plural: boolean;
-        implied?: boolean;
-        ofValue?: boolean;
-      }
-    | { kind: 'column'; refs: ColumnRef[]; text: string }
-    | { kind: 'value'; matches: ValueMatch[]; text: string; negated: boolean }
-    | { kind: 'literal'; text: string }
-    | { kind: 'measure'; text: string }
-    /** A condition the glossary names. */
-    | { kind: 'preset'; filter: Filter; text: string }
-    | Exclude<Mention, MentionOf<'schema' | 'quoted'>>
-  );
-
-export type ItemOf<K extends Item['kind']> = Extract<Item, { kind: K }>;
-
-/**
- * Why a question needs a clarification, when another reading might still answer it: the relation
- * a measure lives in cannot reach what the question names, or has no date for its period.
- */
-import type { ClarifyReason } from './types.ts';
-
-export type { ClarifyReason };
 
 /** Thrown while reading a question: it becomes a clarification proposal. */
 export class Clarify extends Error {
@@ -191,62 +157,6 @@ export const mainTables = (lexicon: Lexicon): string =>
   );
 
 // ---- the analysis of one question --------------------------------------------------------------
-
-export interface Ranking {
-  n: number | undefined;
-  dir: 'asc' | 'desc';
-  hint: Hint | undefined;
-  word: string;
-  /** Index of the ranking item. */
-  index: number;
-}
-
-/** What a ranking orders by. */
-export type RankKey =
-  /** `index`: where the column is named ("the highest hourly rate of employees"). */
-  | { kind: 'column'; refs: ColumnRef[]; text: string; index?: number }
-  | { kind: 'measure'; text: string }
-  | { kind: 'count'; tables: string[]; index: number }
-  | { kind: 'hint'; hint: Hint };
-
-export interface Comparison {
-  op: CompareOp | 'between';
-  value: number;
-  high: number | undefined;
-  money: boolean;
-  /** The column it compares, when named next to it. */
-  column?: ColumnRef[];
-  /** "more than 5 orders": a count of related rows. */
-  countOf?: string[];
-  costly: boolean;
-}
-
-export interface Analysis {
-  items: Item[];
-  used: Set<number>;
-  /** `distinct`: "how many different breeds": the column whose values are counted. */
-  aggregate?: { fn: AggregateFn; word: string; index: number; target?: number; distinct?: number };
-  groups: { unit?: TimeUnit; target?: number; index: number }[];
-  ranking?: Ranking;
-  rankKey?: RankKey;
-  /** A sort clause: by a column of the rows (`column`), or of what is computed (no column). */
-  sort?: { column?: ItemOf<'column'>; dir: 'asc' | 'desc' };
-  comparisons: Comparison[];
-  periods: { period: Period; column?: ColumnRef[]; near?: string[] }[];
-  values: ItemOf<'value'>[];
-  literals: { text: string; column?: ColumnRef[]; named?: boolean }[];
-  booleans: { refs: ColumnRef[]; negated: boolean }[];
-  /** "with no microchip", "never ordered": a column with nothing in it, or no related rows. */
-  absences: ({ refs: ColumnRef[]; text: string } | { tables: string[]; text: string })[];
-  /** Conditions the glossary names. */
-  presets: Filter[];
-  keys: { tables: string[]; value: number }[];
-  list: boolean;
-  anaphora: boolean;
-  followup: boolean;
-  /** Verbs skipped as filler ("published", "handled"). */
-  verbs: string[];
-}
 
 /** The bare forms a participle may come from: started → start, ending → end, closed → close. */
 const participleStems = (word: string): string[] => {

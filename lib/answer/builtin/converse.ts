@@ -3,7 +3,8 @@
 // chat (refused: only generated queries run), greetings, thanks and "what can you do" (answered
 // with the main tables in plain words). Checked before any schema matching.
 import type { ConversationalProposal, RefusedProposal } from '../engine.ts';
-import { type Lexicon, mainRelations } from './lexicon.ts';
+import { mainRelations } from './lexicon.ts';
+import type { Lexicon } from './types.ts';
 import { capitalize, joinAnd } from './words.ts';
 
 const writeRequest = [

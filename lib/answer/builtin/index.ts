@@ -13,19 +13,19 @@ import { conversation, refusal } from './converse.ts';
 import { describeIntent, interpretationOf, shapeOf } from './describe.ts';
 import { BUILTIN_ENGINE, type DurationUnit, type Intent, readState, stateOf } from './intent.ts';
 import { checkIntent, interpret } from './interpret.ts';
-import { columnOf, type Lexicon, lexiconFor, relationOf } from './lexicon.ts';
+import { columnOf, lexiconFor, relationOf } from './lexicon.ts';
 import { ratioProposal, ratioQuestion, sideQuestion } from './ratio.ts';
 import {
   alternativesOf,
   candidateReadings,
   clearBest,
-  type Note,
   orAcrossColumns,
   rankedAggregate,
 } from './readings.ts';
 import { renderSql } from './render.ts';
 import { scan } from './scan.ts';
 import { tokenize } from './tokens.ts';
+import type { Lexicon, Note } from './types.ts';
 import { joinAnd } from './words.ts';
 
 export const MAX_QUESTION_LENGTH = 1000;

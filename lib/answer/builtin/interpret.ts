@@ -1,16 +1,5 @@
 import { lastDayBefore, monthNames } from '../time.ts';
-import {
-  type Analysis,
-  analyse,
-  Clarify,
-  type Item,
-  type ItemOf,
-  mainTables,
-  pluralText,
-  quoted,
-  type Ranking,
-  type RankKey,
-} from './analyse.ts';
+import { analyse, Clarify, mainTables, pluralText, quoted } from './analyse.ts';
 import {
   type ColumnRef,
   type Duration,
@@ -24,14 +13,11 @@ import {
   sameRef,
 } from './intent.ts';
 import { pathBetween, planJoins, pointingPath } from './joins.ts';
-import { columnOf, type Lexicon, mainRelations, tableName } from './lexicon.ts';
+import { columnOf, mainRelations, tableName } from './lexicon.ts';
 import { relationsOf } from './render.ts';
 import { measureColumn, monthColumn, Resolver } from './resolve.ts';
-import type { Mention } from './scan.ts';
-import type { Interpretation } from './types.ts';
+import type { Analysis, Interpretation, Item, ItemOf, Lexicon, Mention, Ranking, RankKey } from './types.ts';
 import { capitalize, joinAnd, singular } from './words.ts';
-
-export type { Interpretation };
 
 // ---- building the intent -----------------------------------------------------------------------
 

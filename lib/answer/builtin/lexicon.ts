@@ -6,9 +6,10 @@
 import type { Catalog, CatalogColumn, CatalogRelation, ColumnKind } from '#lib/connectors/types.ts';
 import type { Glossary } from '../glossary.ts';
 import { glossaryIndex } from './glossary.ts';
-import type { ColumnRef, Filter, Measure } from './intent.ts';
+import type { ColumnRef, Measure } from './intent.ts';
 import { idLike, inferKeys } from './keys.ts';
 import { tokenize } from './tokens.ts';
+import type { ColumnInfo, Edge, Entry, Lexicon, RelationInfo, Resolution } from './types.ts';
 import {
   phraseKey,
   plural,
@@ -19,86 +20,6 @@ import {
   unitWords,
   wordTable,
 } from './words.ts';
-
-export interface ColumnInfo {
-  table: string;
-  name: string;
-  kind: ColumnKind;
-  nullable: boolean;
-  /** Words of the name: `unit_price` → ['unit', 'price']. */
-  words: string[];
-  /** How the column reads in a sentence: "unit price". */
-  display: string;
-  /** Part of the primary key or of a foreign key. */
-  key: boolean;
-  /** A number one can sum, average or compare (not a key). */
-  numeric: boolean;
-  /** A numeric column holding money (price, amount, total, salary…). */
-  money: boolean;
-  temporal: boolean;
-  samples: string[];
-}
-
-export interface RelationInfo {
-  key: string;
-  schema: string;
-  name: string;
-  relation: CatalogRelation;
-  /** "order item" / "order items". */
-  one: string;
-  other: string;
-  /** A short alias for SQL: `order_items` → `oi`. */
-  alias: string;
-  columns: ColumnInfo[];
-  byName: Map<string, ColumnInfo>;
-  primaryKey: string[];
-  /** Columns that name a row to a person (name, title, first and last name…). */
-  labels: string[];
-  /** Date and timestamp columns, the one that dates a row best first (see `rankDates`). */
-  dates: ColumnInfo[];
-  /** True when the first of `dates` is clearly the row's date (not a tie). */
-  primaryDate: ColumnInfo | undefined;
-}
-
-/** A foreign key: `child` rows point at one `parent` row (child → parent is to-one). */
-export interface Edge {
-  child: string;
-  parent: string;
-  childColumns: string[];
-  parentColumns: string[];
-  /** Inferred from names (keys.ts), not declared by the database. */
-  inferred?: boolean;
-}
-
-export type Entry =
-  | { kind: 'relation'; table: string; rank: number }
-  /** `qualified`: the phrase names the relation too ("customer country", "order date"). */
-  | { kind: 'column'; table: string; column: string; rank: number; qualified?: boolean }
-  | { kind: 'value'; table: string; column: string; value: string }
-  /** Revenue, or a metric of the glossary (`name` is its term). */
-  | { kind: 'measure'; name: string }
-  /** A condition the glossary names ("active" → veterinarian.is_active). */
-  | { kind: 'preset'; name: string; filter: Filter };
-
-export type Resolution<T> = { kind: 'one'; value: T } | { kind: 'many'; values: T[] } | { kind: 'none' };
-
-export interface Lexicon {
-  catalog: Catalog;
-  tenantColumn: string | undefined;
-  relations: Map<string, RelationInfo>;
-  /** By child and by parent relation key. */
-  edges: Map<string, Edge[]>;
-  phrases: Map<string, Entry[]>;
-  /** Longest phrase, in words. */
-  maxWords: number;
-  /** What "revenue" / "sales" sum: the first tier, then the others (see `findRevenue`). */
-  revenue: Resolution<Measure>;
-  revenueTiers: Measure[][];
-  /** What "best-selling" sums: a quantity column of the line-item relation. */
-  unitsSold: Resolution<ColumnRef>;
-  /** Metrics the glossary defines, by term (a `measure` entry's name). */
-  metrics: Map<string, Measure>;
-}
 
 export const relationKey = (schema: string, name: string): string => `${schema}.${name}`;
 

@@ -7,12 +7,10 @@
 // its links are. The best reading is the answer when it is clear (cheap, and ahead of the next by
 // a margin); otherwise the few best are offered back as complete questions, each of which reads
 // exactly as its reading when asked (the alternatives are found by reading those very texts).
-export type { Note, Reading } from './types.ts';
 
 import type { Intent } from './intent.ts';
-import type { Lexicon } from './lexicon.ts';
 import { editDistance } from './link.ts';
-import type { Note, Reading } from './types.ts';
+import type { Lexicon, Note, Reading } from './types.ts';
 import { type WordVectors, wordVectors } from './vectors.ts';
 import { lexicalDatabase } from './wordnet.ts';
 import { singular } from './words.ts';

@@ -5,8 +5,9 @@
 import type { Dialect } from '#lib/connectors/types.ts';
 import type { ColumnRef, Filter, Intent, Measure, Metric, TimeUnit } from './intent.ts';
 import { type JoinPlan, planJoins, pointingPath } from './joins.ts';
-import { type ColumnInfo, columnOf, type Lexicon, type RelationInfo, relationOf } from './lexicon.ts';
+import { columnOf, relationOf } from './lexicon.ts';
 import { literal, outputName, quoteIdentifier } from './sql.ts';
+import type { ColumnInfo, Lexicon, RelationInfo } from './types.ts';
 import { singular } from './words.ts';
 
 export const LIST_LIMIT = 100;

@@ -3,19 +3,12 @@
 // the subject, then by what the subject can reach by foreign keys; if that still leaves more
 // than one, the engine asks. Dates, money columns and revenue are found the same way.
 
-import {
-  type Analysis,
-  Clarify,
-  columnLabel,
-  type ItemOf,
-  quoted,
-  tablesLabel,
-  type ValueMatch,
-} from './analyse.ts';
+import { Clarify, columnLabel, quoted, tablesLabel } from './analyse.ts';
 import type { ColumnRef, Measure } from './intent.ts';
 import { sameRef } from './intent.ts';
 import { pathBetween } from './joins.ts';
-import { type ColumnInfo, columnOf, type Lexicon, type RelationInfo, tableName } from './lexicon.ts';
+import { columnOf, tableName } from './lexicon.ts';
+import type { Analysis, ColumnInfo, ItemOf, Lexicon, RelationInfo, ValueMatch } from './types.ts';
 import { capitalize, joinAnd, phraseKey } from './words.ts';
 
 /** Phrase knowledge: words that say how often an amount is due, not what it is the cost of. */

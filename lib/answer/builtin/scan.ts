@@ -5,14 +5,11 @@
 // is reported as not understood, so that the engine never answers a question it half read.
 
 import type { TimeUnit } from './intent.ts';
-import type { Entry, Lexicon } from './lexicon.ts';
 import { joinedLink, linkWord, misspelledFiller, roleOf } from './link.ts';
 import { periodAt } from './periods.ts';
-import type { AggregateFn, CompareOp, Hint, Mention, MentionOf, Token } from './types.ts';
+import type { AggregateFn, CompareOp, Entry, Hint, Lexicon, Mention, MentionOf, Token } from './types.ts';
 import { lexicalDatabase } from './wordnet.ts';
 import { anaphora, fillers, numberWord, phraseKey, stopwords, unitWords, wordTable } from './words.ts';
-
-export type { AggregateFn, CompareOp, Hint, Mention, MentionOf } from './types.ts';
 
 const wordAt = (tokens: readonly Token[], index: number): string | undefined => {
   const token = tokens[index];
