@@ -1,15 +1,9 @@
-// Step 4 of the builtin pipeline: mentions are decided into items (is "shipped" a value of
-// orders.status or the column orders.shipped_at?) and the modifiers are bound to what they modify:
-// a comparison to the column before it or the relation after it ("more than 5 orders"), a period
-// to the date column before it, a grouping word to what follows, a ranking to its key. Every word
-// that matters has to land somewhere; what cannot is a clarification (thrown as `Clarify`).
-import type { Candidate } from '../engine.ts';
-import type { ColumnRef } from './intent.ts';
-import { columnOf, mainRelations, tableName } from './lexicon.ts';
+import { clarify, mainTables, quoted } from './clarify.ts';
+import { columnOf } from './lexicon.ts';
 import { isPrintableNumber, isPrintableValue } from './sql.ts';
 import type {
   Analysis,
-  ClarifyReason,
+  Clarification,
   Comparison,
   Entry,
   Item,
@@ -18,25 +12,9 @@ import type {
   Mention,
   MentionOf,
 } from './types.ts';
-import { joinAnd, phraseKey, singular } from './words.ts';
-
-/** Thrown while reading a question: it becomes a clarification proposal. */
-export class Clarify extends Error {
-  readonly candidates: Candidate[] | undefined;
-  readonly reason: ClarifyReason | undefined;
-  constructor(message: string, candidates?: Candidate[], reason?: ClarifyReason) {
-    super(message);
-    this.candidates = candidates;
-    this.reason = reason;
-  }
-}
+import { joinAnd, phraseKey, pluralText, singular } from './words.ts';
 
 // ---- classification ----------------------------------------------------------------------------
-
-export const pluralText = (text: string): boolean => {
-  const last = text.split(' ').pop() ?? '';
-  return singular(last) !== last;
-};
 
 const best = <E extends Entry>(entries: Entry[], kind: E['kind'], rank?: number): E[] =>
   entries.filter(
@@ -139,22 +117,6 @@ const classifyOne = (
   }
   return { kind: 'measure', text: mention.text, ...span };
 };
-
-// ---- wording -----------------------------------------------------------------------------------
-
-export const quoted = (text: string): string => `“${text}”`;
-
-export const columnLabel = (lexicon: Lexicon, ref: ColumnRef): string =>
-  `${tableName(lexicon, ref.table)}.${ref.column}`;
-
-export const tablesLabel = (lexicon: Lexicon, tables: readonly string[]): string =>
-  joinAnd(tables.map((table) => tableName(lexicon, table)));
-
-export const mainTables = (lexicon: Lexicon): string =>
-  joinAnd(
-    mainRelations(lexicon).map((relation) => relation.other),
-    'or',
-  );
 
 // ---- the analysis of one question --------------------------------------------------------------
 
@@ -318,7 +280,10 @@ const isTemporalColumn = (lexicon: Lexicon, item: Item | undefined): item is Ite
  * mention classified. Words it could not place come first: nothing else is read from a
  * half-understood question.
  */
-const decide = (lexicon: Lexicon, given: readonly Mention[]): { items: Item[]; named: Set<string> } => {
+const decide = (
+  lexicon: Lexicon,
+  given: readonly Mention[],
+): { items: Item[]; named: Set<string> } | Clarification => {
   const mentions = given.map(
     (mention, index) =>
       statusWord(lexicon, given, index) ??
@@ -330,7 +295,7 @@ const decide = (lexicon: Lexicon, given: readonly Mention[]): { items: Item[]; n
     ...new Set(mentions.flatMap((mention) => (mention.kind === 'unknown' ? [quoted(mention.text)] : []))),
   ];
   if (unknown.length > 0) {
-    throw new Clarify(
+    return clarify(
       `I'm not sure what ${joinAnd(unknown)} ${unknown.length === 1 ? 'means' : 'mean'} here. I can answer questions about ${mainTables(lexicon)}: could you rephrase with those names?`,
       undefined,
       'unknown-words',
@@ -396,8 +361,10 @@ const withRowsOfValues = (lexicon: Lexicon, items: Item[]): Item[] =>
     ];
   });
 
-export const analyse = (lexicon: Lexicon, given: readonly Mention[]): Analysis => {
-  const { items, named } = decide(lexicon, given);
+export const analyse = (lexicon: Lexicon, given: readonly Mention[]): Analysis | Clarification => {
+  const decided = decide(lexicon, given);
+  if ('kind' in decided) return decided;
+  const { items, named } = decided;
   const used = new Set<number>();
   const analysis: Analysis = {
     items,
@@ -425,7 +392,11 @@ export const analyse = (lexicon: Lexicon, given: readonly Mention[]): Analysis =
     at: (index) => items[index],
     rankingN: undefined,
   };
-  for (let index = 0; index < items.length; index += 1) index = bindItem(b, index);
+  for (let index = 0; index < items.length; index += 1) {
+    const next = bindItem(b, index);
+    if (typeof next !== 'number') return next;
+    index = next;
+  }
   if (b.rankingN !== undefined && analysis.ranking && analysis.ranking.n === undefined) {
     analysis.ranking.n = b.rankingN;
   }
@@ -435,7 +406,7 @@ export const analyse = (lexicon: Lexicon, given: readonly Mention[]): Analysis =
 };
 
 /** Binds the item at `index` to what it modifies; the index to go on from. */
-const bindItem = (b: Binding, index: number): number => {
+const bindItem = (b: Binding, index: number): number | Clarification => {
   const { analysis } = b;
   const item = b.items[index]!;
   switch (item.kind) {
@@ -454,7 +425,7 @@ const bindItem = (b: Binding, index: number): number => {
       // "how many orders does each customer have on average": an average of counts, which one
       // query of this engine does not compute; never the counts alone.
       if (analysis.aggregate?.fn === 'count' && item.fn === 'avg') {
-        throw new Clarify(
+        return clarify(
           'I can count, or average a column, but not average counts in one answer. Could you ask for the count per group, for example “orders per customer”?',
         );
       }
@@ -468,8 +439,7 @@ const bindItem = (b: Binding, index: number): number => {
       analysis.verbs.push(item.text);
       break;
     case 'negation':
-      bindNegation(b, index);
-      break;
+      return bindNegation(b, index) ?? index;
     case 'group':
       return bindGroup(b, item, index);
     case 'sort':
@@ -477,23 +447,18 @@ const bindItem = (b: Binding, index: number): number => {
       break;
     case 'top':
     case 'superlative':
-      bindRanking(b, item, index);
-      break;
+      return bindRanking(b, item, index) ?? index;
     case 'compare':
-      bindComparison(b, item, index);
-      break;
+      return bindComparison(b, item, index) ?? index;
     case 'period':
       bindPeriod(b, item, index);
       break;
     case 'value':
-      bindValue(b, item, index);
-      break;
+      return bindValue(b, item, index) ?? index;
     case 'literal':
-      bindLiteral(b, item, index);
-      break;
+      return bindLiteral(b, item, index) ?? index;
     case 'number':
-      bindNumber(b, item, index);
-      break;
+      return bindNumber(b, item, index) ?? index;
     default:
       break;
   }
@@ -504,7 +469,7 @@ const bindItem = (b: Binding, index: number): number => {
  * "not cancelled", "no longer active": the value or yes/no column after it is left out. "with no
  * microchip", "without orders", "never ordered": another column or a relation after it is absent.
  */
-const bindNegation = (b: Binding, index: number): void => {
+const bindNegation = (b: Binding, index: number): Clarification | undefined => {
   const { lexicon, analysis, used, at } = b;
   // "never booked an appointment": a verb between says nothing more.
   let position = index + 1;
@@ -544,18 +509,18 @@ const bindNegation = (b: Binding, index: number): void => {
     analysis.absences.push({ tables: next.tables, text: next.text });
   } else if (next?.kind === 'anaphora' || next === undefined) {
     // "not those": nothing to negate that we can name
-    throw new Clarify(
+    return clarify(
       'I could not tell what to leave out. Could you name the value, for example “not cancelled”?',
     );
   } else {
-    throw new Clarify(
+    return clarify(
       'I can only leave out named values (for example “orders that are not cancelled”), not whole groups of rows.',
     );
   }
 };
 
 /** "per customer", "by month": a grouping by what follows, or by a unit of time. */
-const bindGroup = (b: Binding, item: ItemOf<'group'>, index: number): number => {
+const bindGroup = (b: Binding, item: ItemOf<'group'>, index: number): number | Clarification => {
   const { lexicon, analysis, used, at, items } = b;
   let next = at(index + 1);
   // "in each team" where "team" is also a value elsewhere (plan 'team'): the column.
@@ -595,9 +560,7 @@ const bindGroup = (b: Binding, item: ItemOf<'group'>, index: number): number => 
       ? index + 1
       : undefined;
   if (item.unit === undefined && target === undefined) {
-    throw new Clarify(
-      'Per what? Name what to group by, for example “orders per status” or “revenue by month”.',
-    );
+    return clarify('Per what? Name what to group by, for example “orders per status” or “revenue by month”.');
   }
   if (target !== undefined) used.add(target);
   analysis.groups.push({
@@ -619,7 +582,11 @@ const bindSort = (b: Binding, item: ItemOf<'sort'>): void => {
 };
 
 /** "top 5", "the most expensive": one ranking (said twice, it is still one). */
-const bindRanking = (b: Binding, item: ItemOf<'top' | 'superlative'>, index: number): void => {
+const bindRanking = (
+  b: Binding,
+  item: ItemOf<'top' | 'superlative'>,
+  index: number,
+): Clarification | undefined => {
   const { analysis } = b;
   if (analysis.ranking) {
     // "the top 3 restaurants with the highest ratings": one ranking, said twice.
@@ -629,7 +596,7 @@ const bindRanking = (b: Binding, item: ItemOf<'top' | 'superlative'>, index: num
       analysis.ranking = { n: first.n, dir: item.dir, hint: item.hint, word: item.word, index };
       return;
     }
-    throw new Clarify('I can rank by one thing at a time. Which ranking do you want?');
+    return clarify('I can rank by one thing at a time. Which ranking do you want?');
   }
   analysis.ranking = {
     n: item.kind === 'top' ? item.n : undefined,
@@ -641,7 +608,7 @@ const bindRanking = (b: Binding, item: ItemOf<'top' | 'superlative'>, index: num
 };
 
 /** "more than 5 orders", "price over 100": a comparison bound to its column or to a count of related rows. */
-const bindComparison = (b: Binding, item: ItemOf<'compare'>, index: number): void => {
+const bindComparison = (b: Binding, item: ItemOf<'compare'>, index: number): Clarification | undefined => {
   const { lexicon, analysis, used, at } = b;
   const previous = at(index - 1);
   const next = at(index + 1);
@@ -653,7 +620,7 @@ const bindComparison = (b: Binding, item: ItemOf<'compare'>, index: number): voi
     costly: previous?.kind === 'cost',
   };
   if (!isPrintableNumber(item.value) || (item.high !== undefined && !isPrintableNumber(item.high))) {
-    throw new Clarify('That number is too large for me to compare with.');
+    return clarify('That number is too large for me to compare with.');
   }
   // "more than 5 orders", "at least 2 cancelled orders": a count of related rows.
   let counted = index + 1;
@@ -705,12 +672,12 @@ const bindPeriod = (b: Binding, item: ItemOf<'period'>, index: number): void => 
 };
 
 /** A value of a column ("Spain", "cancelled"). */
-const bindValue = (b: Binding, item: ItemOf<'value'>, index: number): void => {
+const bindValue = (b: Binding, item: ItemOf<'value'>, index: number): Clarification | undefined => {
   const { lexicon, analysis, used, at } = b;
   // (A value a negation read as a column with nothing in it was bound there.)
   if (used.has(index)) return;
   if (!item.matches.every((match) => isPrintableValue(match.value))) {
-    throw new Clarify(`I can't search for ${quoted(item.text)}: it has characters I don't put in queries.`);
+    return clarify(`I can't search for ${quoted(item.text)}: it has characters I don't put in queries.`);
   }
   analysis.values.push(item);
   // "the Tier 1 team", "the Billing department": the word after a value names its column.
@@ -743,10 +710,10 @@ const bindValue = (b: Binding, item: ItemOf<'value'>, index: number): void => {
 };
 
 /** A quoted value, for the column named just before it or the rows' name. */
-const bindLiteral = (b: Binding, item: ItemOf<'literal'>, index: number): void => {
+const bindLiteral = (b: Binding, item: ItemOf<'literal'>, index: number): Clarification | undefined => {
   const { lexicon, analysis, used, at } = b;
   if (!isPrintableValue(item.text)) {
-    throw new Clarify(`I can't search for ${quoted(item.text)}: it has characters I don't put in queries.`);
+    return clarify(`I can't search for ${quoted(item.text)}: it has characters I don't put in queries.`);
   }
   // 'name "Ada Moreno"': a quoted value for the column named just before it.
   const previous = at(index - 1);
@@ -763,7 +730,7 @@ const bindLiteral = (b: Binding, item: ItemOf<'literal'>, index: number): void =
 };
 
 /** "order 42", "which 3 customers…": a bare number is a key or the size of a ranking. */
-const bindNumber = (b: Binding, item: ItemOf<'number'>, index: number): void => {
+const bindNumber = (b: Binding, item: ItemOf<'number'>, index: number): Clarification | undefined => {
   const { analysis, items, at } = b;
   // "order 42", "customer #7": a row by its key.
   const previous = at(index - 1);
@@ -786,7 +753,7 @@ const bindNumber = (b: Binding, item: ItemOf<'number'>, index: number): void => 
   ) {
     b.rankingN = item.value;
   } else {
-    throw new Clarify(
+    return clarify(
       `I'm not sure what the number ${item.value} refers to. Could you name the column, for example “price over ${item.value}”?`,
     );
   }

@@ -8,18 +8,10 @@ import type { Glossary } from '../glossary.ts';
 import { glossaryIndex } from './glossary.ts';
 import type { ColumnRef, Measure } from './intent.ts';
 import { idLike, inferKeys } from './keys.ts';
+import { unitWords } from './phrases.ts';
 import { tokenize } from './tokens.ts';
 import type { ColumnInfo, Edge, Entry, Lexicon, RelationInfo, Resolution } from './types.ts';
-import {
-  phraseKey,
-  plural,
-  singular,
-  splitIdentifier,
-  stopwords,
-  synonyms,
-  unitWords,
-  wordTable,
-} from './words.ts';
+import { phraseKey, plural, singular, splitIdentifier, stopwords, synonyms, wordTable } from './words.ts';
 
 export const relationKey = (schema: string, name: string): string => `${schema}.${name}`;
 

@@ -10,6 +10,7 @@
 
 import type { Intent } from './intent.ts';
 import { editDistance } from './link.ts';
+import { EMPTY_PHRASE, ENGINE_WORDS } from './phrases.ts';
 import type { Lexicon, Note, Reading } from './types.ts';
 import { type WordVectors, wordVectors } from './vectors.ts';
 import { lexicalDatabase } from './wordnet.ts';
@@ -38,20 +39,6 @@ const MIN_SIMILARITY = 0.5;
 /** A relation name read for a word without asking: this similar, and this far ahead of the next. */
 const CLEAR_SIMILARITY = 0.7;
 const CLEAR_LEAD = 0.15;
-
-/** Phrase knowledge: the shape of an empty phrase (preposition, determiner, then the word). */
-export const EMPTY_PHRASE = {
-  prepositions: ['in', 'on', 'at', 'within', 'across', 'inside', 'throughout', 'for', 'with', 'from'],
-  determiners: ['the', 'our', 'my', 'your', 'this', 'its', 'their', 'all', 'these', 'that'],
-} as const;
-
-/** Words the scanner reads as phrase knowledge (aggregates, rankings), for misspellings of them. */
-const ENGINE_WORDS =
-  `total sum average mean count number many much revenue sales highest lowest largest smallest
-  biggest most least top bottom maximum minimum cheapest expensive latest earliest recent oldest newest
-  between before after since during per each every month year quarter week day today yesterday`
-    .split(/\s+/)
-    .filter(Boolean);
 
 /** One way to read an unexplained word. */
 interface WordLink {

@@ -3,7 +3,7 @@
 // the subject, then by what the subject can reach by foreign keys; if that still leaves more
 // than one, the engine asks. Dates, money columns and revenue are found the same way.
 
-import { Clarify, columnLabel, quoted, tablesLabel } from './analyse.ts';
+import { Clarify, columnLabel, quoted, tablesLabel } from './clarify.ts';
 import type { ColumnRef, Measure } from './intent.ts';
 import { sameRef } from './intent.ts';
 import { pathBetween } from './joins.ts';

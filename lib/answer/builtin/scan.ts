@@ -7,9 +7,33 @@
 import type { TimeUnit } from './intent.ts';
 import { joinedLink, linkWord, misspelledFiller, roleOf } from './link.ts';
 import { periodAt } from './periods.ts';
-import type { AggregateFn, CompareOp, Entry, Hint, Lexicon, Mention, MentionOf, Token } from './types.ts';
+import {
+  adverbUnits,
+  agentVerbs,
+  aggregateOf,
+  aggregatePhrases,
+  comparisonOps,
+  comparisonPhrases,
+  directionOf,
+  directionPhrases,
+  directionWords,
+  followupPhrases,
+  GROUPING_REQUESTS,
+  listPhrases,
+  negationPhrases,
+  RATE_UNITS,
+  sortPhrases,
+  superlativeOf,
+  superlativePhrases,
+  symbolOps,
+  timeAdverbs,
+  timeUnits,
+  unitPhrases,
+  unitWords,
+} from './phrases.ts';
+import type { CompareOp, Entry, Lexicon, Mention, MentionOf, Token } from './types.ts';
 import { lexicalDatabase } from './wordnet.ts';
-import { anaphora, fillers, numberWord, phraseKey, stopwords, unitWords, wordTable } from './words.ts';
+import { anaphora, fillers, numberWord, phraseKey, stopwords } from './words.ts';
 
 const wordAt = (tokens: readonly Token[], index: number): string | undefined => {
   const token = tokens[index];
@@ -46,50 +70,6 @@ const numberAt = (tokens: readonly Token[], index: number): { value: number; mon
 };
 
 // ---- comparisons -------------------------------------------------------------------------------
-
-// Longest first: "no more than" before "more than".
-const comparisonWords: [string, CompareOp][] = [
-  ['no more than', '<='],
-  ['not more than', '<='],
-  ['no less than', '>='],
-  ['not less than', '>='],
-  ['no fewer than', '>='],
-  ['greater than or equal to', '>='],
-  ['less than or equal to', '<='],
-  ['more than', '>'],
-  ['greater than', '>'],
-  ['higher than', '>'],
-  ['larger than', '>'],
-  ['bigger than', '>'],
-  ['over', '>'],
-  ['above', '>'],
-  ['exceeding', '>'],
-  ['at least', '>='],
-  ['minimum of', '>='],
-  ['less than', '<'],
-  ['fewer than', '<'],
-  ['lower than', '<'],
-  ['smaller than', '<'],
-  ['cheaper than', '<'],
-  ['under', '<'],
-  ['below', '<'],
-  ['at most', '<='],
-  ['up to', '<='],
-  ['maximum of', '<='],
-  ['exactly', '='],
-  ['equal to', '='],
-  ['equals', '='],
-];
-const comparisonPhrases = comparisonWords.map(([phrase]) => phrase);
-const comparisonOps = new Map(comparisonWords);
-const symbolOps: Record<string, CompareOp> = wordTable({
-  '>': '>',
-  '>=': '>=',
-  '=>': '>=',
-  '<': '<',
-  '<=': '<=',
-  '=': '=',
-});
 
 const comparisonAt = (tokens: readonly Token[], index: number): MentionOf<'compare'> | undefined => {
   const token = tokens[index];
@@ -156,74 +136,6 @@ const comparisonAt = (tokens: readonly Token[], index: number): MentionOf<'compa
 
 // ---- rankings ----------------------------------------------------------------------------------
 
-const superlatives: [string, 'asc' | 'desc', Hint | undefined][] = [
-  ['highest number of', 'desc', undefined],
-  ['largest number of', 'desc', undefined],
-  ['greatest number of', 'desc', undefined],
-  ['most number of', 'desc', undefined],
-  ['biggest number of', 'desc', undefined],
-  ['lowest number of', 'asc', undefined],
-  ['smallest number of', 'asc', undefined],
-  ['fewest number of', 'asc', undefined],
-  ['least number of', 'asc', undefined],
-  ['very first', 'asc', 'date'],
-  ['very last', 'desc', 'date'],
-  ['first', 'asc', 'date'],
-  ['last', 'desc', 'date'],
-  ['heaviest', 'desc', 'weight'],
-  ['lightest', 'asc', 'weight'],
-  ['tallest', 'desc', 'height'],
-  ['longest', 'desc', 'length'],
-  ['shortest', 'asc', 'length'],
-  ['quickest', 'asc', 'length'],
-  ['fastest', 'asc', 'length'],
-  ['slowest', 'desc', 'length'],
-  ['most common', 'desc', 'count'],
-  ['most frequent', 'desc', 'count'],
-  ['least common', 'asc', 'count'],
-  ['least frequent', 'asc', 'count'],
-  ['commonest', 'desc', 'count'],
-  ['highest rated', 'desc', 'rating'],
-  ['best rated', 'desc', 'rating'],
-  ['top rated', 'desc', 'rating'],
-  ['lowest rated', 'asc', 'rating'],
-  ['worst rated', 'asc', 'rating'],
-  ['most expensive', 'desc', 'money'],
-  ['least expensive', 'asc', 'money'],
-  ['most costly', 'desc', 'money'],
-  ['least costly', 'asc', 'money'],
-  ['most recent', 'desc', 'date'],
-  ['most recently', 'desc', 'date'],
-  ['best selling', 'desc', 'units'],
-  ['top selling', 'desc', 'units'],
-  ['best seller', 'desc', 'units'],
-  ['bestselling', 'desc', 'units'],
-  ['bestseller', 'desc', 'units'],
-  ['most sold', 'desc', 'units'],
-  ['most popular', 'desc', 'units'],
-  ['least popular', 'asc', 'units'],
-  ['least sold', 'asc', 'units'],
-  ['worst selling', 'asc', 'units'],
-  ['priciest', 'desc', 'money'],
-  ['costliest', 'desc', 'money'],
-  ['cheapest', 'asc', 'money'],
-  ['newest', 'desc', 'date'],
-  ['latest', 'desc', 'date'],
-  ['oldest', 'asc', 'date'],
-  ['earliest', 'asc', 'date'],
-  ['most', 'desc', undefined],
-  ['fewest', 'asc', undefined],
-  ['least', 'asc', undefined],
-  ['highest', 'desc', undefined],
-  ['largest', 'desc', undefined],
-  ['biggest', 'desc', undefined],
-  ['greatest', 'desc', undefined],
-  ['lowest', 'asc', undefined],
-  ['smallest', 'asc', undefined],
-];
-const superlativePhrases = superlatives.map(([phrase]) => phrase);
-const superlativeOf = new Map(superlatives.map(([phrase, dir, hint]) => [phrase, { dir, hint }]));
-
 const rankingAt = (tokens: readonly Token[], index: number): MentionOf<'top' | 'superlative'> | undefined => {
   const word = wordAt(tokens, index);
   // "top 5", "bottom 3", "top"
@@ -287,67 +199,6 @@ const rankingAt = (tokens: readonly Token[], index: number): MentionOf<'top' | '
 
 // ---- aggregates, grouping, the rest ------------------------------------------------------------
 
-const aggregates: [string, AggregateFn][] = [
-  ['how many', 'count'],
-  ['total number of', 'count'],
-  ['total count of', 'count'],
-  ['the count of', 'count'],
-  ['number of', 'count'],
-  ['count of', 'count'],
-  ['count', 'count'],
-  ['how much', 'sum'],
-  ['sum of', 'sum'],
-  ['sum', 'sum'],
-  ['total', 'sum'],
-  ['totals', 'sum'],
-  ['average', 'avg'],
-  ['avg', 'avg'],
-  ['mean', 'avg'],
-  ['maximum', 'max'],
-  ['max', 'max'],
-  ['minimum', 'min'],
-  ['min', 'min'],
-];
-const aggregatePhrases = aggregates.map(([phrase]) => phrase);
-const aggregateOf = new Map(aggregates);
-
-const timeUnits: Record<string, TimeUnit> = wordTable({
-  year: 'year',
-  years: 'year',
-  quarter: 'quarter',
-  quarters: 'quarter',
-  month: 'month',
-  months: 'month',
-  day: 'day',
-  days: 'day',
-  date: 'day',
-  week: 'week',
-  weeks: 'week',
-  weekday: 'weekday',
-  weekdays: 'weekday',
-  hour: 'hour',
-  hours: 'hour',
-});
-const adverbUnits: Record<string, TimeUnit> = wordTable({
-  yearly: 'year',
-  annually: 'year',
-  quarterly: 'quarter',
-  monthly: 'month',
-  daily: 'day',
-  weekly: 'week',
-});
-
-/** Parts of a date said in several words: "day of the week", "hour of the day". */
-const unitPhrases: [string, TimeUnit][] = [
-  ['day of the week', 'weekday'],
-  ['day of week', 'weekday'],
-  ['days of the week', 'weekday'],
-  ['hour of the day', 'hour'],
-  ['hour of day', 'hour'],
-  ['time of day', 'hour'],
-  ['time of the day', 'hour'],
-];
-
 /** The unit of time at `index`, in one word or a phrase, and where it ends. */
 const unitAt = (tokens: readonly Token[], index: number): { unit: TimeUnit; end: number } | undefined => {
   const phrase = firstPhraseAt(
@@ -359,25 +210,6 @@ const unitAt = (tokens: readonly Token[], index: number): { unit: TimeUnit; end:
   const unit = timeUnits[wordAt(tokens, index) ?? ''];
   return unit ? { unit, end: index + 1 } : undefined;
 };
-
-/** "placed by", "made by": `by` names who did it, not a grouping. */
-const agentVerbs =
-  /^(placed|made|ordered|bought|purchased|created|handled|processed|managed|sold|paid|issued|served|submitted|owned|written|run)$/;
-
-const sortPhrases = [
-  'sorted by',
-  'ordered by',
-  'order by',
-  'sort by',
-  'ranked by',
-  'order the results by',
-  'order the result by',
-  'sort the results by',
-  'order them by',
-  'sort them by',
-  'ordered alphabetically',
-  'sorted alphabetically',
-];
 
 /** Words after a sort phrase, up to the end of the clause: what to sort by, in words. */
 const clauseEnd = (tokens: readonly Token[], from: number): number => {
@@ -468,86 +300,6 @@ const groupAt = (
   return { kind: 'group', at: index, end: each ? marker.end + 1 : marker.end };
 };
 
-const listPhrases = [
-  'show me',
-  'show',
-  'list',
-  'list all',
-  'give me',
-  'display',
-  'what are',
-  'which are',
-  'who are',
-  'name the',
-  'find',
-  'get',
-  'select',
-  'which',
-  'who',
-];
-const negationPhrases = [
-  // "out of print", "out of stock": a yes/no column negated (anything else is a clarification).
-  'out of',
-  // Exclusions: each negates the filter that follows it ("apart from the terminated ones").
-  'other than',
-  'apart from',
-  'aside from',
-  'leaving aside',
-  'setting aside',
-  'not counting',
-  'not including',
-  'excepting',
-  'except for',
-  'not',
-  'non',
-  'excluding',
-  'except',
-  // "pets without a microchip", "products with no category", "customers who never ordered",
-  // "vets no longer active": an absent value, an absent related row, a yes/no column negated.
-  'without any',
-  'without',
-  'no longer',
-  'no',
-  'never',
-  'missing',
-  'lacking',
-];
-const followupPhrases = [
-  'what about',
-  'how about',
-  'and for',
-  'and in',
-  'and what about',
-  'same for',
-  'same but',
-  'now for',
-  'now only',
-  'only',
-  'just',
-];
-const directionPhrasesList: [string, 'asc' | 'desc'][] = [
-  ['in descending order', 'desc'],
-  ['in ascending order', 'asc'],
-  ['in alphabetical order', 'asc'],
-  ['in reverse order', 'desc'],
-  ['from highest to lowest', 'desc'],
-  ['from the highest to the lowest', 'desc'],
-  ['from lowest to highest', 'asc'],
-  ['from the lowest to the highest', 'asc'],
-  ['highest first', 'desc'],
-  ['lowest first', 'asc'],
-];
-const directionPhrases = directionPhrasesList.map(([phrase]) => phrase);
-const directionOf = new Map(directionPhrasesList);
-const directionWords: Record<string, 'asc' | 'desc'> = wordTable({
-  alphabetically: 'asc',
-  alphabetical: 'asc',
-  ascending: 'asc',
-  asc: 'asc',
-  descending: 'desc',
-  desc: 'desc',
-});
-
 // ---- the scanner -------------------------------------------------------------------------------
 
 /** The schema phrase of exactly `words` words at `index`, or undefined. */
@@ -634,9 +386,6 @@ export const negatedFlag = (
   return keys.length > 0 ? { text, entries: keys } : undefined;
 };
 
-/** Adverbs of time that never name a measure, even right after "how much" or "total". */
-const timeAdverbs = new Set(['still', 'ever', 'already', 'yet', 'currently', 'now', 'so', 'far', 'very']);
-
 /**
  * "never ordered", "never booked": after a negation, a verb whose base form names a relation
  * ("order" → orders) stands for that relation's rows.
@@ -657,13 +406,6 @@ const verbRelation = (lexicon: Lexicon, word: string): Entry[] | undefined => {
   return undefined;
 };
 
-/** Phrase knowledge: verbs that ask for a grouping the "by" after them names ("break … down by"). */
-const GROUPING_REQUESTS: Record<string, readonly string[]> = wordTable({
-  break: ['down', 'out'],
-  split: ['up', 'out'],
-  breakdown: [],
-});
-
 /**
  * The tokens without a request for a grouping ("break that down by month", "split revenue up by
  * store", "a breakdown of tickets by channel") when a grouping marker follows: the marker says it.
@@ -681,9 +423,6 @@ const withoutGroupingRequests = (tokens: readonly Token[]): readonly Token[] => 
   });
   return drop.size === 0 ? tokens : tokens.filter((_, index) => !drop.has(index));
 };
-
-/** Phrase knowledge: the units of time an amount of money is quoted per ("$900 a month"). */
-const RATE_UNITS = new Set(['hour', 'night', 'day', 'week', 'month', 'year', 'annum']);
 
 /**
  * The tokens without the rate after an amount of money ("studios under $900 a month", "£20 an

@@ -11,7 +11,7 @@ import type { Candidate } from '../engine.ts';
 import type { DateRange } from '../time.ts';
 import type { ColumnRef, Filter, Intent, Measure, TimeUnit } from './intent.ts';
 
-export type { ColumnRef, Filter, Group, Intent, Measure, Metric } from './intent.ts';
+export type { ColumnRef, Filter, Group, Intent, Measure, Metric, TimeUnit } from './intent.ts';
 
 // ---- tokenise → scan ----------------------------------------------------------------------------
 
