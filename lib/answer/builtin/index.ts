@@ -104,7 +104,7 @@ export const withoutTrailingCourtesy = (text: string): string => {
 
 /**
  * "in hours", "(days)", "how many minutes": the unit a duration is asked in, and the question
- * without it; read only when the schema has a duration (lexicon.ts `durationPairs`).
+ * without it; read only when the schema has a duration (durations.ts `durationPairs`).
  */
 const durationUnitIn = (
   lexicon: Lexicon,

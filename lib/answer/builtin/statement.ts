@@ -49,7 +49,7 @@ const sizeOf = (lexicon: Lexicon, table: string, word: string): ColumnRef | unde
 
 /**
  * "the longest stay", "the quickest tickets": a word of length or speed ranks the rows of a
- * relation with one span (two time columns of a row, lexicon.ts `durationPairs`) by it.
+ * relation with one span (two time columns of a row, durations.ts `durationPairs`) by it.
  */
 const durationOf = (lexicon: Lexicon, table: string, word: string): Duration | undefined => {
   if (!/^(longest|shortest|quickest|fastest|slowest)$/.test(word)) return undefined;
