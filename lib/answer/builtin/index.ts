@@ -10,6 +10,7 @@
 //   readings.ts   a question stopped by words that link to nothing → its readings, weighed
 //   render.ts     intent → one SELECT for the dialect
 //   describe.ts   intent → description and answer shape
+//   spans.ts      the unit a duration is asked in, and a "how long" that names no rows
 // The types that cross the stages are in types.ts. What it deliberately does not handle is
 // listed in README.md beside this file.
 import type { Engine, EngineInput, PriorTurn, Proposal } from '../engine.ts';
@@ -21,7 +22,6 @@ import { describeIntent, interpretationOf, shapeOf } from './describe.ts';
 import { BUILTIN_ENGINE, type DurationUnit, type Intent, readState, stateOf } from './intent.ts';
 import { interpret } from './interpret.ts';
 import { columnOf, lexiconFor, relationOf } from './lexicon.ts';
-import { durationUnits } from './phrases.ts';
 import { ratioProposal, ratioQuestion, sideQuestion } from './ratio.ts';
 import {
   alternativesOf,
@@ -32,6 +32,7 @@ import {
 } from './readings.ts';
 import { renderSql } from './render.ts';
 import { scan } from './scan.ts';
+import { durationUnitIn, hasDuration, inUnit, spanRelations, vagueSpan } from './spans.ts';
 import { tokenize } from './tokens.ts';
 import type { Interpretation, Lexicon, Mention, Note } from './types.ts';
 import { joinAnd } from './words.ts';
@@ -101,76 +102,6 @@ export const withoutTrailingCourtesy = (text: string): string => {
   skip(/[\s,]/);
   return text.slice(0, end);
 };
-
-/**
- * "in hours", "(days)", "how many minutes": the unit a duration is asked in, and the question
- * without it; read only when the schema has a duration (durations.ts `durationPairs`).
- */
-const durationUnitIn = (
-  lexicon: Lexicon,
-  text: string,
-): { text: string; unit?: DurationUnit } | undefined => {
-  if (![...lexicon.metrics.values()].some((measure) => measure.kind === 'duration')) return undefined;
-  // "how long did leases last": the verb of a span, not a period ("last month").
-  let rest = /\bhow long\b/i.test(text)
-    ? text.replace(/\b(?:last|lasted|lasting)\b(?!\s+(?:\d|week|month|year|day|quarter|time|\w+day))/gi, ' ')
-    : text;
-  const match = durationUnitPattern.exec(rest);
-  const unit = match ? (match[1]!.toLowerCase().replace(/s$/, '') as DurationUnit) : undefined;
-  if (match)
-    rest = `${rest.slice(0, match.index)}${match[0].toLowerCase().startsWith('how') ? 'how long ' : ' '}${rest.slice(match.index + match[0].length)}`;
-  rest = rest.replace(/\s+/g, ' ').trim();
-  return rest === text ? undefined : { text: rest, ...(unit ? { unit } : {}) };
-};
-
-/** "in hours", "(days)", "how many minutes": a unit of `durationUnits` (phrases.ts), singular or plural. */
-const durationUnitPattern = new RegExp(
-  `(?:\\bin\\s+|\\(\\s*|\\bhow many\\s+)(${durationUnits.map((unit) => `${unit}s?`).join('|')})\\b\\s*\\)?`,
-  'i',
-);
-
-/** The intent with its duration counted in `unit`, named with it ("average time to close in hours"). */
-const inUnit = (intent: Intent, unit: DurationUnit | undefined): Intent => {
-  const { metric, order } = intent;
-  if (order?.by === 'duration' && unit)
-    return { ...intent, order: { ...order, measure: { ...order.measure, unit } } };
-  if (!metric || metric.fn === 'count' || metric.measure.kind !== 'duration') return intent;
-  const chosen = unit ?? metric.measure.unit;
-  const name = `${metric.name === undefined || metric.name === 'how long' ? 'duration' : metric.name} in ${chosen}s`;
-  return { ...intent, metric: { ...metric, measure: { ...metric.measure, unit: chosen }, name } };
-};
-
-/**
- * "how long did phone calls last": the bare "how long" is the span of the rows the question names
- * by their relation's own word, averaged or ranked; anything else (rows named only by a value, a
- * sum nobody asked for) is asked back.
- */
-const vagueSpan = (lexicon: Lexicon, text: string, intent: Intent): boolean => {
-  const { metric } = intent;
-  if (!metric || metric.fn === 'count' || metric.measure.kind !== 'duration' || metric.name !== 'how long')
-    return false;
-  const relation = relationOf(lexicon, intent.subject);
-  const words = new Set(text.toLowerCase().split(/[^a-z0-9]+/));
-  const named = [relation.one, relation.other].some((name) =>
-    name.split(' ').every((word) => words.has(word)),
-  );
-  return !named || metric.fn === 'sum';
-};
-
-/** The relations whose rows have a span ("leases", "loans"). */
-const spanRelations = (lexicon: Lexicon): string[] => [
-  ...new Set(
-    [...lexicon.metrics.values()].flatMap((measure) =>
-      measure.kind === 'duration' ? [relationOf(lexicon, measure.left.table).other] : [],
-    ),
-  ),
-];
-
-const hasDuration = (interpretation: { kind: string; intent?: Intent }): boolean =>
-  interpretation.intent?.order?.by === 'duration' ||
-  (interpretation.intent?.metric !== undefined &&
-    interpretation.intent.metric.fn !== 'count' &&
-    interpretation.intent.metric.measure.kind === 'duration');
 
 /**
  * One question read through the stages: tokenise, scan (with linking), analyse, interpret (with
