@@ -35,9 +35,9 @@ export const mainTables = (lexicon: Lexicon): string =>
   );
 
 /**
- * Raised while the interpret stage (interpret*.ts and the resolver it uses, resolve.ts) builds a
- * reading, to stop it where it cannot go on; `interpret` catches it and returns its clarification
- * as a value, so it never leaves the stage.
+ * Raised while the interpret stage (statement.ts, conditions.ts and the resolver they use,
+ * resolve.ts) builds a reading, to stop it where it cannot go on; `interpret` catches it and
+ * returns its clarification as a value, so it never leaves the stage.
  */
 export class Clarify extends Error {
   readonly clarification: Clarification;

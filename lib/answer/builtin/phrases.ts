@@ -1,9 +1,11 @@
 // Phrase knowledge of the builtin engine, as tables: the words and phrases that say how to
 // compare, rank, count, group, sort, negate, exclude and follow up, the units of time and of
-// measure, the empty phrases and the engine's own words. scan.ts reads them at token positions
-// (the first phrase of a list that matches wins, so a longer phrase comes before a shorter one
-// that starts alike); readings.ts and index.ts read the empty phrases, the engine's words and the
-// units of a duration. Behaviour lives in the readers; a new phrase is a new row here.
+// measure, the words of columns that rankings and measures look for, the empty phrases and the
+// engine's own words. scan.ts (through markers.ts) reads them at token positions (the first
+// phrase of a list that matches wins, so a longer phrase comes before a shorter one that starts
+// alike); interpret (statement.ts, resolve.ts) reads the rankings of size, span, dimension and
+// rating and the words of measures; readings.ts and spans.ts read the empty phrases, the engine's
+// words and the units of a duration. Behaviour lives in the readers; a new phrase is a new row.
 import type { AggregateFn, CompareOp, Hint, TimeUnit } from './types.ts';
 import { wordTable } from './words.ts';
 
@@ -122,6 +124,50 @@ export const superlatives: [string, 'asc' | 'desc', Hint | undefined][] = [
 ];
 export const superlativePhrases = superlatives.map(([phrase]) => phrase);
 export const superlativeOf = new Map(superlatives.map(([phrase, dir, hint]) => [phrase, { dir, hint }]));
+
+/** Superlatives of size: the rows ranked by the relation's one money column that measures the row. */
+export const sizeRankings = new Set(['largest', 'biggest', 'smallest', 'highest', 'lowest']);
+/** Words of a money column that measures the row itself ("the largest orders" by amount or total). */
+export const rowSizeWords = new Set(['amount', 'total', 'value', 'balance', 'sum']);
+/** Superlatives of length or speed: the rows ranked by the relation's one span ("the longest stay"). */
+export const spanRankings = new Set(['longest', 'shortest', 'quickest', 'fastest', 'slowest']);
+/** Words of a column a dimension ranks by ("heaviest" → weight_kg, "longest" → length). */
+export const dimensionWords = {
+  weight: new Set(['weight', 'mass']),
+  height: new Set(['height']),
+  length: new Set(['length', 'duration']),
+} as const;
+/** Words of a column that rates rows ("highest-rated"). */
+export const ratingWords = new Set(['rating', 'ratings', 'score', 'stars', 'rank']);
+
+// ---- measures ------------------------------------------------------------------------------------
+
+/** Words of a numeric column that is averaged, never added up (a price, a rate, a score, an age). */
+export const averagedWords = new Set([
+  'price',
+  'rate',
+  'percent',
+  'percentage',
+  'ratio',
+  'score',
+  'rating',
+  'age',
+]);
+/** Words of a numeric column that adds up (a quantity, an amount, a weight, hours). */
+export const additiveWords = new Set([
+  'quantity',
+  'qty',
+  'unit',
+  'units',
+  'count',
+  'amount',
+  'total',
+  'cost',
+  'weight',
+  'hours',
+  'minutes',
+  'duration',
+]);
 
 // ---- aggregates and units of time ---------------------------------------------------------------
 

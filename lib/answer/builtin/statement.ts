@@ -6,6 +6,7 @@ import type { Draft } from './draft.ts';
 import type { ColumnRef, Duration, Intent, Measure, Metric, Order } from './intent.ts';
 import { pathBetween } from './joins.ts';
 import { columnOf, mainRelations, tableName } from './lexicon.ts';
+import { additiveWords, averagedWords, rowSizeWords, sizeRankings, spanRankings } from './phrases.ts';
 import { measureColumn } from './resolve.ts';
 import type { Analysis, ItemOf, Lexicon, Ranking, RankKey } from './types.ts';
 import { capitalize, joinAnd, pluralText, singular } from './words.ts';
@@ -38,12 +39,12 @@ const numericLeftover = (lexicon: Lexicon, analysis: Analysis): number | undefin
  * cost, which are not the size of the row ("the largest orders" with only a shipping cost asks).
  */
 const sizeOf = (lexicon: Lexicon, table: string, word: string): ColumnRef | undefined => {
-  if (!/^(largest|biggest|smallest|highest|lowest)$/.test(word)) return undefined;
+  if (!sizeRankings.has(word)) return undefined;
   const relation = lexicon.relations.get(table);
   if (!relation) return undefined;
   const money = relation.columns.filter((column) => column.money && !column.key);
   const only = money.length === 1 ? money[0] : undefined;
-  if (!only?.words.some((w) => /^(amount|total|value|balance|sum)$/.test(w))) return undefined;
+  if (!only?.words.some((w) => rowSizeWords.has(w))) return undefined;
   return { table, column: only.name };
 };
 
@@ -52,7 +53,7 @@ const sizeOf = (lexicon: Lexicon, table: string, word: string): ColumnRef | unde
  * relation with one span (two time columns of a row, durations.ts `durationPairs`) by it.
  */
 const durationOf = (lexicon: Lexicon, table: string, word: string): Duration | undefined => {
-  if (!/^(longest|shortest|quickest|fastest|slowest)$/.test(word)) return undefined;
+  if (!spanRankings.has(word)) return undefined;
   const spans = new Map<string, Duration>();
   for (const measure of lexicon.metrics.values())
     if (measure.kind === 'duration' && measure.left.table === table)
@@ -62,7 +63,7 @@ const durationOf = (lexicon: Lexicon, table: string, word: string): Duration | u
 
 /** The span a word of length ranks by: the focus relation's one, or a duration the question names. */
 const spanRanked = (c: Draft, word: string): Duration | undefined => {
-  if (!/^(longest|shortest|quickest|fastest|slowest)$/.test(word)) return undefined;
+  if (!spanRankings.has(word)) return undefined;
   const named = c.items.findIndex((item, index) => item.kind === 'measure' && !c.used.has(index));
   if (named >= 0) {
     const { measure } = c.resolver.measureNamed((c.items[named] as ItemOf<'measure'>).text);
@@ -499,16 +500,8 @@ const readGroupedNumber = (c: Draft, index: number): void => {
     focusEntity,
   );
   const column = resolver.column(ref);
-  const averaged = column.words.some((word) =>
-    /^(price|rate|percent|percentage|ratio|score|rating|age)$/.test(word),
-  );
-  if (
-    !averaged &&
-    !column.money &&
-    !column.words.some((word) =>
-      /^(quantity|qty|units?|count|amount|total|cost|weight|hours|minutes|duration)$/.test(word),
-    )
-  ) {
+  const averaged = column.words.some((word) => averagedWords.has(word));
+  if (!averaged && !column.money && !column.words.some((word) => additiveWords.has(word))) {
     throw new Clarify(
       `Should I add up or average ${column.display}? Say “total ${column.display}” or “average ${column.display}”.`,
     );
