@@ -4,7 +4,7 @@
 // the previous intent when the question follows up on it, and checked (check.ts). A reading that
 // uses revenue and stops may be read again with the next revenue candidate.
 import { checkIntent, checkVerbs } from './check.ts';
-import { Clarify } from './clarify.ts';
+import { Clarify, clarify } from './clarify.ts';
 import { readFilters, readGrouping, requireUse, settleSubject } from './conditions.ts';
 import type { Draft, Parts } from './draft.ts';
 import type { Filter, Group, Intent } from './intent.ts';
@@ -213,9 +213,9 @@ const readOnce = (
       (analysis.followup || analysis.anaphora) &&
       analysis.items.every((item) => item.kind !== 'entity')
     ) {
-      throw new Clarify(
-        'What are you referring to? Please ask the whole question, for example “How many orders were placed last month?”.',
-      );
+      const message =
+        'What are you referring to? Please ask the whole question, for example “How many orders were placed last month?”.';
+      return { interpretation: clarify(message), usedRevenue: resolver.usedRevenue };
     }
     const parts = build(resolver, followUp ? prior : undefined);
     const intent = followUp && prior ? merge(resolver, prior, parts) : finish(parts);
