@@ -6,8 +6,9 @@
 // on PGlite with known values.
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { durationPairs } from '#lib/answer/builtin/durations.ts';
 import { proposeBuiltin } from '#lib/answer/builtin/index.ts';
-import { durationPairs, lexiconFor } from '#lib/answer/builtin/lexicon.ts';
+import { lexiconFor } from '#lib/answer/builtin/lexicon.ts';
 import { effectivePolicy } from '#lib/core/row-policy.ts';
 import { guardMysql } from '#lib/dialects/mysql/sql-guard.ts';
 import { guardPostgres } from '#lib/dialects/postgres/sql-guard.ts';

@@ -2,7 +2,8 @@
 // join graph, dates, labels and revenue, built once per catalog and never showing the tenant
 // column.
 import { describe, expect, it } from 'vitest';
-import { buildLexicon, type Entry, lexiconFor, mainRelations } from '#lib/answer/builtin/lexicon.ts';
+import { buildLexicon, lexiconFor, mainRelations } from '#lib/answer/builtin/lexicon.ts';
+import type { Entry } from '#lib/answer/builtin/types.ts';
 import type { Catalog } from '#lib/core/catalog.ts';
 import { catalogOf, col } from '../fixtures/catalogs/define.ts';
 import { edgeCatalog } from '../fixtures/catalogs/edge.ts';

@@ -2,8 +2,9 @@
 // comparisons, rankings, aggregates, groupings), and whatever is left is reported.
 import { describe, expect, it } from 'vitest';
 import { buildLexicon } from '#lib/answer/builtin/lexicon.ts';
-import { type Mention, negatedFlag, scan } from '#lib/answer/builtin/scan.ts';
+import { negatedFlag, scan } from '#lib/answer/builtin/scan.ts';
 import { tokenize } from '#lib/answer/builtin/tokens.ts';
+import type { Mention } from '#lib/answer/builtin/types.ts';
 import { SHOP_NOW, shopCatalog } from '../fixtures/catalogs/shop.ts';
 
 const lexicon = buildLexicon(shopCatalog, 'org_id');

@@ -1,389 +1,14 @@
-// Step 4 of the builtin pipeline: mentions are decided into items (is "shipped" a value of
-// orders.status or the column orders.shipped_at?) and the modifiers are bound to what they modify:
-// a comparison to the column before it or the relation after it ("more than 5 orders"), a period
-// to the date column before it, a grouping word to what follows, a ranking to its key. Every word
-// that matters has to land somewhere; what cannot is a clarification (thrown as `Clarify`).
-import type { Candidate } from '../engine.ts';
-import type { ColumnRef, Filter, TimeUnit } from './intent.ts';
-import { columnOf, type Entry, type Lexicon, mainRelations, tableName } from './lexicon.ts';
-import type { Period } from './periods.ts';
-import type { AggregateFn, CompareOp, Hint, Mention, MentionOf } from './scan.ts';
+// Step 4 of the builtin pipeline: the items of a question (decided by decide.ts) are bound to
+// what they modify: a comparison to the column before it or the relation after it ("more than 5
+// orders"), a period to the date column before it, a grouping word to what follows, a ranking to
+// its key. Every word that matters has to land somewhere; what cannot is a clarification,
+// returned as a value.
+import { clarify, quoted } from './clarify.ts';
+import { classify, decide } from './decide.ts';
+import { columnOf } from './lexicon.ts';
 import { isPrintableNumber, isPrintableValue } from './sql.ts';
-import { joinAnd, phraseKey, singular } from './words.ts';
-
-export interface Span {
-  at: number;
-  end: number;
-}
-
-export interface ValueMatch {
-  ref: ColumnRef;
-  value: string;
-}
-
-/** A schema mention, decided: what kind of thing the words name (candidates may still be several). */
-export type Item = Span &
-  /** `implied`: named only as part of a column phrase ("customer country"). */
-
-  /** `ofValue`: stands for the rows a plural value names ("dogs": pets whose species is dog). */
-  (
-    | {
-        kind: 'entity';
-        tables: string[];
-        text: string;
-        plural: boolean;
-        implied?: boolean;
-        ofValue?: boolean;
-      }
-    | { kind: 'column'; refs: ColumnRef[]; text: string }
-    | { kind: 'value'; matches: ValueMatch[]; text: string; negated: boolean }
-    | { kind: 'literal'; text: string }
-    | { kind: 'measure'; text: string }
-    /** A condition the glossary names. */
-    | { kind: 'preset'; filter: Filter; text: string }
-    | Exclude<Mention, MentionOf<'schema' | 'quoted'>>
-  );
-
-export type ItemOf<K extends Item['kind']> = Extract<Item, { kind: K }>;
-
-/**
- * Why a question needs a clarification, when another reading might still answer it: the relation
- * a measure lives in cannot reach what the question names, or has no date for its period.
- */
-import type { ClarifyReason } from './types.ts';
-
-export type { ClarifyReason };
-
-/** Thrown while reading a question: it becomes a clarification proposal. */
-export class Clarify extends Error {
-  readonly candidates: Candidate[] | undefined;
-  readonly reason: ClarifyReason | undefined;
-  constructor(message: string, candidates?: Candidate[], reason?: ClarifyReason) {
-    super(message);
-    this.candidates = candidates;
-    this.reason = reason;
-  }
-}
-
-// ---- classification ----------------------------------------------------------------------------
-
-export const pluralText = (text: string): boolean => {
-  const last = text.split(' ').pop() ?? '';
-  return singular(last) !== last;
-};
-
-const best = <E extends Entry>(entries: Entry[], kind: E['kind'], rank?: number): E[] =>
-  entries.filter(
-    (entry): entry is E =>
-      entry.kind === kind && (rank === undefined || ('rank' in entry && entry.rank === rank)),
-  );
-
-const classify = (
-  lexicon: Lexicon,
-  mention: MentionOf<'schema' | 'quoted'>,
-  next: Mention | undefined,
-  named: ReadonlySet<string>,
-): Item[] => {
-  const item = classifyOne(lexicon, mention, next, named);
-  if (item.kind !== 'column') return [item];
-  // "customer country", "order date": the phrase names its relation as well.
-  const qualified = mention.entries.filter(
-    (entry): entry is Extract<Entry, { kind: 'column' }> =>
-      entry.kind === 'column' &&
-      item.refs.some((ref) => ref.table === entry.table && ref.column === entry.column),
-  );
-  const tables = [...new Set(qualified.map((entry) => entry.table))];
-  if (tables.length !== 1 || !qualified.every((entry) => entry.qualified)) return [item];
-  const relation = lexicon.relations.get(tables[0]!);
-  const entity: Item = {
-    kind: 'entity',
-    tables,
-    text: relation?.one ?? mention.text,
-    plural: false,
-    implied: true,
-    at: item.at,
-    end: item.at,
-  };
-  return [entity, item];
-};
-
-const classifyOne = (
-  lexicon: Lexicon,
-  mention: MentionOf<'schema' | 'quoted'>,
-  next: Mention | undefined,
-  named: ReadonlySet<string>,
-): Item => {
-  const span = { at: mention.at, end: mention.end };
-  const { entries } = mention;
-  const values = best<Extract<Entry, { kind: 'value' }>>(entries, 'value');
-  if (mention.kind === 'quoted') {
-    if (values.length === 0) return { kind: 'literal', text: mention.text, ...span };
-  }
-  const asEntity = (found: Extract<Entry, { kind: 'relation' }>[]): Item => ({
-    kind: 'entity',
-    tables: found.map((entry) => entry.table),
-    text: mention.text,
-    plural: pluralText(mention.text),
-    ...span,
-  });
-  const asColumn = (found: Extract<Entry, { kind: 'column' }>[]): Item => ({
-    kind: 'column',
-    refs: found.map((entry) => ({ table: entry.table, column: entry.column })),
-    text: mention.text,
-    ...span,
-  });
-  const asValue = (): Item => ({
-    kind: 'value',
-    matches: values.map((entry) => ({
-      ref: { table: entry.table, column: entry.column },
-      value: entry.value,
-    })),
-    text: mention.text,
-    negated: false,
-    ...span,
-  });
-  if (mention.kind === 'quoted') return asValue();
-  const preset = entries.find((entry) => entry.kind === 'preset');
-  if (preset) return { kind: 'preset', filter: preset.filter, text: mention.text, ...span };
-
-  const relations3 = best<Extract<Entry, { kind: 'relation' }>>(entries, 'relation', 3);
-  if (relations3.length > 0) return asEntity(relations3);
-  // "orders shipped in 2025": a word that is both a value and a date column, before a period.
-  const temporal = best<Extract<Entry, { kind: 'column' }>>(entries, 'column').filter(
-    (entry) => columnOf(lexicon, entry)?.temporal,
-  );
-  // "members who are active": a yes/no column of the relation the question names, rather than a
-  // value of another relation's column (loans.status 'active').
-  const flags = best<Extract<Entry, { kind: 'column' }>>(entries, 'column').filter(
-    (entry) => columnOf(lexicon, entry)?.kind === 'boolean' && named.has(entry.table),
-  );
-  if (values.length > 0 && flags.length > 0 && !values.some((entry) => named.has(entry.table))) {
-    return asColumn(flags);
-  }
-  if (values.length > 0 && !(temporal.length > 0 && next?.kind === 'period')) return asValue();
-  // "revenue" means the revenue measure even where some relation has a column of that name (a
-  // view's), so that every question computes it the same way.
-  if (entries.some((entry) => entry.kind === 'measure'))
-    return { kind: 'measure', text: mention.text, ...span };
-  for (const rank of [3, 2, 1]) {
-    const columns = best<Extract<Entry, { kind: 'column' }>>(entries, 'column', rank);
-    if (columns.length > 0) return asColumn(columns);
-    const relations = best<Extract<Entry, { kind: 'relation' }>>(entries, 'relation', rank);
-    if (relations.length > 0 && rank < 3) return asEntity(relations);
-  }
-  return { kind: 'measure', text: mention.text, ...span };
-};
-
-// ---- wording -----------------------------------------------------------------------------------
-
-export const quoted = (text: string): string => `“${text}”`;
-
-export const columnLabel = (lexicon: Lexicon, ref: ColumnRef): string =>
-  `${tableName(lexicon, ref.table)}.${ref.column}`;
-
-export const tablesLabel = (lexicon: Lexicon, tables: readonly string[]): string =>
-  joinAnd(tables.map((table) => tableName(lexicon, table)));
-
-export const mainTables = (lexicon: Lexicon): string =>
-  joinAnd(
-    mainRelations(lexicon).map((relation) => relation.other),
-    'or',
-  );
-
-// ---- the analysis of one question --------------------------------------------------------------
-
-export interface Ranking {
-  n: number | undefined;
-  dir: 'asc' | 'desc';
-  hint: Hint | undefined;
-  word: string;
-  /** Index of the ranking item. */
-  index: number;
-}
-
-/** What a ranking orders by. */
-export type RankKey =
-  /** `index`: where the column is named ("the highest hourly rate of employees"). */
-  | { kind: 'column'; refs: ColumnRef[]; text: string; index?: number }
-  | { kind: 'measure'; text: string }
-  | { kind: 'count'; tables: string[]; index: number }
-  | { kind: 'hint'; hint: Hint };
-
-export interface Comparison {
-  op: CompareOp | 'between';
-  value: number;
-  high: number | undefined;
-  money: boolean;
-  /** The column it compares, when named next to it. */
-  column?: ColumnRef[];
-  /** "more than 5 orders": a count of related rows. */
-  countOf?: string[];
-  costly: boolean;
-}
-
-export interface Analysis {
-  items: Item[];
-  used: Set<number>;
-  /** `distinct`: "how many different breeds": the column whose values are counted. */
-  aggregate?: { fn: AggregateFn; word: string; index: number; target?: number; distinct?: number };
-  groups: { unit?: TimeUnit; target?: number; index: number }[];
-  ranking?: Ranking;
-  rankKey?: RankKey;
-  /** A sort clause: by a column of the rows (`column`), or of what is computed (no column). */
-  sort?: { column?: ItemOf<'column'>; dir: 'asc' | 'desc' };
-  comparisons: Comparison[];
-  periods: { period: Period; column?: ColumnRef[]; near?: string[] }[];
-  values: ItemOf<'value'>[];
-  literals: { text: string; column?: ColumnRef[]; named?: boolean }[];
-  booleans: { refs: ColumnRef[]; negated: boolean }[];
-  /** "with no microchip", "never ordered": a column with nothing in it, or no related rows. */
-  absences: ({ refs: ColumnRef[]; text: string } | { tables: string[]; text: string })[];
-  /** Conditions the glossary names. */
-  presets: Filter[];
-  keys: { tables: string[]; value: number }[];
-  list: boolean;
-  anaphora: boolean;
-  followup: boolean;
-  /** Verbs skipped as filler ("published", "handled"). */
-  verbs: string[];
-}
-
-/** The bare forms a participle may come from: started → start, ending → end, closed → close. */
-const participleStems = (word: string): string[] => {
-  const base = word.replace(/(?:ed|ing)$/, '');
-  const undoubled = /([b-df-hj-np-tv-z])\1$/.test(base) ? base.slice(0, -1) : base;
-  return [base, `${base}e`, undoubled];
-};
-
-/**
- * "the pending orders", "orders that are pending": a participle next to a relation whose one
- * status column has sample values (all in one letter case) reads as a value of that column, even
- * when the samples do not include it (values used by a single tenant are never sampled) — unless a
- * period follows it, which makes it the verb of a date. The description says which column and
- * value it filtered on.
- */
-const statusWord = (
-  lexicon: Lexicon,
-  mentions: readonly Mention[],
-  index: number,
-): MentionOf<'schema'> | undefined => {
-  const mention = mentions[index];
-  if (mention?.kind !== 'unknown' || !/^[a-z]{3,}(?:ed|ing)$/.test(mention.text)) return undefined;
-  const tables = [mentions[index - 1], mentions[index + 1]].flatMap((other) =>
-    other?.kind === 'schema'
-      ? other.entries.flatMap((entry) => (entry.kind === 'relation' && entry.rank === 3 ? [entry.table] : []))
-      : [],
-  );
-  if (tables.length !== 1) return undefined;
-  const relation = lexicon.relations.get(tables[0]!);
-  // "leases that started in 2025", "leases ending in 2026": the verb of one of the relation's own
-  // dates (start_date, end_date) is that date, not a status.
-  const stems = participleStems(mention.text);
-  const dated = (relation?.dates ?? []).filter((column) =>
-    column.words.some(
-      (word) => stems.includes(word) || participleStems(word).some((stem) => stems.includes(stem)),
-    ),
-  );
-  if (relation && dated.length === 1) {
-    return {
-      kind: 'schema',
-      text: mention.text,
-      entries: [{ kind: 'column', table: relation.key, column: dated[0]!.name, rank: 2 }],
-      at: mention.at,
-      end: mention.end,
-    };
-  }
-  const statuses = (relation?.columns ?? []).filter(
-    (column) =>
-      column.kind === 'text' &&
-      /^(status|state|stage)$/.test(column.words.join(' ')) &&
-      column.samples.length > 1,
-  );
-  const status = statuses.length === 1 ? statuses[0]! : undefined;
-  if (!relation || !status) return undefined;
-  // "students started between January and June": a participle the samples do not hold, followed by
-  // a period, names the dated event rather than a status; an invented value would filter on nothing.
-  const sampled = status.samples.some((value) => value.toLowerCase() === mention.text);
-  if (!sampled && mentions.slice(index + 1).some((other) => other.kind === 'period')) return undefined;
-  const casing = status.samples.every((value) => value === value.toLowerCase())
-    ? mention.text
-    : status.samples.every((value) => value === value.toUpperCase())
-      ? mention.text.toUpperCase()
-      : undefined;
-  if (casing === undefined || !status.samples.every((value) => /^[A-Za-z_]+$/.test(value))) return undefined;
-  return {
-    kind: 'schema',
-    text: mention.text,
-    entries: [{ kind: 'value', table: relation.key, column: status.name, value: casing }],
-    at: mention.at,
-    end: mention.end,
-  };
-};
-
-/**
- * "disputed invoices", "flagged leases": a participle the scanner skipped as a filler verb, put
- * before a relation whose status column does not hold it, restricts that relation: leaving it out
- * would answer for every row. It is an unexplained word instead (asked back, with readings). A
- * verb after another relation ("customers placed orders") stays a verb.
- */
-const modifyingParticiple = (
-  lexicon: Lexicon,
-  mentions: readonly Mention[],
-  index: number,
-): MentionOf<'unknown'> | undefined => {
-  const mention = mentions[index];
-  if (mention?.kind !== 'verb' || !/^[a-z]{3,}ed$/.test(mention.text)) return undefined;
-  const next = mentions[index + 1];
-  const previous = mentions[index - 1];
-  if (next?.kind !== 'schema' || next.at !== mention.end || previous?.kind === 'schema') return undefined;
-  const tables = next.entries.flatMap((entry) =>
-    entry.kind === 'relation' && entry.rank === 3 ? [entry.table] : [],
-  );
-  const relation = tables.length === 1 ? lexicon.relations.get(tables[0]!) : undefined;
-  const statuses = (relation?.columns ?? []).filter(
-    (column) =>
-      column.kind === 'text' &&
-      /^(status|state|stage)$/.test(column.words.join(' ')) &&
-      column.samples.length > 1,
-  );
-  if (statuses.length === 0) return undefined;
-  if (statuses.some((column) => column.samples.some((value) => value.toLowerCase() === mention.text)))
-    return undefined;
-  return { kind: 'unknown', text: mention.text, at: mention.at, end: mention.end };
-};
-
-/**
- * "loads booked between 3 May and 9 June": a status value that is also the participle of its
- * relation's own date (status 'booked', booked_dt), followed by a period, is that date: the rows
- * booked then, whatever their status now. Without a period it stays the status ("booked loads").
- */
-const datedStatus = (
-  lexicon: Lexicon,
-  mentions: readonly Mention[],
-  index: number,
-): MentionOf<'schema'> | undefined => {
-  const mention = mentions[index];
-  if (mention?.kind !== 'schema' || !/^[a-z]{3,}(?:ed|ing)$/.test(mention.text)) return undefined;
-  if (!mentions.slice(index + 1).some((other) => other.kind === 'period')) return undefined;
-  const values = mention.entries.filter((entry) => entry.kind === 'value');
-  const tables = [...new Set(values.map((entry) => entry.table))];
-  if (values.length === 0 || tables.length !== 1) return undefined;
-  const relation = lexicon.relations.get(tables[0]!);
-  const stems = participleStems(mention.text);
-  const dated = (relation?.dates ?? []).filter((column) =>
-    column.words.some(
-      (word) => stems.includes(word) || participleStems(word).some((stem) => stems.includes(stem)),
-    ),
-  );
-  if (!relation || dated.length !== 1) return undefined;
-  return {
-    kind: 'schema',
-    text: mention.text,
-    entries: [{ kind: 'column', table: relation.key, column: dated[0]!.name, rank: 2 }],
-    at: mention.at,
-    end: mention.end,
-  };
-};
+import type { Analysis, Clarification, Comparison, Item, ItemOf, Lexicon, Mention } from './types.ts';
+import { phraseKey, singular } from './words.ts';
 
 /** Where the binders of one question keep what they found. */
 interface Binding {
@@ -403,91 +28,10 @@ const isNumericColumn = (lexicon: Lexicon, item: Item | undefined): item is Item
 const isTemporalColumn = (lexicon: Lexicon, item: Item | undefined): item is ItemOf<'column'> =>
   item?.kind === 'column' && item.refs.every((ref) => columnOf(lexicon, ref)?.temporal);
 
-/**
- * Mentions decided into items: participles read as status values, then every schema or quoted
- * mention classified. Words it could not place come first: nothing else is read from a
- * half-understood question.
- */
-const decide = (lexicon: Lexicon, given: readonly Mention[]): { items: Item[]; named: Set<string> } => {
-  const mentions = given.map(
-    (mention, index) =>
-      statusWord(lexicon, given, index) ??
-      modifyingParticiple(lexicon, given, index) ??
-      datedStatus(lexicon, given, index) ??
-      mention,
-  );
-  const unknown = [
-    ...new Set(mentions.flatMap((mention) => (mention.kind === 'unknown' ? [quoted(mention.text)] : []))),
-  ];
-  if (unknown.length > 0) {
-    throw new Clarify(
-      `I'm not sure what ${joinAnd(unknown)} ${unknown.length === 1 ? 'means' : 'mean'} here. I can answer questions about ${mainTables(lexicon)}: could you rephrase with those names?`,
-      undefined,
-      'unknown-words',
-    );
-  }
-  const named = new Set(
-    mentions.flatMap((mention) =>
-      mention.kind === 'schema'
-        ? mention.entries.flatMap((entry) =>
-            entry.kind === 'relation' && entry.rank >= 2 ? [entry.table] : [],
-          )
-        : [],
-    ),
-  );
-  const items: Item[] = mentions.flatMap((mention, index) =>
-    mention.kind === 'schema' || mention.kind === 'quoted'
-      ? classify(lexicon, mention, mentions[index + 1], named)
-      : [mention],
-  );
-  return { items: withRowsOfValues(lexicon, items), named };
-};
-
-/**
- * "how many dogs", "list the reptiles": a value in the plural, the label of a relation that one other
- * relation refers to (species 'dog', referred to by pets), stands for that relation's rows: the
- * entity is added after the value. Not when the question names that relation itself.
- */
-const withRowsOfValues = (lexicon: Lexicon, items: Item[]): Item[] =>
-  items.flatMap((item, index) => {
-    // ("the heaviest dog": one, ranked, is a row too.)
-    const ranked = items[index - 1]?.kind === 'superlative' || items[index - 1]?.kind === 'top';
-    if (item.kind !== 'value' || item.negated || !(pluralText(item.text) || ranked)) return [item];
-    const tables = new Set(item.matches.map((match) => match.ref.table));
-    const [table] = tables;
-    // The value names a row of a lookup relation (its label), not a property of a row.
-    const labels = table === undefined ? [] : (lexicon.relations.get(table)?.labels ?? []);
-    if (tables.size !== 1 || !table || !item.matches.every((match) => labels.includes(match.ref.column)))
-      return [item];
-    const referrers = new Set(
-      (lexicon.edges.get(table) ?? [])
-        .filter((edge) => edge.parent === table && edge.child !== table)
-        .map((edge) => edge.child),
-    );
-    const [referrer] = referrers;
-    if (referrers.size !== 1 || !referrer) return [item];
-    const next = items[index + 1];
-    if (
-      next?.kind === 'entity' ||
-      items.some((other) => other.kind === 'entity' && other.tables.includes(referrer))
-    )
-      return [item];
-    return [
-      item,
-      {
-        kind: 'entity',
-        tables: [referrer],
-        text: item.text,
-        plural: pluralText(item.text),
-        ofValue: true,
-        at: item.at,
-        end: item.end,
-      },
-    ];
-  });
-
-export const analyse = (lexicon: Lexicon, given: readonly Mention[]): Analysis => {
-  const { items, named } = decide(lexicon, given);
+export const analyse = (lexicon: Lexicon, given: readonly Mention[]): Analysis | Clarification => {
+  const decided = decide(lexicon, given);
+  if ('kind' in decided) return decided;
+  const { items, named } = decided;
   const used = new Set<number>();
   const analysis: Analysis = {
     items,
@@ -515,7 +59,11 @@ export const analyse = (lexicon: Lexicon, given: readonly Mention[]): Analysis =
     at: (index) => items[index],
     rankingN: undefined,
   };
-  for (let index = 0; index < items.length; index += 1) index = bindItem(b, index);
+  for (let index = 0; index < items.length; index += 1) {
+    const next = bindItem(b, index);
+    if (typeof next !== 'number') return next;
+    index = next;
+  }
   if (b.rankingN !== undefined && analysis.ranking && analysis.ranking.n === undefined) {
     analysis.ranking.n = b.rankingN;
   }
@@ -525,7 +73,7 @@ export const analyse = (lexicon: Lexicon, given: readonly Mention[]): Analysis =
 };
 
 /** Binds the item at `index` to what it modifies; the index to go on from. */
-const bindItem = (b: Binding, index: number): number => {
+const bindItem = (b: Binding, index: number): number | Clarification => {
   const { analysis } = b;
   const item = b.items[index]!;
   switch (item.kind) {
@@ -544,7 +92,7 @@ const bindItem = (b: Binding, index: number): number => {
       // "how many orders does each customer have on average": an average of counts, which one
       // query of this engine does not compute; never the counts alone.
       if (analysis.aggregate?.fn === 'count' && item.fn === 'avg') {
-        throw new Clarify(
+        return clarify(
           'I can count, or average a column, but not average counts in one answer. Could you ask for the count per group, for example “orders per customer”?',
         );
       }
@@ -558,8 +106,7 @@ const bindItem = (b: Binding, index: number): number => {
       analysis.verbs.push(item.text);
       break;
     case 'negation':
-      bindNegation(b, index);
-      break;
+      return bindNegation(b, index) ?? index;
     case 'group':
       return bindGroup(b, item, index);
     case 'sort':
@@ -567,23 +114,18 @@ const bindItem = (b: Binding, index: number): number => {
       break;
     case 'top':
     case 'superlative':
-      bindRanking(b, item, index);
-      break;
+      return bindRanking(b, item, index) ?? index;
     case 'compare':
-      bindComparison(b, item, index);
-      break;
+      return bindComparison(b, item, index) ?? index;
     case 'period':
       bindPeriod(b, item, index);
       break;
     case 'value':
-      bindValue(b, item, index);
-      break;
+      return bindValue(b, item, index) ?? index;
     case 'literal':
-      bindLiteral(b, item, index);
-      break;
+      return bindLiteral(b, item, index) ?? index;
     case 'number':
-      bindNumber(b, item, index);
-      break;
+      return bindNumber(b, item, index) ?? index;
     default:
       break;
   }
@@ -594,7 +136,7 @@ const bindItem = (b: Binding, index: number): number => {
  * "not cancelled", "no longer active": the value or yes/no column after it is left out. "with no
  * microchip", "without orders", "never ordered": another column or a relation after it is absent.
  */
-const bindNegation = (b: Binding, index: number): void => {
+const bindNegation = (b: Binding, index: number): Clarification | undefined => {
   const { lexicon, analysis, used, at } = b;
   // "never booked an appointment": a verb between says nothing more.
   let position = index + 1;
@@ -634,18 +176,18 @@ const bindNegation = (b: Binding, index: number): void => {
     analysis.absences.push({ tables: next.tables, text: next.text });
   } else if (next?.kind === 'anaphora' || next === undefined) {
     // "not those": nothing to negate that we can name
-    throw new Clarify(
+    return clarify(
       'I could not tell what to leave out. Could you name the value, for example “not cancelled”?',
     );
   } else {
-    throw new Clarify(
+    return clarify(
       'I can only leave out named values (for example “orders that are not cancelled”), not whole groups of rows.',
     );
   }
 };
 
 /** "per customer", "by month": a grouping by what follows, or by a unit of time. */
-const bindGroup = (b: Binding, item: ItemOf<'group'>, index: number): number => {
+const bindGroup = (b: Binding, item: ItemOf<'group'>, index: number): number | Clarification => {
   const { lexicon, analysis, used, at, items } = b;
   let next = at(index + 1);
   // "in each team" where "team" is also a value elsewhere (plan 'team'): the column.
@@ -685,9 +227,7 @@ const bindGroup = (b: Binding, item: ItemOf<'group'>, index: number): number => 
       ? index + 1
       : undefined;
   if (item.unit === undefined && target === undefined) {
-    throw new Clarify(
-      'Per what? Name what to group by, for example “orders per status” or “revenue by month”.',
-    );
+    return clarify('Per what? Name what to group by, for example “orders per status” or “revenue by month”.');
   }
   if (target !== undefined) used.add(target);
   analysis.groups.push({
@@ -709,7 +249,11 @@ const bindSort = (b: Binding, item: ItemOf<'sort'>): void => {
 };
 
 /** "top 5", "the most expensive": one ranking (said twice, it is still one). */
-const bindRanking = (b: Binding, item: ItemOf<'top' | 'superlative'>, index: number): void => {
+const bindRanking = (
+  b: Binding,
+  item: ItemOf<'top' | 'superlative'>,
+  index: number,
+): Clarification | undefined => {
   const { analysis } = b;
   if (analysis.ranking) {
     // "the top 3 restaurants with the highest ratings": one ranking, said twice.
@@ -719,7 +263,7 @@ const bindRanking = (b: Binding, item: ItemOf<'top' | 'superlative'>, index: num
       analysis.ranking = { n: first.n, dir: item.dir, hint: item.hint, word: item.word, index };
       return;
     }
-    throw new Clarify('I can rank by one thing at a time. Which ranking do you want?');
+    return clarify('I can rank by one thing at a time. Which ranking do you want?');
   }
   analysis.ranking = {
     n: item.kind === 'top' ? item.n : undefined,
@@ -731,7 +275,7 @@ const bindRanking = (b: Binding, item: ItemOf<'top' | 'superlative'>, index: num
 };
 
 /** "more than 5 orders", "price over 100": a comparison bound to its column or to a count of related rows. */
-const bindComparison = (b: Binding, item: ItemOf<'compare'>, index: number): void => {
+const bindComparison = (b: Binding, item: ItemOf<'compare'>, index: number): Clarification | undefined => {
   const { lexicon, analysis, used, at } = b;
   const previous = at(index - 1);
   const next = at(index + 1);
@@ -743,7 +287,7 @@ const bindComparison = (b: Binding, item: ItemOf<'compare'>, index: number): voi
     costly: previous?.kind === 'cost',
   };
   if (!isPrintableNumber(item.value) || (item.high !== undefined && !isPrintableNumber(item.high))) {
-    throw new Clarify('That number is too large for me to compare with.');
+    return clarify('That number is too large for me to compare with.');
   }
   // "more than 5 orders", "at least 2 cancelled orders": a count of related rows.
   let counted = index + 1;
@@ -795,12 +339,12 @@ const bindPeriod = (b: Binding, item: ItemOf<'period'>, index: number): void => 
 };
 
 /** A value of a column ("Spain", "cancelled"). */
-const bindValue = (b: Binding, item: ItemOf<'value'>, index: number): void => {
+const bindValue = (b: Binding, item: ItemOf<'value'>, index: number): Clarification | undefined => {
   const { lexicon, analysis, used, at } = b;
   // (A value a negation read as a column with nothing in it was bound there.)
   if (used.has(index)) return;
   if (!item.matches.every((match) => isPrintableValue(match.value))) {
-    throw new Clarify(`I can't search for ${quoted(item.text)}: it has characters I don't put in queries.`);
+    return clarify(`I can't search for ${quoted(item.text)}: it has characters I don't put in queries.`);
   }
   analysis.values.push(item);
   // "the Tier 1 team", "the Billing department": the word after a value names its column.
@@ -833,10 +377,10 @@ const bindValue = (b: Binding, item: ItemOf<'value'>, index: number): void => {
 };
 
 /** A quoted value, for the column named just before it or the rows' name. */
-const bindLiteral = (b: Binding, item: ItemOf<'literal'>, index: number): void => {
+const bindLiteral = (b: Binding, item: ItemOf<'literal'>, index: number): Clarification | undefined => {
   const { lexicon, analysis, used, at } = b;
   if (!isPrintableValue(item.text)) {
-    throw new Clarify(`I can't search for ${quoted(item.text)}: it has characters I don't put in queries.`);
+    return clarify(`I can't search for ${quoted(item.text)}: it has characters I don't put in queries.`);
   }
   // 'name "Ada Moreno"': a quoted value for the column named just before it.
   const previous = at(index - 1);
@@ -853,7 +397,7 @@ const bindLiteral = (b: Binding, item: ItemOf<'literal'>, index: number): void =
 };
 
 /** "order 42", "which 3 customers…": a bare number is a key or the size of a ranking. */
-const bindNumber = (b: Binding, item: ItemOf<'number'>, index: number): void => {
+const bindNumber = (b: Binding, item: ItemOf<'number'>, index: number): Clarification | undefined => {
   const { analysis, items, at } = b;
   // "order 42", "customer #7": a row by its key.
   const previous = at(index - 1);
@@ -876,7 +420,7 @@ const bindNumber = (b: Binding, item: ItemOf<'number'>, index: number): void => 
   ) {
     b.rankingN = item.value;
   } else {
-    throw new Clarify(
+    return clarify(
       `I'm not sure what the number ${item.value} refers to. Could you name the column, for example “price over ${item.value}”?`,
     );
   }

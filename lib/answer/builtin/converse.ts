@@ -4,7 +4,8 @@
 // with the main tables in plain words). Checked before any schema matching.
 import { DIALECTS } from '#lib/dialects/index.ts';
 import type { ConversationalProposal, RefusedProposal } from '../engine.ts';
-import { type Lexicon, mainRelations } from './lexicon.ts';
+import { mainRelations } from './lexicon.ts';
+import type { Lexicon } from './types.ts';
 import { capitalize, joinAnd } from './words.ts';
 
 const writeRequest = [

@@ -6,11 +6,9 @@ import type { AnswerShape, NounPhrase, ValueFormat } from '../engine.ts';
 import { lastDayBefore } from '../time.ts';
 import type { ColumnRef, Filter, Group, Intent, Measure } from './intent.ts';
 import { pathBetween, planJoins } from './joins.ts';
-import { columnOf, type Lexicon, relationOf } from './lexicon.ts';
-import type { Link } from './link.ts';
-import type { Note } from './readings.ts';
+import { columnOf, relationOf } from './lexicon.ts';
 import { LIST_LIMIT, type RenderedSql } from './render.ts';
-import type { Mention } from './scan.ts';
+import type { Lexicon, Link, Mention, Note } from './types.ts';
 import { capitalize, joinAnd, plural as pluralOf, wordTable } from './words.ts';
 
 const havingWords: Record<string, string> = wordTable({

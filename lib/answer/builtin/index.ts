@@ -1,31 +1,40 @@
 // The builtin engine: natural language to SQL with no model and no network, so the
-// service answers out of the box and in tests. A small pipeline, each step in its own module:
+// service answers out of the box and in tests. The pipeline is `readQuestion` and
+// `proposeBuiltin` below, each stage in its own module and each returning a value:
 //   converse.ts   refusals (writes, prompt injection, typed SQL, other tenants), greetings, help
 //   tokens.ts     question → tokens
 //   lexicon.ts    catalog → phrases, samples, join graph (built once per catalog)
 //   scan.ts       tokens → mentions (schema phrases, periods, numbers, aggregates, rankings…)
-//   interpret.ts  mentions (+ the previous intent) → intent, or a clarification
+//   analyse.ts    mentions → the analysis (items, modifiers bound), or a clarification
+//   interpret.ts  analysis (+ the previous intent) → intent checked by check.ts, or a clarification
+//   readings.ts   a question stopped by words that link to nothing → its readings, weighed
 //   render.ts     intent → one SELECT for the dialect
 //   describe.ts   intent → description and answer shape
-// What it deliberately does not handle is listed in README.md beside this file.
+//   spans.ts      the unit a duration is asked in, and a "how long" that names no rows
+// The types that cross the stages are in types.ts. What it deliberately does not handle is
+// listed in README.md beside this file.
 import type { Engine, EngineInput, PriorTurn, Proposal } from '../engine.ts';
+import { analyse } from './analyse.ts';
+import { checkIntent } from './check.ts';
+import { isClarification } from './clarify.ts';
 import { conversation, refusal } from './converse.ts';
 import { describeIntent, interpretationOf, shapeOf } from './describe.ts';
 import { BUILTIN_ENGINE, type DurationUnit, type Intent, readState, stateOf } from './intent.ts';
-import { checkIntent, interpret } from './interpret.ts';
-import { columnOf, type Lexicon, lexiconFor, relationOf } from './lexicon.ts';
+import { interpret } from './interpret.ts';
+import { columnOf, lexiconFor, relationOf } from './lexicon.ts';
 import { ratioProposal, ratioQuestion, sideQuestion } from './ratio.ts';
 import {
   alternativesOf,
   candidateReadings,
   clearBest,
-  type Note,
   orAcrossColumns,
   rankedAggregate,
 } from './readings.ts';
 import { renderSql } from './render.ts';
 import { scan } from './scan.ts';
+import { durationUnitIn, hasDuration, inUnit, spanRelations, vagueSpan } from './spans.ts';
 import { tokenize } from './tokens.ts';
+import type { Interpretation, Lexicon, Mention, Note } from './types.ts';
 import { joinAnd } from './words.ts';
 
 export const MAX_QUESTION_LENGTH = 1000;
@@ -95,68 +104,21 @@ export const withoutTrailingCourtesy = (text: string): string => {
 };
 
 /**
- * "in hours", "(days)", "how many minutes": the unit a duration is asked in, and the question
- * without it; read only when the schema has a duration (lexicon.ts `durationPairs`).
+ * One question read through the stages: tokenise, scan (with linking), analyse, interpret (with
+ * the checks). Each stage returns a value; analysing or interpreting may return a clarification.
  */
-const durationUnitIn = (
+const readQuestion = (
   lexicon: Lexicon,
   text: string,
-): { text: string; unit?: DurationUnit } | undefined => {
-  if (![...lexicon.metrics.values()].some((measure) => measure.kind === 'duration')) return undefined;
-  // "how long did leases last": the verb of a span, not a period ("last month").
-  let rest = /\bhow long\b/i.test(text)
-    ? text.replace(/\b(?:last|lasted|lasting)\b(?!\s+(?:\d|week|month|year|day|quarter|time|\w+day))/gi, ' ')
-    : text;
-  const match = /(?:\bin\s+|\(\s*|\bhow many\s+)(minutes?|hours?|days?|weeks?)\b\s*\)?/i.exec(rest);
-  const unit = match ? (match[1]!.toLowerCase().replace(/s$/, '') as DurationUnit) : undefined;
-  if (match)
-    rest = `${rest.slice(0, match.index)}${match[0].toLowerCase().startsWith('how') ? 'how long ' : ' '}${rest.slice(match.index + match[0].length)}`;
-  rest = rest.replace(/\s+/g, ' ').trim();
-  return rest === text ? undefined : { text: rest, ...(unit ? { unit } : {}) };
+  now: Date,
+  prior?: Intent,
+): { mentions: Mention[]; interpretation: Interpretation } => {
+  const tokens = tokenize(text);
+  const mentions = scan(lexicon, tokens, now);
+  const analysis = analyse(lexicon, mentions);
+  if (isClarification(analysis)) return { mentions, interpretation: analysis };
+  return { mentions, interpretation: interpret({ lexicon, analysis, ...(prior ? { prior } : {}) }) };
 };
-
-/** The intent with its duration counted in `unit`, named with it ("average time to close in hours"). */
-const inUnit = (intent: Intent, unit: DurationUnit | undefined): Intent => {
-  const { metric, order } = intent;
-  if (order?.by === 'duration' && unit)
-    return { ...intent, order: { ...order, measure: { ...order.measure, unit } } };
-  if (!metric || metric.fn === 'count' || metric.measure.kind !== 'duration') return intent;
-  const chosen = unit ?? metric.measure.unit;
-  const name = `${metric.name === undefined || metric.name === 'how long' ? 'duration' : metric.name} in ${chosen}s`;
-  return { ...intent, metric: { ...metric, measure: { ...metric.measure, unit: chosen }, name } };
-};
-
-/**
- * "how long did phone calls last": the bare "how long" is the span of the rows the question names
- * by their relation's own word, averaged or ranked; anything else (rows named only by a value, a
- * sum nobody asked for) is asked back.
- */
-const vagueSpan = (lexicon: Lexicon, text: string, intent: Intent): boolean => {
-  const { metric } = intent;
-  if (!metric || metric.fn === 'count' || metric.measure.kind !== 'duration' || metric.name !== 'how long')
-    return false;
-  const relation = relationOf(lexicon, intent.subject);
-  const words = new Set(text.toLowerCase().split(/[^a-z0-9]+/));
-  const named = [relation.one, relation.other].some((name) =>
-    name.split(' ').every((word) => words.has(word)),
-  );
-  return !named || metric.fn === 'sum';
-};
-
-/** The relations whose rows have a span ("leases", "loans"). */
-const spanRelations = (lexicon: Lexicon): string[] => [
-  ...new Set(
-    [...lexicon.metrics.values()].flatMap((measure) =>
-      measure.kind === 'duration' ? [relationOf(lexicon, measure.left.table).other] : [],
-    ),
-  ),
-];
-
-const hasDuration = (interpretation: { kind: string; intent?: Intent }): boolean =>
-  interpretation.intent?.order?.by === 'duration' ||
-  (interpretation.intent?.metric !== undefined &&
-    interpretation.intent.metric.fn !== 'count' &&
-    interpretation.intent.metric.measure.kind === 'duration');
 
 export const proposeBuiltin = (input: EngineInput): Proposal => {
   const lexicon = lexiconFor(input.catalog, input.tenantColumn, input.glossary);
@@ -182,8 +144,7 @@ export const proposeBuiltin = (input: EngineInput): Proposal => {
   const ratio = ratioQuestion(core);
   if (ratio) {
     // Each side read on its own; when both are one value each, their ratio (ratio.ts).
-    const read = (side: string) =>
-      interpret({ lexicon, mentions: scan(lexicon, tokenize(sideQuestion(side)), input.now) });
+    const read = (side: string) => readQuestion(lexicon, sideQuestion(side), input.now).interpretation;
     const left = read(ratio.left);
     const right = read(ratio.right);
     if (left.kind === 'clarify') return { kind: 'clarification', message: left.message };
@@ -197,10 +158,7 @@ export const proposeBuiltin = (input: EngineInput): Proposal => {
     };
   }
   const prior = priorIntent(input.history, lexicon);
-  const read = (text: string) => {
-    const mentions = scan(lexicon, tokenize(text), input.now);
-    return { mentions, interpretation: interpret({ lexicon, mentions, ...(prior ? { prior } : {}) }) };
-  };
+  const read = (text: string) => readQuestion(lexicon, text, input.now, prior);
   /** The intent a question reads as, when it reads as one the engine can answer. */
   const readIntent = (text: string): Intent | undefined => {
     const reading = read(text).interpretation;

@@ -153,3 +153,21 @@ export const readState = (state: unknown): BuiltinState | undefined => {
   const parsed = v.safeParse(StateSchema, state);
   return parsed.success ? parsed.output : undefined;
 };
+
+/** Relations an intent reads, besides its subject. */
+export const relationsOf = (intent: Intent): Set<string> => {
+  const tables = new Set<string>();
+  const addMeasure = (measure: Measure) => {
+    if (measure.kind === 'column') tables.add(measure.ref.table);
+    else tables.add(measure.left.table).add(measure.right.table);
+  };
+  // An absent related row is a NOT EXISTS of its own, not a join.
+  for (const filter of intent.filters) if (filter.kind !== 'absent') tables.add(filter.ref.table);
+  if (intent.metric && intent.metric.fn !== 'count') addMeasure(intent.metric.measure);
+  if (intent.metric?.fn === 'count' && intent.metric.distinct) tables.add(intent.metric.distinct.table);
+  if (intent.group) tables.add(intent.group.kind === 'entity' ? intent.group.table : intent.group.ref.table);
+  if (intent.order?.by === 'column') tables.add(intent.order.ref.table);
+  if (intent.order?.by === 'duration') tables.add(intent.order.measure.left.table);
+  tables.delete(intent.subject);
+  return tables;
+};

@@ -3,7 +3,7 @@
 // shipping_address_id) are an ambiguity to ask about, never a guess. A path that goes from a
 // parent to its children multiplies rows ("fans out"): counts then count distinct keys and
 // sums are refused, since they would add the same row more than once.
-import type { Edge, Lexicon } from './lexicon.ts';
+import type { Edge, Lexicon } from './types.ts';
 
 export interface JoinStep {
   edge: Edge;

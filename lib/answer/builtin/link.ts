@@ -12,19 +12,9 @@
 //     (asked back), since answering without it would answer another question.
 // Links carry their source and score; the description of an answer names every word read through
 // a synonym or a typo, so that the user sees what was understood.
-import type { Entry, Lexicon } from './lexicon.ts';
+import type { Entry, Lexicon, Link, LinkSource } from './types.ts';
 import { type LexicalDatabase, lexicalDatabase, type WordClass } from './wordnet.ts';
 import { phraseKey, plural, singular } from './words.ts';
-
-export type LinkSource = 'synonym' | 'broader' | 'narrower' | 'typo' | 'joined';
-
-export interface Link {
-  entries: Entry[];
-  source: LinkSource;
-  /** The schema phrase the word was read as ("customer"). */
-  phrase: string;
-  score: number;
-}
 
 const SCORES: Record<LinkSource, number> = {
   joined: 0.95,

@@ -7,7 +7,6 @@ import {
   addUnits,
   type CalendarUnit,
   calendarRange,
-  type DateRange,
   isoDate,
   monthLabel,
   monthNames,
@@ -15,13 +14,8 @@ import {
   startOf,
   startOfDay,
 } from '../time.ts';
-import type { Token } from './tokens.ts';
+import type { Period, Token } from './types.ts';
 import { numberWord, wordTable } from './words.ts';
-
-export interface Period extends DateRange {
-  /** As the user said it, for descriptions: "in March 2025", "last month". */
-  label: string;
-}
 
 export interface PeriodMatch {
   period: Period;

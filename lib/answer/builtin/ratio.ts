@@ -10,8 +10,8 @@ import type { DialectName } from '#lib/core/catalog.ts';
 import type { Proposal } from '../engine.ts';
 import { describeIntent } from './describe.ts';
 import type { Filter, Intent } from './intent.ts';
-import type { Lexicon } from './lexicon.ts';
 import { renderSql } from './render.ts';
+import type { Lexicon } from './types.ts';
 
 export interface RatioQuestion {
   left: string;

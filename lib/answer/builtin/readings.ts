@@ -7,12 +7,11 @@
 // its links are. The best reading is the answer when it is clear (cheap, and ahead of the next by
 // a margin); otherwise the few best are offered back as complete questions, each of which reads
 // exactly as its reading when asked (the alternatives are found by reading those very texts).
-export type { Note, Reading } from './types.ts';
 
 import type { Intent } from './intent.ts';
-import type { Lexicon } from './lexicon.ts';
 import { editDistance } from './link.ts';
-import type { Note, Reading } from './types.ts';
+import { EMPTY_PHRASE, ENGINE_WORDS } from './phrases.ts';
+import type { Lexicon, Note, Reading } from './types.ts';
 import { type WordVectors, wordVectors } from './vectors.ts';
 import { lexicalDatabase } from './wordnet.ts';
 import { singular } from './words.ts';
@@ -40,20 +39,6 @@ const MIN_SIMILARITY = 0.5;
 /** A relation name read for a word without asking: this similar, and this far ahead of the next. */
 const CLEAR_SIMILARITY = 0.7;
 const CLEAR_LEAD = 0.15;
-
-/** Phrase knowledge: the shape of an empty phrase (preposition, determiner, then the word). */
-export const EMPTY_PHRASE = {
-  prepositions: ['in', 'on', 'at', 'within', 'across', 'inside', 'throughout', 'for', 'with', 'from'],
-  determiners: ['the', 'our', 'my', 'your', 'this', 'its', 'their', 'all', 'these', 'that'],
-} as const;
-
-/** Words the scanner reads as phrase knowledge (aggregates, rankings), for misspellings of them. */
-const ENGINE_WORDS =
-  `total sum average mean count number many much revenue sales highest lowest largest smallest
-  biggest most least top bottom maximum minimum cheapest expensive latest earliest recent oldest newest
-  between before after since during per each every month year quarter week day today yesterday`
-    .split(/\s+/)
-    .filter(Boolean);
 
 /** One way to read an unexplained word. */
 interface WordLink {

@@ -4,31 +4,22 @@
 // on every list with the key as tie-breaker, and a LIMIT on lists and rankings.
 import type { DialectName } from '#lib/core/catalog.ts';
 import { dialectNamed } from '#lib/dialects/index.ts';
-import type { ColumnRef, Filter, Intent, Measure, Metric, TimeUnit } from './intent.ts';
+import {
+  type ColumnRef,
+  type Filter,
+  type Intent,
+  type Measure,
+  type Metric,
+  relationsOf,
+  type TimeUnit,
+} from './intent.ts';
 import { type JoinPlan, planJoins, pointingPath } from './joins.ts';
-import { type ColumnInfo, columnOf, type Lexicon, type RelationInfo, relationOf } from './lexicon.ts';
+import { columnOf, relationOf } from './lexicon.ts';
 import { literal, outputName, quoteIdentifier } from './sql.ts';
+import type { ColumnInfo, Lexicon, RelationInfo } from './types.ts';
 import { singular } from './words.ts';
 
 export const LIST_LIMIT = 100;
-
-/** Relations an intent reads, besides its subject. */
-export const relationsOf = (intent: Intent): Set<string> => {
-  const tables = new Set<string>();
-  const addMeasure = (measure: Measure) => {
-    if (measure.kind === 'column') tables.add(measure.ref.table);
-    else tables.add(measure.left.table).add(measure.right.table);
-  };
-  // An absent related row is a NOT EXISTS of its own, not a join.
-  for (const filter of intent.filters) if (filter.kind !== 'absent') tables.add(filter.ref.table);
-  if (intent.metric && intent.metric.fn !== 'count') addMeasure(intent.metric.measure);
-  if (intent.metric?.fn === 'count' && intent.metric.distinct) tables.add(intent.metric.distinct.table);
-  if (intent.group) tables.add(intent.group.kind === 'entity' ? intent.group.table : intent.group.ref.table);
-  if (intent.order?.by === 'column') tables.add(intent.order.ref.table);
-  if (intent.order?.by === 'duration') tables.add(intent.order.measure.left.table);
-  tables.delete(intent.subject);
-  return tables;
-};
 
 export interface RenderedSql {
   sql: string;

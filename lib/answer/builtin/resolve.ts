@@ -3,19 +3,13 @@
 // the subject, then by what the subject can reach by foreign keys; if that still leaves more
 // than one, the engine asks. Dates, money columns and revenue are found the same way.
 
-import {
-  type Analysis,
-  Clarify,
-  columnLabel,
-  type ItemOf,
-  quoted,
-  tablesLabel,
-  type ValueMatch,
-} from './analyse.ts';
+import { Clarify, columnLabel, quoted, tablesLabel } from './clarify.ts';
 import type { ColumnRef, Measure } from './intent.ts';
 import { sameRef } from './intent.ts';
 import { pathBetween } from './joins.ts';
-import { type ColumnInfo, columnOf, type Lexicon, type RelationInfo, tableName } from './lexicon.ts';
+import { columnOf, tableName } from './lexicon.ts';
+import { dimensionWords, ratingWords } from './phrases.ts';
+import type { Analysis, ColumnInfo, ItemOf, Lexicon, RelationInfo, ValueMatch } from './types.ts';
 import { capitalize, joinAnd, phraseKey } from './words.ts';
 
 /** Phrase knowledge: words that say how often an amount is due, not what it is the cost of. */
@@ -206,11 +200,9 @@ export class Resolver {
   /** The column a dimension word ranks rows of `table` by ("heaviest" → weight_kg): its only one. */
   dimensionOf(table: string, dimension: 'weight' | 'height' | 'length', phrase: string): ColumnRef {
     const relation = this.relation(table);
-    const words = { weight: /^(weight|mass)$/, height: /^(height)$/, length: /^(length|duration)$/ }[
-      dimension
-    ];
+    const words = dimensionWords[dimension];
     const found = relation.columns.filter(
-      (column) => column.numeric && column.words.some((word) => words.test(word)),
+      (column) => column.numeric && column.words.some((word) => words.has(word)),
     );
     if (found.length === 1) return { table, column: found[0]!.name };
     throw new Clarify(
@@ -227,8 +219,7 @@ export class Resolver {
   ratingOf(table: string, phrase: string): ColumnRef {
     const relation = this.relation(table);
     const ratings = relation.columns.filter(
-      (column) =>
-        column.numeric && column.words.some((word) => /^(rating|ratings|score|stars|rank)$/.test(word)),
+      (column) => column.numeric && column.words.some((word) => ratingWords.has(word)),
     );
     if (ratings.length === 1) return { table, column: ratings[0]!.name };
     throw new Clarify(

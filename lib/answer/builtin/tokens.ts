@@ -4,8 +4,6 @@
 import type { Token } from './types.ts';
 import { spellings, splitIdentifier, wordTable } from './words.ts';
 
-export type { Token } from './types.ts';
-
 const pattern = new RegExp(
   [
     // 1: a quoted literal ('…' needs a non-letter before it so that apostrophes stay in words)

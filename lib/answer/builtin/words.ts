@@ -158,11 +158,6 @@ export const fillers = new Set(
     .filter((word) => word.length > 0),
 );
 
-/** Units a column name may end in (weight_kg) and a number may be followed by ("38 kg"). */
-export const unitWords = new Set(
-  'kg kgs lb lbs g gr km mi cm mm ml usd eur gbp chf jpy cad aud pct ms sec secs mins hrs cents'.split(' '),
-);
-
 /** Words a question uses to point back at the previous answer. */
 export const anaphora = new Set(['those', 'them', 'these', 'they', 'ones']);
 
@@ -197,4 +192,10 @@ export const capitalize = (text: string): string => text.charAt(0).toUpperCase()
 export const joinAnd = (items: readonly string[], conjunction = 'and'): string => {
   if (items.length <= 1) return items[0] ?? '';
   return `${items.slice(0, -1).join(', ')} ${conjunction} ${items[items.length - 1]}`;
+};
+
+/** Whether a phrase ends in a plural word ("order items"). */
+export const pluralText = (text: string): boolean => {
+  const last = text.split(' ').pop() ?? '';
+  return singular(last) !== last;
 };

@@ -1,0 +1,103 @@
+// The checks every reading passes before it is answered: the relations it reads are joined one
+// way only, not too loosely, and a sum or average does not count rows twice; a verb the question
+// skipped between two relations must be able to be their link. Each failure is a clarification.
+import { clarify, quoted } from './clarify.ts';
+import { type Intent, relationsOf } from './intent.ts';
+import { pathBetween, planJoins } from './joins.ts';
+import { tableName } from './lexicon.ts';
+import type { Clarification, Interpretation, Lexicon } from './types.ts';
+import { capitalize, joinAnd } from './words.ts';
+
+/** Checks an intent against the catalog: joins exist and are unambiguous, sums do not double count. */
+export const checkIntent = (lexicon: Lexicon, intent: Intent): Interpretation => {
+  const tables = relationsOf(intent);
+  const planned = planJoins(lexicon, intent.subject, tables);
+  const name = (table: string) => lexicon.relations.get(table)?.other ?? table;
+  if (planned.kind === 'unreachable') {
+    return {
+      kind: 'clarify',
+      reason: 'unreachable',
+      message: `I can't find how ${name(planned.target)} relate to ${name(intent.subject)} in this database, so I can't combine them in one answer.`,
+      candidates: [
+        { table: tableName(lexicon, intent.subject) },
+        { table: tableName(lexicon, planned.target) },
+      ],
+    };
+  }
+  if (planned.kind === 'ambiguous') {
+    const routes = planned.paths.map((path) =>
+      path
+        .map((step) => `${tableName(lexicon, step.edge.child)}.${step.edge.childColumns.join('+')}`)
+        .join(' → '),
+    );
+    return {
+      kind: 'clarify',
+      message: `${name(intent.subject)} and ${name(planned.target)} are linked in more than one way (${joinAnd(routes, 'or')}). Which link do you mean?`,
+      candidates: planned.paths.map((path) => ({
+        table: tableName(lexicon, path[0]!.edge.child),
+        column: path[0]!.edge.childColumns.join(','),
+      })),
+    };
+  }
+  // A relation reached through a parent and then another of its children is only a sibling's
+  // sibling (products … order items … orders … stores … employees): too loose to answer.
+  for (const table of tables) {
+    const path = pathBetween(lexicon, intent.subject, table);
+    if (path.kind !== 'path') continue;
+    const turns = path.steps.filter(
+      (step, index) => index > 0 && step.toMany !== path.steps[index - 1]!.toMany,
+    );
+    if (turns.length > 1) {
+      return {
+        kind: 'clarify',
+        reason: 'unreachable',
+        message: `${capitalize(name(intent.subject))} and ${name(table)} are only loosely related (through ${joinAnd(
+          path.steps.slice(0, -1).map((step) => name(step.to)),
+        )}). Could you ask about them separately?`,
+        candidates: [{ table: tableName(lexicon, intent.subject) }, { table: tableName(lexicon, table) }],
+      };
+    }
+  }
+  const metric = intent.metric;
+  if (planned.plan.fansOut && metric && (metric.fn === 'sum' || metric.fn === 'avg')) {
+    const many = planned.plan.steps.filter((step) => step.toMany).map((step) => name(step.to));
+    return {
+      kind: 'clarify',
+      reason: 'fan-out',
+      message: `Adding up ${name(intent.subject)} across their ${joinAnd(many)} would count some of them more than once. Could you ask about one of them at a time?`,
+    };
+  }
+  return { kind: 'intent', intent };
+};
+
+/**
+ * A verb the question uses between two relations ("orders handled by employees") was skipped: it
+ * can only be their link when they are linked directly or along one direction. Rows related only
+ * through a shared parent (orders → stores ← employees) are not what the verb says: ask.
+ */
+export const checkVerbs = (
+  lexicon: Lexicon,
+  intent: Intent,
+  verbs: readonly string[],
+): Clarification | undefined => {
+  const tables = new Set(
+    [
+      ...intent.filters.flatMap((filter) => (filter.kind === 'absent' ? [] : [filter.ref.table])),
+      ...(intent.group?.kind === 'entity' ? [intent.group.table] : []),
+    ].filter((table) => table !== intent.subject),
+  );
+  for (const table of tables) {
+    const path = pathBetween(lexicon, intent.subject, table);
+    if (path.kind !== 'path') continue;
+    const upThenDown = path.steps.some(
+      (step, index) => index > 0 && step.toMany && !path.steps[index - 1]!.toMany,
+    );
+    if (upThenDown) {
+      const name = (key: string) => lexicon.relations.get(key)?.other ?? key;
+      return clarify(
+        `I'm not sure how ${quoted(verbs[0]!)} connects ${name(intent.subject)} and ${name(table)}: they are only linked through ${joinAnd(path.steps.slice(0, -1).map((step) => name(step.to)))}. Could you say how they relate?`,
+        [{ table: tableName(lexicon, intent.subject) }, { table: tableName(lexicon, table) }],
+      );
+    }
+  }
+};
