@@ -6,8 +6,9 @@
 // Synonyms name a table (or `table.column`) by another word. Metrics and filters are SQL
 // expressions over qualified columns; each passes the SQL guard of the database when saved
 // (`checkGlossary`), so that nothing saved can read what a generated query could not. The builtin
-// engine reads the simple forms it can (lib/answer/builtin/glossary.ts); the model engines get the
-// whole glossary in their prompt (lib/answer/engines/prompt.ts).
+// engine reads every metric and filter that is a pure expression of one relation's columns
+// (lib/answer/builtin/glossary.ts, glossary-sql.ts); the model engines get the whole glossary in
+// their prompt (lib/answer/engines/prompt.ts).
 import * as v from 'valibot';
 import type { Catalog } from '#lib/connectors/types.ts';
 import { ServiceError } from '#lib/errors.ts';

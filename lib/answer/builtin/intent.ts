@@ -26,6 +26,8 @@ export const MeasureSchema = v.variant('kind', [
   /** quantity × unit price: revenue when no column holds it. */
   v.object({ kind: v.literal('product'), left: ColumnRefSchema, right: ColumnRefSchema }),
   DurationSchema,
+  /** A glossary metric of any other SQL over one relation (glossary-sql.ts), by its term. */
+  v.object({ kind: v.literal('glossary'), ref: ColumnRefSchema, term: Name }),
 ]);
 
 export const MetricSchema = v.variant('fn', [
@@ -71,6 +73,8 @@ export const FilterSchema = v.variant('kind', [
    * never ordered": NOT EXISTS).
    */
   v.object({ kind: v.literal('absent'), ref: ColumnRefSchema }),
+  /** A glossary condition of any other SQL over one relation (glossary-sql.ts), by its term. */
+  v.object({ kind: v.literal('glossary'), ref: ColumnRefSchema, term: Name, negated: v.boolean() }),
 ]);
 
 /** Periods (year, quarter, month, day, week) and parts of a date that recur (weekday, hour). */

@@ -11,6 +11,7 @@ import {
   type Ranking,
   type RankKey,
 } from './analyse.ts';
+import { metricProblem, periodClash, withDefinedAggregate } from './glossary-use.ts';
 import {
   type ColumnRef,
   type Duration,
@@ -1000,6 +1001,14 @@ const readFilters = (c: Draft, subject: string): void => {
     else if (near && near.length === 1 && near[0] !== subject && resolver.relation(near[0]!).primaryDate) {
       ref = resolver.dateOf(near[0]!, period.label);
     } else ref = resolver.dateOf(subject, period.label);
+    const clash = column
+      ? undefined
+      : periodClash(lexicon.definitions, analysis.presets, ref, (date) => resolver.column(date).display);
+    if (clash)
+      throw new Clarify(
+        clash.message,
+        clash.candidates.map((date) => ({ table: tableName(lexicon, date.table), column: date.column })),
+      );
     if (resolver.column(ref).kind === 'integer') {
       // A year number: whole years compare with it; a month also needs a month-name column.
       const first = Number(period.from?.slice(0, 4));
@@ -1262,6 +1271,8 @@ export const checkIntent = (lexicon: Lexicon, intent: Intent): Interpretation =>
     }
   }
   const metric = intent.metric;
+  const glossaryProblem = metricProblem(lexicon.definitions, intent);
+  if (glossaryProblem) return { kind: 'clarify', message: glossaryProblem };
   if (planned.plan.fansOut && metric && (metric.fn === 'sum' || metric.fn === 'avg')) {
     const many = planned.plan.steps.filter((step) => step.toMany).map((step) => name(step.to));
     return {
@@ -1332,7 +1343,10 @@ const readOnce = (
     const parts = build(resolver, followUp ? prior : undefined);
     const intent = followUp && prior ? merge(resolver, prior, parts) : finish(parts);
     if (analysis.verbs.length > 0) checkVerbs(lexicon, intent, analysis.verbs);
-    return { interpretation: checkIntent(lexicon, intent), usedRevenue: resolver.usedRevenue };
+    return {
+      interpretation: checkIntent(lexicon, withDefinedAggregate(lexicon.definitions, intent)),
+      usedRevenue: resolver.usedRevenue,
+    };
   } catch (error) {
     if (!(error instanceof Clarify)) throw error;
     return {

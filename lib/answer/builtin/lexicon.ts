@@ -6,6 +6,8 @@
 import type { Catalog, CatalogColumn, CatalogRelation, ColumnKind } from '#lib/connectors/types.ts';
 import type { Glossary } from '../glossary.ts';
 import { glossaryIndex } from './glossary.ts';
+import type { GlossaryDefinitions } from './glossary-expr.ts';
+import { glossarySqlReady } from './glossary-sql.ts';
 import type { ColumnRef, Filter, Measure } from './intent.ts';
 import { idLike, inferKeys } from './keys.ts';
 import { tokenize } from './tokens.ts';
@@ -98,6 +100,8 @@ export interface Lexicon {
   unitsSold: Resolution<ColumnRef>;
   /** Metrics the glossary defines, by term (a `measure` entry's name). */
   metrics: Map<string, Measure>;
+  /** The glossary's metrics and filters of other SQL than the simple forms (glossary-sql.ts). */
+  definitions: GlossaryDefinitions;
 }
 
 export const relationKey = (schema: string, name: string): string => `${schema}.${name}`;
@@ -760,7 +764,7 @@ export const buildLexicon = (catalog: Catalog, tenantColumn?: string, glossary?:
   const { unitsSold } = found;
   let revenueTiers = found.tiers;
   // The glossary: synonyms at the rank of an own name, metrics and filters by their terms.
-  const defined = glossaryIndex(catalog, glossary);
+  const defined = glossaryIndex(catalog, glossary, tenantColumn);
   const metrics = new Map<string, Measure>();
   for (const synonym of defined.synonyms) {
     if (!relations.has(synonym.table)) continue;
@@ -831,6 +835,7 @@ export const buildLexicon = (catalog: Catalog, tenantColumn?: string, glossary?:
     revenueTiers,
     unitsSold,
     metrics,
+    definitions: defined.definitions,
   };
 };
 
@@ -852,7 +857,8 @@ const fingerprint = (catalog: Catalog, tenantColumn: string | undefined, glossar
 
 /** The lexicon of `catalog`, built on first use and then served from memory. */
 export const lexiconFor = (catalog: Catalog, tenantColumn?: string, glossary?: Glossary): Lexicon => {
-  const glossaryKey = glossary ? JSON.stringify(glossary) : '';
+  // (A glossary read before PostgreSQL's parser was loaded lacks its fragments: not the same lexicon.)
+  const glossaryKey = glossary ? `${glossarySqlReady() ? '' : '-'}${JSON.stringify(glossary)}` : '';
   const tenantKey = `${tenantColumn ?? ''}\u0000${glossaryKey}`;
   const cached = byCatalog.get(catalog)?.get(tenantKey);
   if (cached) return cached;

@@ -3,6 +3,12 @@
 // the reference clock (no dialect date functions in filters), EXTRACT for time groups, ORDER BY
 // on every list with the key as tie-breaker, and a LIMIT on lists and rankings.
 import type { Dialect } from '#lib/connectors/types.ts';
+import {
+  filterSql as glossaryFilterSql,
+  metricSql as glossaryMetricSql,
+  namedAsIs,
+  printable,
+} from './glossary-use.ts';
 import type { ColumnRef, Filter, Intent, Measure, Metric, TimeUnit } from './intent.ts';
 import { type JoinPlan, planJoins, pointingPath } from './joins.ts';
 import { type ColumnInfo, columnOf, type Lexicon, type RelationInfo, relationOf } from './lexicon.ts';
@@ -15,7 +21,7 @@ export const LIST_LIMIT = 100;
 export const relationsOf = (intent: Intent): Set<string> => {
   const tables = new Set<string>();
   const addMeasure = (measure: Measure) => {
-    if (measure.kind === 'column') tables.add(measure.ref.table);
+    if (measure.kind === 'column' || measure.kind === 'glossary') tables.add(measure.ref.table);
     else tables.add(measure.left.table).add(measure.right.table);
   };
   // An absent related row is a NOT EXISTS of its own, not a join.
@@ -44,7 +50,12 @@ export interface RenderedSql {
 
 export type RenderResult =
   | { kind: 'sql'; rendered: RenderedSql }
-  | { kind: 'problem'; reason: 'ambiguous-join' | 'unreachable' | 'fan-out' | 'no-key'; tables: string[] };
+  | {
+      kind: 'problem';
+      /** `dialect`: a glossary term whose SQL the dialect cannot say (glossary-sql.ts). */
+      reason: 'ambiguous-join' | 'unreachable' | 'fan-out' | 'no-key' | 'dialect';
+      tables: string[];
+    };
 
 /** The name of a metric's output column: order_count, total_revenue, average_price. */
 export const metricName = (lexicon: Lexicon, intent: Intent, metric: Metric): string => {
@@ -53,10 +64,14 @@ export const metricName = (lexicon: Lexicon, intent: Intent, metric: Metric): st
     const subject = relationOf(lexicon, intent.subject);
     return outputName(`${subject.one.split(' ').pop() ?? 'row'}_count`);
   }
+  if (metric.measure.kind === 'glossary' && namedAsIs(lexicon.definitions, metric.measure))
+    return outputName(metric.measure.term);
   const measure =
     metric.name ??
-    (metric.measure.kind === 'column'
-      ? metric.measure.ref.column
+    (metric.measure.kind === 'column' || metric.measure.kind === 'glossary'
+      ? metric.measure.kind === 'column'
+        ? metric.measure.ref.column
+        : metric.measure.term
       : `${metric.measure.left.column}_${metric.measure.right.column}`);
   const prefix = { sum: 'total', avg: 'average', min: 'min', max: 'max' }[metric.fn];
   return outputName(`${prefix}_${measure}`);
@@ -112,7 +127,21 @@ class Query {
   measure(measure: Measure): string {
     if (measure.kind === 'column') return this.column(measure.ref);
     if (measure.kind === 'product') return `${this.column(measure.left)} * ${this.column(measure.right)}`;
+    if (measure.kind === 'glossary') return this.glossary((p) => glossaryMetricSql(p, 'sum', measure));
     return this.duration(measure);
+  }
+
+  /** A glossary term's SQL with this query's aliases (`renderSql` checked that it prints). */
+  glossary(print: (printing: Parameters<typeof glossaryFilterSql>[0]) => string | undefined): string {
+    const sql = print({
+      definitions: this.lexicon.definitions,
+      dialect: this.dialect,
+      kinds: (table) =>
+        new Map(relationOf(this.lexicon, table).columns.map((column) => [column.name, column.kind])),
+      column: (ref) => this.column(ref),
+    });
+    if (sql === undefined) throw new Error('a glossary term that does not print');
+    return sql;
   }
 
   /**
@@ -164,6 +193,8 @@ const filterSql = (query: Query, filter: Filter): string => {
       return info?.nullable ? `${column} IS NOT NULL` : '';
     case 'absent':
       return `${column} IS NULL`;
+    case 'glossary':
+      return query.glossary((p) => glossaryFilterSql(p, filter));
   }
 };
 
@@ -261,6 +292,8 @@ export const renderSql = (lexicon: Lexicon, intent: Intent, dialect: Dialect): R
     return { kind: 'problem', reason: 'ambiguous-join', tables: [planned.target] };
   if (planned.kind === 'unreachable')
     return { kind: 'problem', reason: 'unreachable', tables: [planned.target] };
+  if (!printable(lexicon.definitions, intent, dialect))
+    return { kind: 'problem', reason: 'dialect', tables: [] };
   const { plan } = planned;
   const query = new Query(lexicon, dialect, plan);
   const subject = relationOf(lexicon, intent.subject);
@@ -299,6 +332,9 @@ export const renderSql = (lexicon: Lexicon, intent: Intent, dialect: Dialect): R
       } else if (outer) {
         metricSql = `COUNT(${query.column({ table: intent.subject, column: outer.edge.childColumns[0]! })})`;
       } else metricSql = 'COUNT(*)';
+    } else if (metric.measure.kind === 'glossary') {
+      const measure = metric.measure;
+      metricSql = query.glossary((p) => glossaryMetricSql(p, metric.fn, measure));
     } else {
       metricSql = `${metric.fn.toUpperCase()}(${query.measure(metric.measure)})`;
     }
