@@ -13,6 +13,7 @@ import { guardMysql } from '#lib/sql/mysql.ts';
 import { effectivePolicy } from '#lib/sql/policy.ts';
 import { guardPostgres } from '#lib/sql/postgres.ts';
 import { askOn, sqlOf } from '../fixtures/catalogs/ask.ts';
+import { catalogOf, col } from '../fixtures/catalogs/define.ts';
 import { SHOP_TENANT_COLUMN, shopCatalog } from '../fixtures/catalogs/shop.ts';
 import { lettingsCatalog } from '../fixtures/catalogs/unseen.ts';
 
@@ -202,6 +203,40 @@ describe('glossary metrics of any aggregate over one relation', () => {
 
   it('asks rather than take the highest of an average', () => {
     expect(askShop('what is the highest average basket').kind).toBe('clarification');
+  });
+});
+
+describe('a group of rows with a code of their own', () => {
+  const university = catalogOf([
+    {
+      name: 'courses',
+      columns: [
+        col('id', 'integer', 'integer'),
+        col('institution_id', 'integer', 'integer'),
+        col('course_code', 'text', 'text'),
+        col('title', 'text', 'text'),
+      ],
+    },
+    {
+      name: 'enrolments',
+      columns: [
+        col('id', 'integer', 'integer'),
+        col('institution_id', 'integer', 'integer'),
+        col('course_id', 'integer', 'integer', { references: 'courses' }),
+        col('grade_pts', 'decimal', 'numeric(3,2)', { nullable: true }),
+      ],
+    },
+  ]);
+  const glossary: Glossary = {
+    synonyms: {},
+    metrics: { 'average grade': 'AVG(enrolments.grade_pts)' },
+    filters: {},
+  };
+
+  it('shows the code beside the key and the name (courses.course_code, title)', () => {
+    expect(sqlOf(askOn(university, 'institution_id')('top 5 courses by average grade', { glossary }))).toBe(
+      'SELECT c.id, c.course_code, c.title, AVG(e.grade_pts) AS average_grade FROM enrolments e JOIN courses c ON e.course_id = c.id GROUP BY c.id, c.course_code, c.title ORDER BY average_grade DESC, c.id, c.course_code, c.title LIMIT 5',
+    );
   });
 });
 

@@ -344,7 +344,9 @@ export const renderSql = (lexicon: Lexicon, intent: Intent, dialect: Dialect): R
   if (group) {
     if (group.kind === 'entity') {
       const entity = relationOf(lexicon, group.table);
-      const names = [...new Set([...entity.primaryKey, ...entity.labels])];
+      // A group is shown by its key, its own code (courses.course_code) and its labels.
+      const code = entity.byName.get(`${entity.one.replaceAll(' ', '_')}_code`);
+      const names = [...new Set([...entity.primaryKey, ...(code ? [code.name] : []), ...entity.labels])];
       if (names.length === 0) return { kind: 'problem', reason: 'no-key', tables: [entity.key] };
       for (const name of names) {
         const sql = query.column({ table: entity.key, column: name });
