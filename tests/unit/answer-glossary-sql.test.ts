@@ -3,7 +3,8 @@
 // measures and conditions beside the engine's other parts (groupings, periods, joins, rankings),
 // printed for PostgreSQL and MySQL, and refused when they are not a pure expression of one
 // relation. Checked on two schemas of different domains: a shop and a lettings agency.
-import { beforeAll, describe, expect, it } from 'vitest';
+import { PGlite } from '@electric-sql/pglite';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { glossaryIndex } from '#lib/answer/builtin/glossary.ts';
 import { prepareGlossarySql, readDefinition } from '#lib/answer/builtin/glossary-sql.ts';
 import type { Proposal } from '#lib/answer/engine.ts';
@@ -14,7 +15,7 @@ import { effectivePolicy } from '#lib/sql/policy.ts';
 import { guardPostgres } from '#lib/sql/postgres.ts';
 import { askOn, sqlOf } from '../fixtures/catalogs/ask.ts';
 import { catalogOf, col } from '../fixtures/catalogs/define.ts';
-import { SHOP_TENANT_COLUMN, shopCatalog } from '../fixtures/catalogs/shop.ts';
+import { SHOP_TENANT_COLUMN, shopCatalog, shopSql } from '../fixtures/catalogs/shop.ts';
 import { lettingsCatalog } from '../fixtures/catalogs/unseen.ts';
 
 const shopGlossary: Glossary = {
@@ -206,6 +207,43 @@ describe('glossary metrics of any aggregate over one relation', () => {
   });
 });
 
+describe('on PGlite, the rows the definition itself selects', () => {
+  let db: PGlite;
+
+  beforeAll(async () => {
+    db = new PGlite();
+    await db.exec(shopSql);
+    // PGlite's first start is slow on a loaded machine.
+  }, 60_000);
+
+  afterAll(async () => {
+    await db.close();
+  });
+
+  const rows = async (sql: string) => (await db.query<Record<string, unknown>>(sql)).rows;
+
+  it.each([
+    [
+      'how many late orders were placed in 2025',
+      "SELECT count(*) AS order_count FROM orders WHERE shipped_at > ordered_at + interval '2 days' AND ordered_at >= '2025-01-01' AND ordered_at < '2026-01-01'",
+    ],
+    [
+      'how many orders are not late',
+      "SELECT count(*) AS order_count FROM orders WHERE NOT coalesce(shipped_at > ordered_at + interval '2 days', false)",
+    ],
+    [
+      'average basket per product category',
+      'SELECT p.category, avg(oi.quantity * oi.unit_price) AS average_basket FROM order_items oi JOIN products p ON p.id = oi.product_id GROUP BY p.category ORDER BY average_basket DESC, p.category',
+    ],
+    [
+      'buyers per month in 2025',
+      "SELECT extract(year FROM ordered_at) AS period_year, extract(month FROM ordered_at) AS period_month, count(DISTINCT customer_id) AS buyers FROM orders WHERE ordered_at >= '2025-01-01' AND ordered_at < '2026-01-01' GROUP BY 1, 2 ORDER BY 1, 2",
+    ],
+  ])('%s', async (question, hand) => {
+    expect(await rows(sqlOf(askShop(question)))).toEqual(await rows(hand));
+  });
+});
+
 describe('a group of rows with a code of their own', () => {
   const university = catalogOf([
     {
@@ -247,6 +285,17 @@ describe('MySQL', () => {
       'SUM(TIMESTAMPDIFF(SECOND, o.ordered_at, o.shipped_at) / 3600) AS total_fulfilment_hours',
     );
     expect(await guarded(proposal, shopCatalog, 'mysql', SHOP_TENANT_COLUMN)).toBe(true);
+  });
+
+  it('prints a condition turned around and a BETWEEN the MySQL guard accepts', async () => {
+    const reversed = askShop('how many orders are not unshipped', 'mysql');
+    expect(sqlOf(reversed)).toBe(
+      'SELECT COUNT(*) AS order_count FROM orders o WHERE (o.shipped_at IS NULL) IS NOT TRUE',
+    );
+    expect(await guarded(reversed, shopCatalog, 'mysql', SHOP_TENANT_COLUMN)).toBe(true);
+    const between = askLettings('costly repairs per property', 'mysql');
+    expect(sqlOf(between)).toContain('WHERE mr.cost BETWEEN 500 AND 2000');
+    expect(await guarded(between, lettingsCatalog, 'mysql', 'agency_id')).toBe(true);
   });
 
   it('leaves out a term the dialect cannot say (an interval, ILIKE) instead of printing it wrong', () => {
