@@ -46,6 +46,7 @@ const lettingsGlossary: Glossary = {
   filters: {
     'long lets': 'leases.end_date - leases.start_date > 365',
     'unpriced repairs': 'maintenance_requests.cost IS NULL',
+    'needs price': 'maintenance_requests.cost IS NULL',
     'costly repairs': 'maintenance_requests.cost BETWEEN 500 AND 2000',
     // Two relations: not a condition of one row.
     'below asking': 'leases.monthly_rent < properties.monthly_rent',
@@ -300,9 +301,13 @@ describe('MySQL', () => {
 
   it('leaves out a term the dialect cannot say (an interval, ILIKE) instead of printing it wrong', () => {
     const terms = (dialect: Dialect) =>
-      glossaryIndex(onDialect(shopCatalog, dialect), shopGlossary, SHOP_TENANT_COLUMN)
-        .filters.map((filter) => filter.name)
-        .sort();
+      [
+        ...new Set(
+          glossaryIndex(onDialect(shopCatalog, dialect), shopGlossary, SHOP_TENANT_COLUMN).filters.map(
+            (filter) => filter.name,
+          ),
+        ),
+      ].sort();
     expect(terms('postgres')).toEqual(['bulk lines', 'gmail', 'late', 'unshipped', 'vip']);
     expect(terms('mysql')).toEqual(['bulk lines', 'unshipped', 'vip']);
     expect(askShop('how many late orders', 'mysql').kind).toBe('clarification');
@@ -341,10 +346,24 @@ describe('what is not a pure expression of one relation is not read', () => {
 
   it('drops a rejected entry from the glossary the engine uses, keeping the others', () => {
     const index = glossaryIndex(lettingsCatalog, lettingsGlossary, 'agency_id');
-    expect(index.filters.map((filter) => filter.name).sort()).toEqual([
+    expect([...new Set(index.filters.map((filter) => filter.name))].sort()).toEqual([
       'costly repairs',
       'long lets',
+      'needs price',
       'unpriced repairs',
+    ]);
+  });
+
+  it('reads a term of several words with its verbs in other forms ("need reordering")', () => {
+    expect(sqlOf(askLettings('how many maintenance requests need pricing'))).toBe(
+      'SELECT COUNT(*) AS request_count FROM maintenance_requests mr WHERE mr.cost IS NULL',
+    );
+    const index = glossaryIndex(shopCatalog, shopGlossary, SHOP_TENANT_COLUMN);
+    expect(
+      index.filters.filter((filter) => filter.name === 'bulk lines').map((filter) => filter.words.join(' ')),
+    ).toContain('bulk lining');
+    expect(index.filters.filter((filter) => filter.name === 'late').map((filter) => filter.words)).toEqual([
+      ['late'],
     ]);
   });
 

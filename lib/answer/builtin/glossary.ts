@@ -12,6 +12,7 @@ import { definitionKey, type GlossaryDefinition } from './glossary-expr.ts';
 import { readDefinition } from './glossary-sql.ts';
 import { definedFilter, definedMeasure } from './glossary-use.ts';
 import type { ColumnRef, Filter, Measure } from './intent.ts';
+import { singular } from './words.ts';
 
 export interface GlossaryIndex {
   /** Phrase words → a relation key or a column. */
@@ -29,6 +30,24 @@ const words = (term: string): string[] =>
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
     .filter((word) => word.length > 0);
+
+/**
+ * A phrase of several words as it may be said with a verb's other forms: "needs reorder" also as
+ * "need reordering", "needs reordered" (a word alone keeps its form: "open" is not "opened").
+ */
+const sayings = (term: string): string[][] => {
+  const split = words(term);
+  if (split.length < 2 || split.length > 3) return [split];
+  const forms = (word: string): string[] => {
+    if (word.length < 4 || /(ing|ed)$/.test(word)) return [word];
+    const stem = singular(word).replace(/e$/, '');
+    return [...new Set([word, `${stem}ing`, `${stem}ed`])];
+  };
+  return split.reduce<string[][]>(
+    (phrases, word) => phrases.flatMap((phrase) => forms(word).map((form) => [...phrase, form])),
+    [[]],
+  );
+};
 
 /** Resolves `table.column` or `schema.table.column` against the catalog. */
 const columnRef = (catalog: Catalog, text: string): ColumnRef | undefined => {
@@ -137,13 +156,16 @@ export const glossaryIndex = (
     const simple = measureOf(catalog, sql);
     const definition = simple ? undefined : defined('metric', term, sql);
     const measure = simple ?? definition?.duration ?? (definition ? definedMeasure(definition) : undefined);
-    if (measure) index.metrics.push({ words: words(term), name: term.toLowerCase(), measure });
+    if (measure)
+      for (const said of sayings(term))
+        index.metrics.push({ words: said, name: term.toLowerCase(), measure });
   }
   for (const [term, sql] of Object.entries(glossary.filters)) {
     const simple = filterOf(catalog, sql, term);
     const definition = simple ? undefined : defined('filter', term, sql);
     const filter = simple ?? (definition ? definedFilter(definition) : undefined);
-    if (filter) index.filters.push({ words: words(term), name: term.toLowerCase(), filter });
+    if (filter)
+      for (const said of sayings(term)) index.filters.push({ words: said, name: term.toLowerCase(), filter });
   }
   return index;
 };
