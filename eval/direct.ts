@@ -1,3 +1,4 @@
+import { prepareGlossarySql } from '#lib/answer/builtin/glossary-sql.ts';
 import { proposeBuiltin } from '#lib/answer/builtin/index.ts';
 import type { PriorTurn } from '#lib/answer/engine.ts';
 import { guardPostgres } from '#lib/dialects/postgres/sql-guard.ts';
@@ -72,6 +73,9 @@ const askedItems = (set: (typeof SETS)[number]): EvalItem[] =>
     ...(index > 0 && args.includes('--chain') ? { follow_up_of: `ask-${index}` } : {}),
     database: askDatabase ?? set.databases[0]!.key,
   }));
+// The engine reads glossary metrics and filters with PostgreSQL's parser (loaded by the engine's
+// `propose`; this runner calls `proposeBuiltin` itself).
+await prepareGlossarySql();
 const now = new Date();
 const started = performance.now();
 const totals: string[] = [];

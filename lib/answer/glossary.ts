@@ -3,8 +3,9 @@
 // database when saved (`checkGlossaryFor`, run by lib/manage/glossary.ts and the indexing job),
 // so that nothing saved can read what a generated query could not; every synonym names a table
 // or column of the database.
-// The builtin engine reads the simple forms it can (lib/answer/builtin/glossary.ts); the model
-// engines get the whole glossary in their prompt (lib/answer/engines/prompt.ts).
+// The builtin engine reads every metric and filter that is a pure expression of one relation's
+// columns (lib/answer/builtin/glossary.ts, glossary-sql.ts); the model engines get the whole
+// glossary in their prompt (lib/answer/engines/prompt.ts).
 import type { Catalog } from '#lib/core/catalog.ts';
 import { type EffectivePolicy, effectivePolicy } from '#lib/core/row-policy.ts';
 import { guardOf } from '#lib/dialects/machinery.ts';

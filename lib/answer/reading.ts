@@ -66,9 +66,11 @@ const measureOf = (metric: Metric, subject: string): string => {
     return metric.distinct ? lastWordPlural(columnNoun(metric.distinct)) : relationNoun(subject, 'many');
   if (metric.name) return metric.name.toLowerCase();
   const measured =
-    metric.measure.kind === 'column'
-      ? wordsOf(metric.measure.ref.column)
-      : `${wordsOf(metric.measure.left.column)} × ${wordsOf(metric.measure.right.column)}`;
+    metric.measure.kind === 'glossary'
+      ? metric.measure.term
+      : metric.measure.kind === 'column'
+        ? wordsOf(metric.measure.ref.column)
+        : `${wordsOf(metric.measure.left.column)} × ${wordsOf(metric.measure.right.column)}`;
   return `${fnWords[metric.fn] ?? metric.fn} ${measured}`;
 };
 

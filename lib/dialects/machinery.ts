@@ -7,7 +7,10 @@
 import type { Connector } from '#lib/connectors/types.ts';
 import type { Guard } from '#lib/sql/types.ts';
 import { dialectNamed, engineNamed } from './index.ts';
+import type { PgNode as FragmentNode } from './postgres/parser.ts';
 import type { ConnectOptions, DialectMachinery, EgressReading } from './types.ts';
+
+export type { FragmentNode };
 
 const loaded = new Map<string, Promise<DialectMachinery>>();
 
@@ -22,6 +25,17 @@ export const machineryOf = (dialect: string): Promise<DialectMachinery> => {
     loaded.set(name, machinery);
   }
   return machinery;
+};
+
+/**
+ * The grammar an operator's glossary fragments are read with, whatever the database's dialect
+ * (docs/databases.md "Glossary"): PostgreSQL's, loaded on first use. Its trees are printed for
+ * each dialect by lib/answer/builtin/glossary-expr.ts.
+ */
+export const loadFragmentParser = async (): Promise<(sql: string) => FragmentNode[]> => {
+  const parser = await import('./postgres/parser.ts');
+  await parser.loadPostgresParser();
+  return parser.parseStatements;
 };
 
 /** The guard of a catalog's dialect, loaded on first use: each parser is heavy, and a function needs one. */

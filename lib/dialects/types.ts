@@ -94,6 +94,29 @@ export interface Dialect extends SystemNames {
   /** What the model's prompt says of the dialect: quoting, date functions, what it lacks. */
   readonly promptNote: string;
   readonly dates: DateSql;
+  readonly expressions: ExpressionStyle;
+}
+
+/**
+ * How the dialect writes what differs between dialects in an operator's glossary expression
+ * (lib/answer/builtin/glossary-expr.ts prints the rest alike): a form it cannot say the same way
+ * is left out for it.
+ */
+export interface ExpressionStyle {
+  /** `||`, `~`, `ILIKE` and the other operators of PostgreSQL's own are said as they are. */
+  readonly ownOperators: boolean;
+  /** Dates and times subtract as values; otherwise only two dates, in whole days (`dates`). */
+  readonly temporalArithmetic: boolean;
+  /** Casts to INTERVAL. */
+  readonly intervals: boolean;
+  /** GREATEST and LEAST skip NULLs (elsewhere they return NULL: not the same meaning). */
+  readonly greatestSkipsNulls: boolean;
+  /** EXTRACT fields besides year … second and epoch (a regular expression of their names). */
+  readonly moreExtractFields?: RegExp;
+  /** `a IS [NOT] DISTINCT FROM b`. */
+  distinct(left: string, right: string, negated: boolean): string;
+  /** The type of a cast (a parser's type name and its modifiers), or undefined when it has none. */
+  castType(type: string, mods: readonly number[]): string | undefined;
 }
 
 /**

@@ -160,13 +160,15 @@ const bindNegation = (b: Binding, index: number): Clarification | undefined => {
   else if (next?.kind === 'column' && next.refs.every((ref) => columnOf(lexicon, ref)?.kind === 'boolean')) {
     used.add(position);
     analysis.booleans.push({ refs: next.refs, negated: true });
-  } else if (next?.kind === 'preset' && next.filter.kind === 'in') {
+  } else if (next?.kind === 'preset' && (next.filter.kind === 'in' || next.filter.kind === 'glossary')) {
     // "no longer active" where the glossary defines "active": its condition turned around.
     used.add(position);
     const filter = next.filter;
-    const flag = filter.values.length === 1 && typeof filter.values[0] === 'boolean';
+    const flag = filter.kind === 'in' && filter.values.length === 1 && typeof filter.values[0] === 'boolean';
     analysis.presets.push(
-      flag ? { ...filter, values: [!filter.values[0]] } : { ...filter, negated: !filter.negated },
+      filter.kind === 'in' && flag
+        ? { ...filter, values: [!filter.values[0]] }
+        : { ...filter, negated: !filter.negated },
     );
   } else if (next?.kind === 'column') {
     used.add(position);

@@ -2,6 +2,7 @@
 // way only, not too loosely, and a sum or average does not count rows twice; a verb the question
 // skipped between two relations must be able to be their link. Each failure is a clarification.
 import { clarify, quoted } from './clarify.ts';
+import { metricProblem } from './glossary-use.ts';
 import { type Intent, relationsOf } from './intent.ts';
 import { pathBetween, planJoins } from './joins.ts';
 import { tableName } from './lexicon.ts';
@@ -59,6 +60,8 @@ export const checkIntent = (lexicon: Lexicon, intent: Intent): Interpretation =>
     }
   }
   const metric = intent.metric;
+  const glossaryProblem = metricProblem(lexicon.definitions, intent);
+  if (glossaryProblem) return { kind: 'clarify', message: glossaryProblem };
   if (planned.plan.fansOut && metric && (metric.fn === 'sum' || metric.fn === 'avg')) {
     const many = planned.plan.steps.filter((step) => step.toMany).map((step) => name(step.to));
     return {

@@ -4,6 +4,7 @@
 import { lastDayBefore, monthNames } from '../time.ts';
 import { Clarify, mainTables, quoted } from './clarify.ts';
 import type { Draft } from './draft.ts';
+import { periodClash } from './glossary-use.ts';
 import { type ColumnRef, type Filter, sameRef } from './intent.ts';
 import { pointingPath } from './joins.ts';
 import { columnOf, tableName } from './lexicon.ts';
@@ -327,6 +328,14 @@ export const readFilters = (c: Draft, subject: string): void => {
     else if (near && near.length === 1 && near[0] !== subject && resolver.relation(near[0]!).primaryDate) {
       ref = resolver.dateOf(near[0]!, period.label);
     } else ref = resolver.dateOf(subject, period.label);
+    const clash = column
+      ? undefined
+      : periodClash(lexicon.definitions, analysis.presets, ref, (date) => resolver.column(date).display);
+    if (clash)
+      throw new Clarify(
+        clash.message,
+        clash.candidates.map((date) => ({ table: tableName(lexicon, date.table), column: date.column })),
+      );
     if (resolver.column(ref).kind === 'integer') {
       // A year number: whole years compare with it; a month also needs a month-name column.
       const first = Number(period.from?.slice(0, 4));

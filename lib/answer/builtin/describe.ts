@@ -4,12 +4,13 @@
 // plain terms ("cancelled orders in 2025").
 import type { AnswerShape, NounPhrase, ValueFormat } from '../engine.ts';
 import { lastDayBefore } from '../time.ts';
+import { definitionText, namedAsIs } from './glossary-use.ts';
 import type { ColumnRef, Filter, Group, Intent, Measure } from './intent.ts';
 import { pathBetween, planJoins } from './joins.ts';
 import { columnOf, relationOf } from './lexicon.ts';
 import { LIST_LIMIT, type RenderedSql } from './render.ts';
 import type { Lexicon, Link, Mention, Note } from './types.ts';
-import { capitalize, joinAnd, plural as pluralOf, wordTable } from './words.ts';
+import { capitalize, joinAnd, plural as pluralOf, singular, wordTable } from './words.ts';
 
 const havingWords: Record<string, string> = wordTable({
   '>': 'more than',
@@ -47,12 +48,18 @@ const periodDates = (filter: Extract<Filter, { kind: 'period' }>): string => {
   return '';
 };
 
+/** A glossary term's SQL with its columns named as in descriptions ("delivered at > due at"). */
+const glossaryText = (lexicon: Lexicon, kind: 'metric' | 'filter', term: string, subject: string): string =>
+  definitionText(lexicon.definitions, kind, term, (ref) => display(lexicon, ref, subject)) ?? term;
+
 const measureText = (lexicon: Lexicon, measure: Measure, subject: string): string =>
   measure.kind === 'column'
     ? display(lexicon, measure.ref, subject)
-    : measure.kind === 'product'
-      ? `${display(lexicon, measure.left, subject)} × ${display(lexicon, measure.right, subject)}`
-      : `time from ${display(lexicon, measure.left, subject)} to ${display(lexicon, measure.right, subject)}`;
+    : measure.kind === 'glossary'
+      ? glossaryText(lexicon, 'metric', measure.term, subject)
+      : measure.kind === 'product'
+        ? `${display(lexicon, measure.left, subject)} × ${display(lexicon, measure.right, subject)}`
+        : `time from ${display(lexicon, measure.left, subject)} to ${display(lexicon, measure.right, subject)}`;
 
 // ---- the description ---------------------------------------------------------------------------
 
@@ -111,6 +118,12 @@ const schemaClauses = (lexicon: Lexicon, filters: readonly Filter[], subject?: s
           subject === undefined || filter.ref.table === subject
             ? `no ${column.replace(/ id$/, '')}`
             : `no ${relationOf(lexicon, filter.ref.table).other}`,
+        );
+        break;
+      case 'glossary':
+        // The operator's term and what it stands for: "that are late (delivered at > due at)".
+        states.push(
+          `${filter.negated ? 'not ' : ''}${filter.term} (${glossaryText(lexicon, 'filter', filter.term, filter.ref.table)})`,
         );
         break;
     }
@@ -192,7 +205,10 @@ export const describeIntent = (lexicon: Lexicon, intent: Intent): string => {
     }[metric.fn];
     const measure = measureText(lexicon, metric.measure, intent.subject);
     const named = metric.name ? `${metric.name} (${measure})` : measure;
-    what = `${verb} ${named} of ${noun}`;
+    what =
+      metric.measure.kind === 'glossary' && namedAsIs(lexicon.definitions, metric.measure)
+        ? `Computing ${metric.measure.term} (${measure}) of ${noun}`
+        : `${verb} ${named} of ${noun}`;
   }
   if (!group) return what;
   const per = ` per ${groupText(lexicon, group, intent.subject)}`;
@@ -359,10 +375,30 @@ const naturalFilters = (
             : `that have no ${relationOf(lexicon, filter.ref.table).other}`,
         );
         break;
+      case 'glossary': {
+        // "late shipments", "open work orders" (the term without the relation's own words),
+        // "trucks that are off the road", "shipments that are not late".
+        const words = filter.term.split(' ');
+        const own = new Set([...relation.one.split(' '), ...relation.other.split(' ')]);
+        const named = relationWords(lexicon, table);
+        while (words.length > 1 && (own.has(words.at(-1)!) || named.has(singular(words.at(-1)!))))
+          words.pop();
+        if (!filter.negated && words.length === 1) parts.adjectives.push(words[0]!);
+        else parts.after.push(`that are ${filter.negated ? 'not ' : ''}${filter.term}`);
+        break;
+      }
     }
   }
   return parts;
 };
+
+/** The words that name a relation in questions: its own, its aliases and the glossary's synonyms. */
+const relationWords = (lexicon: Lexicon, table: string): Set<string> =>
+  new Set(
+    [...lexicon.phrases].flatMap(([phrase, entries]) =>
+      entries.some((entry) => entry.kind === 'relation' && entry.table === table) ? phrase.split(' ') : [],
+    ),
+  );
 
 /** "cancelled orders in 2025", "orders of customers in Spain", "employees of region North". */
 export const nounOf = (lexicon: Lexicon, intent: Intent, table = intent.subject): NounPhrase => {
@@ -409,7 +445,7 @@ export const nounOf = (lexicon: Lexicon, intent: Intent, table = intent.subject)
 const formatOf = (lexicon: Lexicon, intent: Intent): ValueFormat => {
   const { metric } = intent;
   if (!metric || metric.fn === 'count') return 'integer';
-  const ref = metric.measure.kind === 'column' ? metric.measure.ref : metric.measure.right;
+  const ref = 'ref' in metric.measure ? metric.measure.ref : metric.measure.right;
   if (metric.name === 'revenue' || columnOf(lexicon, ref)?.money) return 'money';
   return 'number';
 };
@@ -417,6 +453,8 @@ const formatOf = (lexicon: Lexicon, intent: Intent): ValueFormat => {
 const metricLabel = (lexicon: Lexicon, intent: Intent): string => {
   const { metric } = intent;
   if (!metric || metric.fn === 'count') return `number of ${relationOf(lexicon, intent.subject).other}`;
+  if (metric.measure.kind === 'glossary' && namedAsIs(lexicon.definitions, metric.measure))
+    return metric.measure.term;
   const measure =
     metric.name ??
     (metric.measure.kind === 'column'

@@ -3,10 +3,16 @@
 // relation's or column's own name; metrics of the form SUM(t.c) or SUM(t.a * t.b) become named
 // measures ("revenue" then means the operator's definition); filters of the forms `t.c`,
 // `NOT t.c`, `t.c = 'v'`, `t.c IN ('v', …)` and `t.c <op> n` become named conditions. Any other
-// SQL is left to the model engines, which get the glossary whole in their prompt.
+// SQL over the columns of one relation is read by glossary-sql.ts (AVG, COUNT(DISTINCT …), two
+// columns compared, IS NULL, AND/OR…); what is not a pure expression of one relation is left to
+// the model engines, which get the glossary whole in their prompt.
 import type { Catalog } from '#lib/core/catalog.ts';
 import type { Glossary } from '../glossary.ts';
+import { definitionKey, type GlossaryDefinition } from './glossary-expr.ts';
+import { readDefinition } from './glossary-sql.ts';
+import { definedFilter, definedMeasure } from './glossary-use.ts';
 import type { ColumnRef, Filter, Measure } from './intent.ts';
+import { singular } from './words.ts';
 
 export interface GlossaryIndex {
   /** Phrase words → a relation key or a column. */
@@ -15,6 +21,8 @@ export interface GlossaryIndex {
   metrics: { words: string[]; name: string; measure: Measure }[];
   /** Phrase words → the condition it names. */
   filters: { words: string[]; name: string; filter: Filter }[];
+  /** The metrics and filters of other SQL, by `metric:<term>` and `filter:<term>`. */
+  definitions: Map<string, GlossaryDefinition>;
 }
 
 const words = (term: string): string[] =>
@@ -22,6 +30,24 @@ const words = (term: string): string[] =>
     .toLowerCase()
     .split(/[^\p{L}\p{N}]+/u)
     .filter((word) => word.length > 0);
+
+/**
+ * A phrase of several words as it may be said with a verb's other forms: "needs reorder" also as
+ * "need reordering", "needs reordered" (a word alone keeps its form: "open" is not "opened").
+ */
+const sayings = (term: string): string[][] => {
+  const split = words(term);
+  if (split.length < 2 || split.length > 3) return [split];
+  const forms = (word: string): string[] => {
+    if (word.length < 4 || /(ing|ed)$/.test(word)) return [word];
+    const stem = singular(word).replace(/e$/, '');
+    return [...new Set([word, `${stem}ing`, `${stem}ed`])];
+  };
+  return split.reduce<string[][]>(
+    (phrases, word) => phrases.flatMap((phrase) => forms(word).map((form) => [...phrase, form])),
+    [[]],
+  );
+};
 
 /** Resolves `table.column` or `schema.table.column` against the catalog. */
 const columnRef = (catalog: Catalog, text: string): ColumnRef | undefined => {
@@ -103,8 +129,19 @@ const filterOf = (catalog: Catalog, sql: string, name: string): Filter | undefin
 };
 
 /** What the builtin engine can use of a glossary (the rest is left to the model engines). */
-export const glossaryIndex = (catalog: Catalog, glossary: Glossary | undefined): GlossaryIndex => {
-  const index: GlossaryIndex = { synonyms: [], metrics: [], filters: [] };
+export const glossaryIndex = (
+  catalog: Catalog,
+  glossary: Glossary | undefined,
+  tenantColumn?: string,
+): GlossaryIndex => {
+  const index: GlossaryIndex = { synonyms: [], metrics: [], filters: [], definitions: new Map() };
+  /** Any other SQL: a definition over one relation, printable in the database's dialect. */
+  const defined = (kind: 'metric' | 'filter', term: string, sql: string) => {
+    const definition = readDefinition(catalog, kind, term.toLowerCase(), sql, tenantColumn);
+    if ('rejected' in definition || !definition.dialects.includes(catalog.dialect)) return undefined;
+    index.definitions.set(definitionKey(kind, definition.term), definition);
+    return definition;
+  };
   if (!glossary) return index;
   for (const [term, target] of Object.entries(glossary.synonyms)) {
     const table = relationKeyOf(catalog, target);
@@ -116,12 +153,19 @@ export const glossaryIndex = (catalog: Catalog, glossary: Glossary | undefined):
     if (ref) index.synonyms.push({ words: words(term), table: ref.table, column: ref.column });
   }
   for (const [term, sql] of Object.entries(glossary.metrics)) {
-    const measure = measureOf(catalog, sql);
-    if (measure) index.metrics.push({ words: words(term), name: term.toLowerCase(), measure });
+    const simple = measureOf(catalog, sql);
+    const definition = simple ? undefined : defined('metric', term, sql);
+    const measure = simple ?? definition?.duration ?? (definition ? definedMeasure(definition) : undefined);
+    if (measure)
+      for (const said of sayings(term))
+        index.metrics.push({ words: said, name: term.toLowerCase(), measure });
   }
   for (const [term, sql] of Object.entries(glossary.filters)) {
-    const filter = filterOf(catalog, sql, term);
-    if (filter) index.filters.push({ words: words(term), name: term.toLowerCase(), filter });
+    const simple = filterOf(catalog, sql, term);
+    const definition = simple ? undefined : defined('filter', term, sql);
+    const filter = simple ?? (definition ? definedFilter(definition) : undefined);
+    if (filter)
+      for (const said of sayings(term)) index.filters.push({ words: said, name: term.toLowerCase(), filter });
   }
   return index;
 };

@@ -19,6 +19,8 @@ import { checkIntent } from './check.ts';
 import { isClarification } from './clarify.ts';
 import { conversation, refusal } from './converse.ts';
 import { describeIntent, interpretationOf, shapeOf } from './describe.ts';
+import { prepareGlossarySql } from './glossary-sql.ts';
+import { printable } from './glossary-use.ts';
 import { BUILTIN_ENGINE, type DurationUnit, type Intent, readState, stateOf } from './intent.ts';
 import { interpret } from './interpret.ts';
 import { columnOf, lexiconFor, relationOf } from './lexicon.ts';
@@ -48,7 +50,7 @@ const fits = (lexicon: Lexicon, intent: Intent): boolean => {
   const refs = [
     ...intent.filters.map((filter) => filter.ref),
     ...(intent.metric && intent.metric.fn !== 'count'
-      ? intent.metric.measure.kind === 'column'
+      ? 'ref' in intent.metric.measure
         ? [intent.metric.measure.ref]
         : [intent.metric.measure.left, intent.metric.measure.right]
       : []),
@@ -59,7 +61,8 @@ const fits = (lexicon: Lexicon, intent: Intent): boolean => {
   const tables = [intent.subject, ...(intent.group?.kind === 'entity' ? [intent.group.table] : [])];
   return (
     tables.every((table) => lexicon.relations.has(table)) &&
-    refs.every((ref) => columnOf(lexicon, ref) !== undefined)
+    refs.every((ref) => columnOf(lexicon, ref) !== undefined) &&
+    printable(lexicon.definitions, intent, lexicon.catalog.dialect)
   );
 };
 
@@ -268,5 +271,10 @@ export const proposeBuiltin = (input: EngineInput): Proposal => {
 
 export const builtinEngine: Engine = {
   name: BUILTIN_ENGINE,
-  propose: async (input) => proposeBuiltin(input),
+  propose: async (input) => {
+    // Glossary metrics and filters are read with PostgreSQL's parser, loaded on first need.
+    const { metrics = {}, filters = {} } = input.glossary ?? {};
+    if (Object.keys(metrics).length + Object.keys(filters).length > 0) await prepareGlossarySql();
+    return proposeBuiltin(input);
+  },
 };

@@ -26,6 +26,8 @@ export const MeasureSchema = v.variant('kind', [
   /** quantity × unit price: revenue when no column holds it. */
   v.object({ kind: v.literal('product'), left: ColumnRefSchema, right: ColumnRefSchema }),
   DurationSchema,
+  /** A glossary metric of any other SQL over one relation (glossary-sql.ts), by its term. */
+  v.object({ kind: v.literal('glossary'), ref: ColumnRefSchema, term: Name }),
 ]);
 
 export const MetricSchema = v.variant('fn', [
@@ -71,6 +73,8 @@ export const FilterSchema = v.variant('kind', [
    * never ordered": NOT EXISTS).
    */
   v.object({ kind: v.literal('absent'), ref: ColumnRefSchema }),
+  /** A glossary condition of any other SQL over one relation (glossary-sql.ts), by its term. */
+  v.object({ kind: v.literal('glossary'), ref: ColumnRefSchema, term: Name, negated: v.boolean() }),
 ]);
 
 /** Periods (year, quarter, month, day, week) and parts of a date that recur (weekday, hour). */
@@ -158,7 +162,7 @@ export const readState = (state: unknown): BuiltinState | undefined => {
 export const relationsOf = (intent: Intent): Set<string> => {
   const tables = new Set<string>();
   const addMeasure = (measure: Measure) => {
-    if (measure.kind === 'column') tables.add(measure.ref.table);
+    if (measure.kind === 'column' || measure.kind === 'glossary') tables.add(measure.ref.table);
     else tables.add(measure.left.table).add(measure.right.table);
   };
   // An absent related row is a NOT EXISTS of its own, not a join.

@@ -7,6 +7,7 @@ import { checkIntent, checkVerbs } from './check.ts';
 import { Clarify, clarify } from './clarify.ts';
 import { readFilters, readGrouping, requireUse, settleSubject } from './conditions.ts';
 import type { Draft, Parts } from './draft.ts';
+import { withDefinedAggregate } from './glossary-use.ts';
 import type { Filter, Group, Intent } from './intent.ts';
 import { pathBetween } from './joins.ts';
 import { columnOf } from './lexicon.ts';
@@ -220,7 +221,10 @@ const readOnce = (
     const parts = build(resolver, followUp ? prior : undefined);
     const intent = followUp && prior ? merge(resolver, prior, parts) : finish(parts);
     const loose = analysis.verbs.length > 0 ? checkVerbs(lexicon, intent, analysis.verbs) : undefined;
-    return { interpretation: loose ?? checkIntent(lexicon, intent), usedRevenue: resolver.usedRevenue };
+    return {
+      interpretation: loose ?? checkIntent(lexicon, withDefinedAggregate(lexicon.definitions, intent)),
+      usedRevenue: resolver.usedRevenue,
+    };
   } catch (error) {
     if (!(error instanceof Clarify)) throw error;
     return { interpretation: error.clarification, usedRevenue: resolver?.usedRevenue ?? false };

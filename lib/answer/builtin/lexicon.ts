@@ -19,6 +19,7 @@ import {
 } from './columns.ts';
 import { durationPairs, durationPhrases } from './durations.ts';
 import { glossaryIndex } from './glossary.ts';
+import { glossarySqlReady } from './glossary-sql.ts';
 import type { ColumnRef, Measure } from './intent.ts';
 import { inferKeys } from './keys.ts';
 import { findRevenue, resolution, revenuePhrases, spokenRevenuePhrases } from './revenue.ts';
@@ -231,7 +232,7 @@ export const buildLexicon = (catalog: Catalog, tenantColumn?: string, glossary?:
   const { unitsSold } = found;
   let revenueTiers = found.tiers;
   // The glossary: synonyms at the rank of an own name, metrics and filters by their terms.
-  const defined = glossaryIndex(catalog, glossary);
+  const defined = glossaryIndex(catalog, glossary, tenantColumn);
   const metrics = new Map<string, Measure>();
   for (const synonym of defined.synonyms) {
     if (!relations.has(synonym.table)) continue;
@@ -302,6 +303,7 @@ export const buildLexicon = (catalog: Catalog, tenantColumn?: string, glossary?:
     revenueTiers,
     unitsSold,
     metrics,
+    definitions: defined.definitions,
   };
 };
 
@@ -323,7 +325,8 @@ const fingerprint = (catalog: Catalog, tenantColumn: string | undefined, glossar
 
 /** The lexicon of `catalog`, built on first use and then served from memory. */
 export const lexiconFor = (catalog: Catalog, tenantColumn?: string, glossary?: Glossary): Lexicon => {
-  const glossaryKey = glossary ? JSON.stringify(glossary) : '';
+  // (A glossary read before PostgreSQL's parser was loaded lacks its fragments: not the same lexicon.)
+  const glossaryKey = glossary ? `${glossarySqlReady() ? '' : '-'}${JSON.stringify(glossary)}` : '';
   const tenantKey = `${tenantColumn ?? ''}\u0000${glossaryKey}`;
   const cached = byCatalog.get(catalog)?.get(tenantKey);
   if (cached) return cached;

@@ -5,6 +5,12 @@
 import type { DialectName } from '#lib/core/catalog.ts';
 import { dialectNamed } from '#lib/dialects/index.ts';
 import {
+  filterSql as glossaryFilterSql,
+  metricSql as glossaryMetricSql,
+  namedAsIs,
+  printable,
+} from './glossary-use.ts';
+import {
   type ColumnRef,
   type Filter,
   type Intent,
@@ -36,7 +42,12 @@ export interface RenderedSql {
 
 export type RenderResult =
   | { kind: 'sql'; rendered: RenderedSql }
-  | { kind: 'problem'; reason: 'ambiguous-join' | 'unreachable' | 'fan-out' | 'no-key'; tables: string[] };
+  | {
+      kind: 'problem';
+      /** `dialect`: a glossary term whose SQL the dialect cannot say (glossary-sql.ts). */
+      reason: 'ambiguous-join' | 'unreachable' | 'fan-out' | 'no-key' | 'dialect';
+      tables: string[];
+    };
 
 /** The name of a metric's output column: order_count, total_revenue, average_price. */
 export const metricName = (lexicon: Lexicon, intent: Intent, metric: Metric): string => {
@@ -45,10 +56,14 @@ export const metricName = (lexicon: Lexicon, intent: Intent, metric: Metric): st
     const subject = relationOf(lexicon, intent.subject);
     return outputName(`${subject.one.split(' ').pop() ?? 'row'}_count`);
   }
+  if (metric.measure.kind === 'glossary' && namedAsIs(lexicon.definitions, metric.measure))
+    return outputName(metric.measure.term);
   const measure =
     metric.name ??
-    (metric.measure.kind === 'column'
-      ? metric.measure.ref.column
+    (metric.measure.kind === 'column' || metric.measure.kind === 'glossary'
+      ? metric.measure.kind === 'column'
+        ? metric.measure.ref.column
+        : metric.measure.term
       : `${metric.measure.left.column}_${metric.measure.right.column}`);
   const prefix = { sum: 'total', avg: 'average', min: 'min', max: 'max' }[metric.fn];
   return outputName(`${prefix}_${measure}`);
@@ -104,7 +119,21 @@ class Query {
   measure(measure: Measure): string {
     if (measure.kind === 'column') return this.column(measure.ref);
     if (measure.kind === 'product') return `${this.column(measure.left)} * ${this.column(measure.right)}`;
+    if (measure.kind === 'glossary') return this.glossary((p) => glossaryMetricSql(p, 'sum', measure));
     return this.duration(measure);
+  }
+
+  /** A glossary term's SQL with this query's aliases (`renderSql` checked that it prints). */
+  glossary(print: (printing: Parameters<typeof glossaryFilterSql>[0]) => string | undefined): string {
+    const sql = print({
+      definitions: this.lexicon.definitions,
+      dialect: this.dialect,
+      kinds: (table) =>
+        new Map(relationOf(this.lexicon, table).columns.map((column) => [column.name, column.kind])),
+      column: (ref) => this.column(ref),
+    });
+    if (sql === undefined) throw new Error('a glossary term that does not print');
+    return sql;
   }
 
   /**
@@ -152,6 +181,8 @@ const filterSql = (query: Query, filter: Filter): string => {
       return info?.nullable ? `${column} IS NOT NULL` : '';
     case 'absent':
       return `${column} IS NULL`;
+    case 'glossary':
+      return query.glossary((p) => glossaryFilterSql(p, filter));
   }
 };
 
@@ -244,6 +275,8 @@ export const renderSql = (lexicon: Lexicon, intent: Intent, dialect: DialectName
     return { kind: 'problem', reason: 'ambiguous-join', tables: [planned.target] };
   if (planned.kind === 'unreachable')
     return { kind: 'problem', reason: 'unreachable', tables: [planned.target] };
+  if (!printable(lexicon.definitions, intent, dialect))
+    return { kind: 'problem', reason: 'dialect', tables: [] };
   const { plan } = planned;
   const query = new Query(lexicon, dialect, plan);
   const subject = relationOf(lexicon, intent.subject);
@@ -282,6 +315,9 @@ export const renderSql = (lexicon: Lexicon, intent: Intent, dialect: DialectName
       } else if (outer) {
         metricSql = `COUNT(${query.column({ table: intent.subject, column: outer.edge.childColumns[0]! })})`;
       } else metricSql = 'COUNT(*)';
+    } else if (metric.measure.kind === 'glossary') {
+      const measure = metric.measure;
+      metricSql = query.glossary((p) => glossaryMetricSql(p, metric.fn, measure));
     } else {
       metricSql = `${metric.fn.toUpperCase()}(${query.measure(metric.measure)})`;
     }
@@ -291,7 +327,9 @@ export const renderSql = (lexicon: Lexicon, intent: Intent, dialect: DialectName
   if (group) {
     if (group.kind === 'entity') {
       const entity = relationOf(lexicon, group.table);
-      const names = [...new Set([...entity.primaryKey, ...entity.labels])];
+      // A group is shown by its key, its own code (courses.course_code) and its labels.
+      const code = entity.byName.get(`${entity.one.replaceAll(' ', '_')}_code`);
+      const names = [...new Set([...entity.primaryKey, ...(code ? [code.name] : []), ...entity.labels])];
       if (names.length === 0) return { kind: 'problem', reason: 'no-key', tables: [entity.key] };
       for (const name of names) {
         const sql = query.column({ table: entity.key, column: name });

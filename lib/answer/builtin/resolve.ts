@@ -242,12 +242,12 @@ export class Resolver {
       );
     }
     const candidates = tier.flatMap((measure) =>
-      measure.kind === 'column' ? [measure.ref] : [measure.left, measure.right],
+      'ref' in measure ? [measure.ref] : [measure.left, measure.right],
     );
     throw new Clarify(
       `Revenue could be computed from ${joinAnd(
         tier.map((measure) =>
-          measure.kind === 'column'
+          'ref' in measure
             ? columnLabel(this.lexicon, measure.ref)
             : `${columnLabel(this.lexicon, measure.left)} × ${columnLabel(this.lexicon, measure.right)}`,
         ),
@@ -313,5 +313,4 @@ export const monthColumn = (relation: RelationInfo): ColumnInfo | undefined => {
 };
 
 /** The column whose relation a measure is computed in (the quantity of quantity × price). */
-export const measureColumn = (measure: Measure): ColumnRef =>
-  measure.kind === 'column' ? measure.ref : measure.left;
+export const measureColumn = (measure: Measure): ColumnRef => ('ref' in measure ? measure.ref : measure.left);

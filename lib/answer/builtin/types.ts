@@ -9,6 +9,7 @@
 import type { Catalog, CatalogRelation, ColumnKind } from '#lib/core/catalog.ts';
 import type { Candidate } from '../engine.ts';
 import type { DateRange } from '../time.ts';
+import type { GlossaryDefinitions } from './glossary-expr.ts';
 import type { ColumnRef, Filter, Intent, Measure, TimeUnit } from './intent.ts';
 
 export type { ColumnRef, Filter, Group, Intent, Measure, Metric, TimeUnit } from './intent.ts';
@@ -107,6 +108,8 @@ export interface Lexicon {
   unitsSold: Resolution<ColumnRef>;
   /** Metrics the glossary defines, by term (a `measure` entry's name). */
   metrics: Map<string, Measure>;
+  /** The glossary's metrics and filters of other SQL than the simple forms (glossary-sql.ts). */
+  definitions: GlossaryDefinitions;
 }
 
 // ---- link, periods → scan ----------------------------------------------------------------------

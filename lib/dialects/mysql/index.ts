@@ -30,4 +30,39 @@ export const mysql: Dialect = {
     isoWeekday: (value) => `WEEKDAY(${value}) + 1`,
     isoWeek: (value) => `YEARWEEK(${value}, 3)`,
   },
+  expressions: {
+    ownOperators: false,
+    // MySQL subtracts dates as numbers (20240105 - 20231231): only whole days of two dates say it.
+    temporalArithmetic: false,
+    intervals: false,
+    greatestSkipsNulls: false,
+    distinct: (left, right, negated) => `${negated ? '' : 'NOT '}(${left} <=> ${right})`,
+    // MySQL's CAST takes few types: DECIMAL needs its digits (DECIMAL alone is DECIMAL(10, 0)).
+    castType: (type, [precision, scale]) => {
+      switch (type) {
+        case 'numeric':
+          return precision === undefined ? undefined : `DECIMAL(${precision}, ${scale ?? 0})`;
+        case 'int2':
+        case 'int4':
+        case 'int8':
+        case 'signed':
+          return 'SIGNED';
+        case 'unsigned':
+          return 'UNSIGNED';
+        case 'float4':
+        case 'float8':
+          return 'DOUBLE';
+        case 'text':
+        case 'varchar':
+        case 'bpchar':
+          return 'CHAR';
+        case 'date':
+          return 'DATE';
+        case 'timestamp':
+          return 'DATETIME';
+        default:
+          return undefined;
+      }
+    },
+  },
 };

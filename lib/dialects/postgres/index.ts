@@ -37,4 +37,34 @@ export const postgres: Dialect = {
     isoWeekday: (value) => `EXTRACT(ISODOW FROM ${value})`,
     isoWeek: (value) => `EXTRACT(ISOYEAR FROM ${value}) * 100 + EXTRACT(WEEK FROM ${value})`,
   },
+  expressions: {
+    ownOperators: true,
+    temporalArithmetic: true,
+    intervals: true,
+    greatestSkipsNulls: true,
+    moreExtractFields: /^(dow|isodow|doy|week|isoyear|decade|century|millennium)$/,
+    distinct: (left, right, negated) => `${left} IS ${negated ? 'NOT ' : ''}DISTINCT FROM ${right}`,
+    castType: (type, mods) => {
+      const names: Record<string, string> = {
+        numeric: 'NUMERIC',
+        int2: 'SMALLINT',
+        int4: 'INTEGER',
+        int8: 'BIGINT',
+        float4: 'REAL',
+        float8: 'DOUBLE PRECISION',
+        text: 'TEXT',
+        varchar: 'VARCHAR',
+        bpchar: 'CHAR',
+        date: 'DATE',
+        timestamp: 'TIMESTAMP',
+        timestamptz: 'TIMESTAMPTZ',
+        interval: 'INTERVAL',
+        bool: 'BOOLEAN',
+      };
+      const name = names[type];
+      if (name === undefined) return undefined;
+      const modifiers = mods.length > 0 ? `(${mods.join(', ')})` : '';
+      return `${name}${name === 'NUMERIC' || name === 'VARCHAR' || name === 'CHAR' ? modifiers : ''}`;
+    },
+  },
 };
