@@ -26,6 +26,8 @@ import {
 import { renderSql } from './render.ts';
 import { scan } from './scan.ts';
 import { tokenize } from './tokens.ts';
+import { type KnownValues, proposeWithValues, type ValuesWanted } from './value-pass.ts';
+import { valueProbeOf } from './values.ts';
 import { joinAnd } from './words.ts';
 
 export const MAX_QUESTION_LENGTH = 1000;
@@ -158,8 +160,9 @@ const hasDuration = (interpretation: { kind: string; intent?: Intent }): boolean
     interpretation.intent.metric.fn !== 'count' &&
     interpretation.intent.metric.measure.kind === 'duration');
 
-export const proposeBuiltin = (input: EngineInput): Proposal => {
-  const lexicon = lexiconFor(input.catalog, input.tenantColumn, input.glossary);
+/** The question read as one answer; the second pass of the value lookup passes `known`. */
+export const proposeBuiltin = (input: EngineInput, known?: KnownValues, wanted?: ValuesWanted): Proposal => {
+  const lexicon = known?.lexicon ?? lexiconFor(input.catalog, input.tenantColumn, input.glossary);
   const question = input.question.trim();
   if (question.length === 0) {
     return {
@@ -225,6 +228,8 @@ export const proposeBuiltin = (input: EngineInput): Proposal => {
   if (interpretation.kind === 'clarify' && interpretation.reason === 'unknown-words') {
     // Readings with evidence (readings.ts): the words that link to nothing read every other way.
     const words = mentions.flatMap((mention) => (mention.kind === 'unknown' ? [mention.text] : []));
+    if (wanted && !known)
+      Object.assign(wanted, { question: core, probe: valueProbeOf(lexicon, core, mentions) });
     const alternatives = alternativesOf(lexicon, core, words, readIntent);
     const best = clearBest(alternatives);
     if (best) {
@@ -302,7 +307,7 @@ export const proposeBuiltin = (input: EngineInput): Proposal => {
     kind: 'sql',
     sql: rendered.rendered.sql,
     description: describeIntent(lexicon, intent),
-    interpretation: interpretationOf(lexicon, intent, mentions, notes),
+    interpretation: interpretationOf(lexicon, intent, mentions, [...(known?.notes ?? []), ...notes]),
     state: stateOf(intent),
     shape: shapeOf(lexicon, intent, rendered.rendered),
   };
@@ -310,5 +315,5 @@ export const proposeBuiltin = (input: EngineInput): Proposal => {
 
 export const builtinEngine: Engine = {
   name: BUILTIN_ENGINE,
-  propose: async (input) => proposeBuiltin(input),
+  propose: (input) => proposeWithValues(input, proposeBuiltin),
 };

@@ -1,0 +1,57 @@
+// The builtin engine's two passes around the value lookup (values.ts): read the question; when
+// it stops at words that may name values of the asker's own data, look them up once through
+// `EngineInput.findValues` and read it again with the values found. Both passes are the pure
+// `proposeBuiltin`; only this function waits for the lookup.
+import type { EngineInput, Proposal, ValueProbe } from '../engine.ts';
+import type { Lexicon } from './lexicon.ts';
+import { lexiconFor } from './lexicon.ts';
+import type { Note } from './types.ts';
+import { columnReadings, columnsOf, type NameRun, phraseValues, withFoundValues } from './values.ts';
+
+/** Values the lookup found, known to the second pass as sampled values are. */
+export interface KnownValues {
+  lexicon: Lexicon;
+  notes: Note[];
+}
+
+/** What a first pass leaves for the lookup: the question as read, and what to look up. */
+export interface ValuesWanted {
+  question?: string;
+  probe?: { probe: ValueProbe; runs: NameRun[] };
+}
+
+type Propose = (input: EngineInput, known?: KnownValues, wanted?: ValuesWanted) => Proposal;
+
+/** Questions offered back at most. */
+const MAX_OPTIONS = 3;
+
+/**
+ * The answer to `input`, with the value lookup when the first pass asks for one. Found nothing:
+ * the first pass's answer, word for word (a value of another tenant reads as one of nobody's).
+ */
+export const proposeWithValues = async (input: EngineInput, propose: Propose): Promise<Proposal> => {
+  const wanted: ValuesWanted = {};
+  const first = propose(input, undefined, wanted);
+  if (first.kind !== 'clarification' || !wanted.probe || !wanted.question || !input.findValues) return first;
+  const found = await input.findValues(wanted.probe.probe);
+  const phrases = phraseValues(wanted.question, wanted.probe.runs, found);
+  if (phrases.length === 0) return first;
+  const lexicon = lexiconFor(input.catalog, input.tenantColumn, input.glossary);
+  const ambiguous = phrases.find((phrase) => columnsOf(phrase.values).length > 1);
+  if (ambiguous) {
+    // One name, two columns ("Harbor" a customer and a supplier): each as a question to pick.
+    const options = columnReadings(lexicon, wanted.question, ambiguous).filter(
+      (option) => propose({ ...input, question: option.question }).kind === 'sql',
+    );
+    return {
+      kind: 'clarification',
+      message: `“${ambiguous.phrase}” is ${options.length > 1 ? 'in more than one place' : 'ambiguous'}: ${options
+        .map((option) => option.note.text.replace(/^“[^”]*” as /, ''))
+        .join(', or ')}. Which one do you mean?`,
+      ...(options.length > 1
+        ? { suggestions: options.slice(0, MAX_OPTIONS).map((option) => option.question) }
+        : {}),
+    };
+  }
+  return propose(input, withFoundValues(lexicon, phrases));
+};
