@@ -9,6 +9,7 @@
 //   describe.ts   intent → description and answer shape
 // What it deliberately does not handle is listed in README.md beside this file.
 import type { Engine, EngineInput, PriorTurn, Proposal } from '../engine.ts';
+import { adviceRequest } from './advice.ts';
 import { conversation, refusal } from './converse.ts';
 import { describeIntent, interpretationOf, shapeOf } from './describe.ts';
 import { BUILTIN_ENGINE, type DurationUnit, type Intent, readState, stateOf } from './intent.ts';
@@ -180,6 +181,8 @@ export const proposeBuiltin = (input: EngineInput, known?: KnownValues, wanted?:
   if (refused) return refused;
   const talk = conversation(question, lexicon);
   if (talk) return talk;
+  const advice = adviceRequest(question);
+  if (advice) return advice;
 
   let core = withoutTrailingCourtesy(question.replace(leadingCourtesy, ''));
   const ratio = ratioQuestion(core);
@@ -222,6 +225,9 @@ export const proposeBuiltin = (input: EngineInput, known?: KnownValues, wanted?:
   }
   const first = read(core);
   let { mentions, interpretation } = first;
+  // Words that link to nothing in a question asked back may name values (value-pass.ts).
+  if (wanted && !known && interpretation.kind === 'clarify')
+    Object.assign(wanted, { question: core, probe: valueProbeOf(lexicon, core, mentions) });
   let notes: Note[] = [];
   const ranked = interpretation.kind === 'clarify' ? rankedAggregate(core, readIntent) : undefined;
   if (ranked) interpretation = checkIntent(lexicon, ranked);

@@ -6,7 +6,14 @@ import type { EngineInput, Proposal, ValueProbe } from '../engine.ts';
 import type { Lexicon } from './lexicon.ts';
 import { lexiconFor } from './lexicon.ts';
 import type { Note } from './types.ts';
-import { columnReadings, columnsOf, type NameRun, phraseValues, withFoundValues } from './values.ts';
+import {
+  columnReadings,
+  columnsOf,
+  type NameRun,
+  phraseValues,
+  withFoundValues,
+  withoutTitles,
+} from './values.ts';
 
 /** Values the lookup found, known to the second pass as sampled values are. */
 export interface KnownValues {
@@ -34,13 +41,15 @@ export const proposeWithValues = async (input: EngineInput, propose: Propose): P
   const first = propose(input, undefined, wanted);
   if (first.kind !== 'clarification' || !wanted.probe || !wanted.question || !input.findValues) return first;
   const found = await input.findValues(wanted.probe.probe);
-  const phrases = phraseValues(wanted.question, wanted.probe.runs, found);
-  if (phrases.length === 0) return first;
+  const matched = phraseValues(wanted.question, wanted.probe.runs, found);
+  if (matched.length === 0) return first;
+  const { question, phrases } = withoutTitles(wanted.question, matched);
+  const again = question === wanted.question ? input : { ...input, question };
   const lexicon = lexiconFor(input.catalog, input.tenantColumn, input.glossary);
   const ambiguous = phrases.find((phrase) => columnsOf(phrase.values).length > 1);
   if (ambiguous) {
     // One name, two columns ("Harbor" a customer and a supplier): each as a question to pick.
-    const options = columnReadings(lexicon, wanted.question, ambiguous).filter(
+    const options = columnReadings(lexicon, question, ambiguous).filter(
       (option) => propose({ ...input, question: option.question }).kind === 'sql',
     );
     return {
@@ -53,5 +62,5 @@ export const proposeWithValues = async (input: EngineInput, propose: Propose): P
         : {}),
     };
   }
-  return propose(input, withFoundValues(lexicon, phrases));
+  return propose(again, withFoundValues(lexicon, phrases));
 };

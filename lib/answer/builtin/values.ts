@@ -43,6 +43,8 @@ interface Word {
 export interface NameRun {
   words: Word[];
   phrases: string[];
+  /** A title before the name ("Dr. " of "Dr. Whitfield"), left out when the name is found. */
+  title?: { from: number; to: number };
 }
 
 /** Phrase knowledge: titles before a person's name, left out of the name ("Dr. Whitfield"). */
@@ -127,7 +129,9 @@ export const nameRuns = (
   const close = (): void => {
     let run = current;
     current = [];
+    const titled = run[0];
     while (run.length > 0 && HONORIFICS.has(run[0]!.text.toLowerCase())) run = run.slice(1);
+    const title = run.length > 0 && run[0] !== titled ? { from: titled!.from, to: run[0]!.from } : undefined;
     // A run is about a word that links to nothing; loose words at its ends only with it.
     const open = (word: Word): boolean => valueWords(word.text).some((part) => unknown.has(part));
     if (run.length === 0 || run.length > MAX_NAME_WORDS || !run.some(open)) return;
@@ -143,7 +147,7 @@ export const nameRuns = (
         phrases.push(question.slice(run[start]!.from, run[start + size - 1]!.to));
       }
     }
-    runs.push({ words: run, phrases });
+    runs.push({ words: run, phrases, ...(title ? { title } : {}) });
   };
   for (const [index, word] of words.entries()) {
     const parts = valueWords(word.text);
@@ -151,7 +155,12 @@ export const nameRuns = (
     // A word read only through a broader term or a typo ("pharma" → companies) may be part of
     // a name beside a word that links to nothing.
     const loose = parts.length > 0 && parts.every((part) => weak.has(part) || unknown.has(part));
-    const joined = index > 0 && /^\s+(?:&\s+)?$/.test(question.slice(words[index - 1]!.to, word.from));
+    const previous = words[index - 1];
+    const joined =
+      previous !== undefined &&
+      (/^\s+(?:&\s+)?$/.test(question.slice(previous.to, word.from)) ||
+        (HONORIFICS.has(previous.text.toLowerCase()) &&
+          /^\.\s+$/.test(question.slice(previous.to, word.from))));
     if (!joined || !(unexplained || loose)) close();
     if (unexplained || loose) current.push(word);
   }
@@ -224,6 +233,8 @@ export interface PhraseValues {
   from: number;
   to: number;
   values: FoundValue[];
+  /** The title before it, left out of the question read again. */
+  title?: { from: number; to: number };
 }
 
 /**
@@ -237,7 +248,13 @@ export const phraseValues = (
 ): PhraseValues[] => {
   const result: PhraseValues[] = [];
   for (const run of runs) {
+    // The longest phrases first; a shorter one only where no chosen one stands ("Elena Marsh":
+    // first name 'Elena' and last name 'Marsh').
+    const chosen: { from: number; to: number }[] = [];
     for (const phrase of run.phrases) {
+      const from = question.indexOf(phrase, run.words[0]!.from);
+      const to = from + phrase.length;
+      if (from < 0 || chosen.some((other) => other.from < to && from < other.to)) continue;
       const matches = found.filter((value) => value.phrase === fold(phrase));
       const exact = matches.filter((value) => value.exact);
       const prefix = [
@@ -247,9 +264,14 @@ export const phraseValues = (
       ];
       const values = exact.length > 0 ? exact : prefix.length === 1 ? prefix : [];
       if (values.length === 0) continue;
-      const from = question.indexOf(phrase, run.words[0]!.from);
-      result.push({ phrase, from, to: from + phrase.length, values });
-      break;
+      result.push({
+        phrase,
+        from,
+        to,
+        values,
+        ...(run.title && chosen.length === 0 && from === run.words[0]!.from ? { title: run.title } : {}),
+      });
+      chosen.push({ from, to });
     }
   }
   return result;
@@ -325,4 +347,29 @@ export const columnReadings = (
       },
     ];
   });
+};
+
+/**
+ * The question without the titles before the names found ("Dr. Whitfield" → "Whitfield"), and
+ * the phrases where they now stand.
+ */
+export const withoutTitles = (
+  question: string,
+  phrases: readonly PhraseValues[],
+): { question: string; phrases: PhraseValues[] } => {
+  const titles = phrases.flatMap((phrase) => (phrase.title ? [phrase.title] : []));
+  if (titles.length === 0) return { question, phrases: [...phrases] };
+  let text = question;
+  for (const { from, to } of [...titles].sort((left, right) => right.from - left.from))
+    text = text.slice(0, from) + text.slice(to);
+  return {
+    question: text,
+    phrases: phrases.map((phrase) => {
+      const shift = titles
+        .filter((title) => title.to <= phrase.from)
+        .reduce((sum, t) => sum + t.to - t.from, 0);
+      const { title: _title, ...rest } = phrase;
+      return { ...rest, from: phrase.from - shift, to: phrase.to - shift };
+    }),
+  };
 };
