@@ -48,6 +48,8 @@ const lettingsValues = askWith(lettings, 'agency_id', [
   { schema: 'public', relation: 'tenants', column: 'last_name', value: 'Whitcombe' },
   { schema: 'public', relation: 'properties', column: 'address', value: '12 Mill Lane' },
   { schema: 'public', relation: 'properties', column: 'city', value: 'Ludlow' },
+  { schema: 'public', relation: 'tenants', column: 'last_name', value: 'Ashby' },
+  { schema: 'public', relation: 'properties', column: 'city', value: 'Ashby' },
 ]);
 const libraryValues = askWith(library, 'library_id', [
   { schema: 'public', relation: 'authors', column: 'name', value: 'Harriet Oakes Vance' },
@@ -71,6 +73,10 @@ describe('phrases that may name a value: runs of words that link to nothing', ()
     expect(nameRuns('visits handled by Dr. Whitfield', new Set(['dr', 'whitfield']))[0]?.phrases).toEqual([
       'Whitfield',
     ]);
+    // A capitalized word goes on with a name begun ("Calculus I").
+    expect(nameRuns('the average grade in Calculus I', new Set(['calculus']))[0]?.phrases[0]).toBe(
+      'Calculus I',
+    );
   });
 
   it('takes no ordinary lowercase word that no preposition leads to a name', () => {
@@ -144,6 +150,13 @@ describe('a value the question names is looked up once and filters its column', 
     expect(suggestions.length).toBe(2);
     const ask = askOn(library, 'library_id');
     for (const suggestion of suggestions) expect(sqlOf(ask(suggestion))).toContain("= 'Kestrel'");
+  });
+
+  it.each([
+    [lettingsValues, 'list the Ashby properties', "p.city = 'Ashby'"],
+    [libraryValues, 'how many rooms does the kestrel branch have', "b.name = 'Kestrel'"],
+  ])('takes the value of the relation named right after it: %#', async (asker, question, filter) => {
+    expect(sqlOf(await asker.ask(question))).toContain(filter);
   });
 
   it('answers as without the lookup when nothing is found, and looks nothing up for a clear question', async () => {

@@ -4,7 +4,7 @@
 // `proposeBuiltin`; only this function waits for the lookup.
 import type { EngineInput, Proposal, ValueProbe } from '../engine.ts';
 import type { Lexicon } from './lexicon.ts';
-import { lexiconFor } from './lexicon.ts';
+import { lexiconFor, valueWords } from './lexicon.ts';
 import type { Note } from './types.ts';
 import {
   columnReadings,
@@ -14,6 +14,7 @@ import {
   withFoundValues,
   withoutTitles,
 } from './values.ts';
+import { phraseKey } from './words.ts';
 
 /** Values the lookup found, known to the second pass as sampled values are. */
 export interface KnownValues {
@@ -41,20 +42,28 @@ export const proposeWithValues = async (input: EngineInput, propose: Propose): P
   const first = propose(input, undefined, wanted);
   if (first.kind !== 'clarification' || !wanted.probe || !wanted.question || !input.findValues) return first;
   const found = await input.findValues(wanted.probe.probe);
-  const matched = phraseValues(wanted.question, wanted.probe.runs, found);
+  const lexicon = lexiconFor(input.catalog, input.tenantColumn, input.glossary);
+  const matched = phraseValues(wanted.question, wanted.probe.runs, found, (word) =>
+    (lexicon.phrases.get(phraseKey(valueWords(word))) ?? []).flatMap((entry) => {
+      const relation = entry.kind === 'relation' ? lexicon.relations.get(entry.table) : undefined;
+      return relation ? [`${relation.schema}.${relation.name}`] : [];
+    }),
+  );
   if (matched.length === 0) return first;
   const { question, phrases } = withoutTitles(wanted.question, matched);
   const again = question === wanted.question ? input : { ...input, question };
-  const lexicon = lexiconFor(input.catalog, input.tenantColumn, input.glossary);
   const ambiguous = phrases.find((phrase) => columnsOf(phrase.values).length > 1);
   if (ambiguous) {
     // One name, two columns ("Harbor" a customer and a supplier): each as a question to pick.
     const options = columnReadings(lexicon, question, ambiguous).filter(
       (option) => propose({ ...input, question: option.question }).kind === 'sql',
     );
+    // Only one of them reads: that one; none: as if nothing was found.
+    if (options.length === 0) return first;
+    if (options.length === 1) return propose({ ...input, question: options[0]!.question });
     return {
       kind: 'clarification',
-      message: `“${ambiguous.phrase}” is ${options.length > 1 ? 'in more than one place' : 'ambiguous'}: ${options
+      message: `“${ambiguous.phrase}” is in more than one place: ${options
         .map((option) => option.note.text.replace(/^“[^”]*” as /, ''))
         .join(', or ')}. Which one do you mean?`,
       ...(options.length > 1

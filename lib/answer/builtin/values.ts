@@ -122,6 +122,7 @@ export const nameRuns = (
   question: string,
   unknown: ReadonlySet<string>,
   weak: ReadonlySet<string> = new Set(),
+  namesRelation: (word: string) => boolean = () => false,
 ): NameRun[] => {
   const words = wordsOf(question);
   const runs: NameRun[] = [];
@@ -136,7 +137,14 @@ export const nameRuns = (
     const open = (word: Word): boolean => valueWords(word.text).some((part) => unknown.has(part));
     if (run.length === 0 || run.length > MAX_NAME_WORDS || !run.some(open)) return;
     const first = run[0]!.from === words[0]?.from;
-    const led = NAME_LEAD.test(question.slice(0, run[0]!.from));
+    // Led by a preposition of names, or right before the name of a relation ("the nursing
+    // department", "the dayton plant"): the words name one of its rows.
+    const next = words.find((word) => word.from >= run[run.length - 1]!.to);
+    const led =
+      NAME_LEAD.test(question.slice(0, run[0]!.from)) ||
+      (next !== undefined &&
+        /^\s+$/.test(question.slice(run[run.length - 1]!.to, next.from)) &&
+        namesRelation(next.text));
     const named = run.map((word) => nameLike(word, first && word === run[0]));
     if (!led && !named.some(Boolean)) return;
     const phrases: string[] = [];
@@ -161,8 +169,10 @@ export const nameRuns = (
       (/^\s+(?:&\s+)?$/.test(question.slice(previous.to, word.from)) ||
         (HONORIFICS.has(previous.text.toLowerCase()) &&
           /^\.\s+$/.test(question.slice(previous.to, word.from))));
-    if (!joined || !(unexplained || loose)) close();
-    if (unexplained || loose) current.push(word);
+    // "Calculus I", "Hartley Home Stores": a capitalized word goes on with a name begun.
+    const continues = current.length > 0 && joined && /^\p{Lu}/u.test(word.text);
+    if (!joined || !(unexplained || loose || continues)) close();
+    if (unexplained || loose || continues) current.push(word);
   }
   close();
   return runs;
@@ -216,7 +226,9 @@ export const valueProbeOf = (
         : [],
     ),
   );
-  const runs = nameRuns(question, unknown, weak);
+  const runs = nameRuns(question, unknown, weak, (word) =>
+    (lexicon.phrases.get(phraseKey(valueWords(word))) ?? []).some((entry) => entry.kind === 'relation'),
+  );
   const phrases = [...new Set(runs.flatMap((run) => run.phrases))].slice(0, MAX_PHRASES);
   if (phrases.length === 0) return undefined;
   const columns = probeColumns(lexicon, question);
@@ -245,6 +257,7 @@ export const phraseValues = (
   question: string,
   runs: readonly NameRun[],
   found: readonly FoundValue[],
+  relationsNamed: (word: string) => string[] = () => [],
 ): PhraseValues[] => {
   const result: PhraseValues[] = [];
   for (const run of runs) {
@@ -255,7 +268,12 @@ export const phraseValues = (
       const from = question.indexOf(phrase, run.words[0]!.from);
       const to = from + phrase.length;
       if (from < 0 || chosen.some((other) => other.from < to && from < other.to)) continue;
-      const matches = found.filter((value) => value.phrase === fold(phrase));
+      // "the nursing department": a relation named right after the phrase says whose value it is.
+      const after = /^\s+([\p{L}\p{N}]+)/u.exec(question.slice(to))?.[1];
+      const owners = after ? relationsNamed(after) : [];
+      const all = found.filter((value) => value.phrase === fold(phrase));
+      const owned = all.filter((value) => owners.includes(`${value.schema}.${value.relation}`));
+      const matches = owned.length > 0 ? owned : all;
       const exact = matches.filter((value) => value.exact);
       const prefix = [
         ...new Map(
