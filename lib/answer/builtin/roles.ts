@@ -80,6 +80,19 @@ const formOf = (form: string, lemma: string): boolean =>
  * or is a sampled value of a text column.
  */
 export const carriesFilter = (lexicon: Lexicon, lemma: string): boolean => {
+  const known = carrying.get(lexicon) ?? new Map<string, boolean>();
+  carrying.set(lexicon, known);
+  const cached = known.get(lemma);
+  if (cached !== undefined) return cached;
+  const result = findsFilter(lexicon, lemma);
+  known.set(lemma, result);
+  return result;
+};
+
+/** Per lexicon, whether each verb asked about carries a filter. */
+const carrying = new WeakMap<Lexicon, Map<string, boolean>>();
+
+const findsFilter = (lexicon: Lexicon, lemma: string): boolean => {
   for (const relation of lexicon.relations.values()) {
     for (const column of relation.columns) {
       if ((column.temporal || column.kind === 'boolean') && column.words.some((word) => formOf(word, lemma)))
