@@ -1,6 +1,7 @@
 import { prepareGlossarySql } from '#lib/answer/builtin/glossary-sql.ts';
-import { proposeBuiltin } from '#lib/answer/builtin/index.ts';
-import type { PriorTurn } from '#lib/answer/engine.ts';
+import { builtinEngine } from '#lib/answer/builtin/index.ts';
+import type { EngineInput, PriorTurn } from '#lib/answer/engine.ts';
+import { lookUpValues } from '#lib/answer/values.ts';
 import { guardPostgres } from '#lib/dialects/postgres/sql-guard.ts';
 import { goldQueries, sameRows } from './judge.ts';
 import { type LoadedDatabase, loadEvalDatabase } from './load.ts';
@@ -62,6 +63,30 @@ const judge = async (
   };
 };
 
+/**
+ * The engine's value lookup (lib/answer/values.ts) as the service runs it: through the same guard
+ * as tenant 1, on the set's database.
+ */
+const findValuesOn =
+  (loaded: LoadedDatabase): NonNullable<EngineInput['findValues']> =>
+  (probe) =>
+    lookUpValues(
+      {
+        dialect: 'postgres',
+        visible: loaded.visible,
+        guard: async (sql, rowCap) =>
+          guardPostgres({
+            sql,
+            catalog: loaded.full,
+            policy: loaded.policy,
+            ...(loaded.policy.requiresScoping ? { tenant: '1' } : {}),
+            rowCap,
+          }),
+        run: async (sql, params) => (await loaded.db.query<Record<string, unknown>>(sql, [...params])).rows,
+      },
+      probe,
+    );
+
 /** The `--ask` questions as a chain of follow-ups to one database, with no gold to judge by. */
 const askedItems = (set: (typeof SETS)[number]): EvalItem[] =>
   asked.map((question, index) => ({
@@ -100,8 +125,9 @@ for (const name of requested) {
     let outcome: Outcome;
     let note = '';
     try {
-      const proposal = proposeBuiltin({
+      const proposal = await builtinEngine.propose({
         question: item.question,
+        findValues: findValuesOn(loaded),
         catalog: loaded.visible,
         dialect: 'postgres',
         history,
@@ -143,8 +169,9 @@ for (const name of requested) {
         if (item.expect === 'answer') {
           let found = false;
           for (const suggestion of proposal.suggestions) {
-            const picked = proposeBuiltin({
+            const picked = await builtinEngine.propose({
               question: suggestion,
+              findValues: findValuesOn(loaded),
               catalog: loaded.visible,
               dialect: 'postgres',
               history: histories.get(item.id) ?? [],

@@ -76,6 +76,34 @@ export interface EngineInput {
   onUsage?: (usage: TokenUsage) => void;
   /** Called once for every call the engine makes to a model provider (counted in usage). */
   onModelCall?: () => void;
+  /**
+   * Looks phrases of the question up among the values of a few text columns, in the caller's
+   * own rows only (lib/answer/values.ts: one probe query through the SQL guard as the caller,
+   * with the row cap and statement timeout of answers). Names of customers, products or places
+   * are a tenant's own and never in the shared index; an engine calls this at most once per
+   * question, for phrases that look like names. Absent: no lookup.
+   */
+  findValues?: (probe: ValueProbe) => Promise<FoundValue[]>;
+}
+
+/** What an engine asks `findValues` to look up. */
+export interface ValueProbe {
+  /** Phrases as the question writes them ("meridian pharma", "PH-T07"). */
+  phrases: string[];
+  /** Text columns of the catalog to look in, likeliest first. */
+  columns: { schema: string; relation: string; column: string }[];
+}
+
+/** A value of the caller's data a phrase names: equal to it (case and accents aside) or, not `exact`, starting with it. */
+export interface FoundValue {
+  /** The phrase, case and accents folded (lib/answer/values.ts `foldValue`). */
+  phrase: string;
+  schema: string;
+  relation: string;
+  column: string;
+  /** The value as stored. */
+  value: string;
+  exact: boolean;
 }
 
 export type ModelData = 'rows' | 'aggregates' | 'schema_only';

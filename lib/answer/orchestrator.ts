@@ -56,12 +56,14 @@ import type {
   ComposedAnswer,
   Engine,
   EngineInput,
+  FoundValue,
   PieceSink,
   Proposal,
   ProposalKind,
   ResultRows,
   SqlProposal,
   TokenUsage,
+  ValueProbe,
 } from './engine.ts';
 import type { Glossary } from './glossary.ts';
 import { readingOf } from './reading.ts';
@@ -69,6 +71,7 @@ import { builtinEngine } from './registry.ts';
 import { type AnsweredBy, rememberSql, reusableSql, type SqlSourceInput } from './sql-cache.ts';
 import { suggestionsFor } from './suggestions.ts';
 import { type AssistantMetadata, priorTurns } from './turns.ts';
+import { lookUpValues } from './values.ts';
 
 /** Rows an answer carries at most in `results`; the guard asks the database for one more. */
 export const RESULT_ROW_CAP = 100;
@@ -440,6 +443,47 @@ const guardAndRun = async (
 };
 
 /**
+ * The engine's value lookup (lib/answer/values.ts): one probe, guarded and run exactly as an
+ * answer's query is (the asker's tenant and scope, the statement timeout cut to the deadline).
+ * A probe that fails finds nothing: the question is then read as without the lookup.
+ */
+const findValuesAs = async (
+  request: AnswerRequest,
+  probe: ValueProbe,
+  timings: Timings,
+  deps: AnswerDependencies,
+): Promise<FoundValue[]> => {
+  const { catalog, tenant } = request;
+  try {
+    const guard = await (deps.guardFor ?? guardOf)(catalog.full.dialect);
+    return await lookUpValues(
+      {
+        dialect: catalog.full.dialect,
+        visible: catalog.visible,
+        guard: async (sql, rowCap) =>
+          guard({
+            sql,
+            catalog: catalog.full,
+            policy: catalog.policy,
+            ...(tenant.tenant !== undefined ? { tenant: tenant.tenant } : {}),
+            ...(tenant.scope !== undefined ? { scope: tenant.scope } : {}),
+            rowCap,
+          }),
+        run: (sql, params) =>
+          timings.measure('db', async () => {
+            const connector = await (deps.connectorFor ?? connectorFor)(request.database);
+            return (await connector.execute(sql, params, deps.limits ?? limitsInTime(request.deadline))).rows;
+          }),
+      },
+      probe,
+    );
+  } catch (error) {
+    logger.warn('the value lookup failed; the question is read without it', { error: error as Error });
+    return [];
+  }
+};
+
+/**
  * Steps 2 to 4 for a proposed query. When the database rejects a query the guard allowed (a
  * wrong column, a type mismatch) and the engine can repair (`Engine.repair`), it gets one
  * round with the error text; the repair goes through the guard like any proposal.
@@ -578,6 +622,7 @@ export const answerQuestion = async (
     },
     ...(database.modelData ? { modelData: database.modelData } : {}),
     ...(database.redactedColumns?.length ? { redactedColumns: database.redactedColumns } : {}),
+    findValues: (probe) => findValuesAs(request, probe, timings, deps),
   };
   const conversation = {
     userId: caller.userId ?? '',

@@ -95,6 +95,19 @@ export interface Dialect extends SystemNames {
   readonly promptNote: string;
   readonly dates: DateSql;
   readonly expressions: ExpressionStyle;
+  /** How the value lookup (lib/answer/values.ts) reads a column as text to match words with. */
+  readonly text: TextSearch;
+}
+
+/** A column's value as text, and folded for matching (lib/answer/values.ts). */
+export interface TextSearch {
+  /** `value` cast to the dialect's text type. */
+  asText(value: string): string;
+  /**
+   * `text` lower-cased, and without accents where the dialect can say it: `accented` and `plain`
+   * are string literals of the same length, each character of the first read as the second's.
+   */
+  folded(text: string, accented: string, plain: string): string;
 }
 
 /**

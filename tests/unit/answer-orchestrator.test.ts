@@ -179,6 +179,50 @@ describe('a question answered from the database', () => {
     expect(Number.isInteger(outcome.answer.execution_time_ms)).toBe(true);
   });
 
+  it("runs an engine's value lookup through the guard as the asker, on the connector, within the answer's limits", async () => {
+    // Arrange: an engine that looks a phrase up before it proposes
+    let found: unknown;
+    const { engine } = fakeEngine(async () => countProposal);
+    engine.propose = async (input) => {
+      found = await input.findValues?.({
+        phrases: ['Ada Moreno'],
+        columns: [{ schema: 'public', relation: 'countries', column: 'name' }],
+      });
+      return countProposal;
+    };
+    const guard = fakeGuard();
+    const { connector, execute } = fakeConnector({ columns: ['probe_column', 'probe_value'], rows: [] });
+    execute.mockResolvedValueOnce({
+      columns: ['probe_column', 'probe_value', 'probe_rank'],
+      rows: [{ probe_column: 0, probe_value: 'Ada Moreno', probe_rank: 0 }],
+      executionMs: 1,
+    });
+
+    // Act
+    await answerQuestion(request(engine), deps(guard, connector));
+
+    // Assert: one probe, guarded for tenant 3 like the answer, then run with what the guard printed
+    const probe = guard.mock.calls[0]![0];
+    expect(probe).toMatchObject({ catalog, policy, tenant: 3, rowCap: 24 });
+    expect(probe.sql).toContain("IN ('ada moreno')");
+    expect(execute.mock.calls[0]).toEqual([
+      expect.stringContaining('AS rewritten LIMIT 25'),
+      [3],
+      { timeoutMs: 1_000 },
+    ]);
+    expect(found).toEqual([
+      {
+        phrase: 'ada moreno',
+        schema: 'public',
+        relation: 'countries',
+        column: 'name',
+        value: 'Ada Moreno',
+        exact: true,
+      },
+    ]);
+    expect(guard).toHaveBeenCalledTimes(2);
+  });
+
   it('passes the scope value to the guard when the policy filters on a scope column', async () => {
     // Arrange
     const guard = fakeGuard();

@@ -14,6 +14,7 @@
 // The types that cross the stages are in types.ts. What it deliberately does not handle is
 // listed in README.md beside this file.
 import type { Engine, EngineInput, PriorTurn, Proposal } from '../engine.ts';
+import { adviceRequest } from './advice.ts';
 import { analyse } from './analyse.ts';
 import { checkIntent } from './check.ts';
 import { isClarification } from './clarify.ts';
@@ -37,6 +38,8 @@ import { scan } from './scan.ts';
 import { durationUnitIn, hasDuration, inUnit, spanRelations, vagueSpan } from './spans.ts';
 import { tokenize } from './tokens.ts';
 import type { Interpretation, Lexicon, Mention, Note } from './types.ts';
+import { type KnownValues, proposeWithValues, type ValuesWanted } from './value-pass.ts';
+import { valueProbeOf } from './values.ts';
 import { joinAnd } from './words.ts';
 
 export const MAX_QUESTION_LENGTH = 1000;
@@ -123,8 +126,9 @@ const readQuestion = (
   return { mentions, interpretation: interpret({ lexicon, analysis, ...(prior ? { prior } : {}) }) };
 };
 
-export const proposeBuiltin = (input: EngineInput): Proposal => {
-  const lexicon = lexiconFor(input.catalog, input.tenantColumn, input.glossary);
+/** The question read as one answer; the second pass of the value lookup passes `known`. */
+export const proposeBuiltin = (input: EngineInput, known?: KnownValues, wanted?: ValuesWanted): Proposal => {
+  const lexicon = known?.lexicon ?? lexiconFor(input.catalog, input.tenantColumn, input.glossary);
   const question = input.question.trim();
   if (question.length === 0) {
     return {
@@ -142,6 +146,8 @@ export const proposeBuiltin = (input: EngineInput): Proposal => {
   if (refused) return refused;
   const talk = conversation(question, lexicon);
   if (talk) return talk;
+  const advice = adviceRequest(question);
+  if (advice) return advice;
 
   let core = withoutTrailingCourtesy(question.replace(leadingCourtesy, ''));
   const ratio = ratioQuestion(core);
@@ -180,12 +186,17 @@ export const proposeBuiltin = (input: EngineInput): Proposal => {
   }
   const first = read(core);
   let { mentions, interpretation } = first;
+  // Words that link to nothing in a question asked back may name values (value-pass.ts).
+  if (wanted && !known && interpretation.kind === 'clarify')
+    Object.assign(wanted, { question: core, probe: valueProbeOf(lexicon, core, mentions) });
   let notes: Note[] = [];
   const ranked = interpretation.kind === 'clarify' ? rankedAggregate(core, readIntent) : undefined;
   if (ranked) interpretation = checkIntent(lexicon, ranked);
   if (interpretation.kind === 'clarify' && interpretation.reason === 'unknown-words') {
     // Readings with evidence (readings.ts): the words that link to nothing read every other way.
     const words = mentions.flatMap((mention) => (mention.kind === 'unknown' ? [mention.text] : []));
+    if (wanted && !known)
+      Object.assign(wanted, { question: core, probe: valueProbeOf(lexicon, core, mentions) });
     const alternatives = alternativesOf(lexicon, core, words, readIntent);
     const best = clearBest(alternatives);
     if (best) {
@@ -263,7 +274,7 @@ export const proposeBuiltin = (input: EngineInput): Proposal => {
     kind: 'sql',
     sql: rendered.rendered.sql,
     description: describeIntent(lexicon, intent),
-    interpretation: interpretationOf(lexicon, intent, mentions, notes),
+    interpretation: interpretationOf(lexicon, intent, mentions, [...(known?.notes ?? []), ...notes]),
     state: stateOf(intent),
     shape: shapeOf(lexicon, intent, rendered.rendered),
   };
@@ -275,6 +286,6 @@ export const builtinEngine: Engine = {
     // Glossary metrics and filters are read with PostgreSQL's parser, loaded on first need.
     const { metrics = {}, filters = {} } = input.glossary ?? {};
     if (Object.keys(metrics).length + Object.keys(filters).length > 0) await prepareGlossarySql();
-    return proposeBuiltin(input);
+    return proposeWithValues(input, proposeBuiltin);
   },
 };

@@ -8,8 +8,9 @@
 //     author.aid, review.business_id → business.business_id), or `<relation>_id` when that
 //     relation's key is `id` (location.restaurant_id → restaurant.id), or a `<x>_name` column of
 //     the relation named x or of the one relation that has it as its key.
-// Inferred keys are marked (`inferred`), and a relation that declares foreign keys keeps only its
-// own: declared keys are preferred whenever there are any.
+// Inferred keys are marked (`inferred`). A relation that declares foreign keys keeps its own, and
+// beside them only a `<relation>_id` column no declared key covers is inferred, to a relation
+// whose key is `id`: declared keys are preferred whenever there are any.
 import type { Catalog, CatalogColumn, CatalogRelation, ForeignKey } from '#lib/core/catalog.ts';
 import { singular, splitIdentifier } from './words.ts';
 
@@ -103,18 +104,24 @@ export const inferKeys = (catalog: Catalog, tenantColumn?: string): InferredKeys
 
   const foreignKeys = new Map<string, InferredForeignKey[]>();
   for (const relation of relations) {
-    if (relation.foreignKeys.length > 0) continue;
+    // A relation that declares foreign keys keeps them; of its other columns only a
+    // `<relation>_id` naming a relation whose key is `id` is a reference (shipments.truck_id →
+    // trucks.id beside its declared shipper_id).
+    const declares = relation.foreignKeys.length > 0;
+    const declared = new Set(relation.foreignKeys.flatMap((foreignKey) => foreignKey.columns));
     const ownKey = keyColumns(relation);
     const found: InferredForeignKey[] = [];
     for (const column of relation.columns) {
-      if (column.name === tenantColumn) continue;
+      if (column.name === tenantColumn || declared.has(column.name)) continue;
+      if (declares && !/_id$/i.test(column.name)) continue;
       // A relation's own single key is not a reference (a link table's columns are: its key is
       // not inferred as one of them).
       if (ownKey.length === 1 && ownKey[0] === column.name) continue;
       const lower = column.name.toLowerCase();
       let owner: { relation: CatalogRelation; column: string } | undefined;
       const owners = (byKeyName.get(lower) ?? []).filter((other) => other !== relation);
-      if (owners.length === 1) owner = { relation: owners[0]!, column: keyColumns(owners[0]!)[0]! };
+      if (owners.length === 1 && !declares)
+        owner = { relation: owners[0]!, column: keyColumns(owners[0]!)[0]! };
       const prefix = /^(.+?)_?(id|name)$/i.exec(column.name);
       if (!owner && prefix) {
         const named = (byName.get(compact(prefix[1]!)) ?? []).filter((other) => other !== relation);
@@ -125,7 +132,11 @@ export const inferKeys = (catalog: Catalog, tenantColumn?: string): InferredKeys
             prefix[2]!.toLowerCase() === 'id'
               ? key[0]
               : target.columns.find((c) => c.name.toLowerCase() === lower)?.name;
-          if (wanted && (prefix[2]!.toLowerCase() !== 'id' || key.length === 1))
+          if (
+            wanted &&
+            (prefix[2]!.toLowerCase() !== 'id' || key.length === 1) &&
+            (!declares || wanted.toLowerCase() === 'id')
+          )
             owner = { relation: target, column: wanted };
         }
       }

@@ -220,6 +220,9 @@ export const groupAt = (
   // "placed by", "cited by": `by` after a participle names who did it, not a grouping.
   const before = wordAt(tokens, index - 1) ?? '';
   if (word === 'by' && (agentVerbs.test(before) || participle(before))) return undefined;
+  // "books by Harriet Oakes", "total spend by Acme Logistics": a value after `by` is whose rows.
+  const after = word === 'by' ? longestSchemaAt(lexicon, tokens, index + 1, 1) : undefined;
+  if (after?.entries.every((entry) => entry.kind === 'value')) return undefined;
   if (adverbUnits[word]) return { kind: 'group', unit: adverbUnits[word], at: index, end: index + 1 };
   // "which month of 2024 had the fewest bookings": one row per month, ranked.
   const unitAfter = unitAt(tokens, index + 1);

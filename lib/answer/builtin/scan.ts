@@ -21,6 +21,7 @@ import {
   timeAdverbs,
   unitWords,
 } from './phrases.ts';
+import { lightVerbAt } from './roles.ts';
 import type { Entry, Lexicon, Mention, MentionOf, Token } from './types.ts';
 import { lexicalDatabase } from './wordnet.ts';
 import { anaphora, fillers, phraseKey, stopwords } from './words.ts';
@@ -298,7 +299,7 @@ export const scan = (lexicon: Lexicon, given: readonly Token[], now: Date): Ment
         });
       } else if (
         (token.cased === undefined || index === 0) &&
-        (roleOf(word) === 'filler' || misspelledFiller(word)) &&
+        (roleOf(word) === 'filler' || misspelledFiller(word) || lightVerbAt(lexicon, tokens, index)) &&
         // "total spend of customers": right after a total or an average, a word names the measure
         // (an adverb does not: "how much is still owed").
         !(
@@ -307,7 +308,7 @@ export const scan = (lexicon: Lexicon, given: readonly Token[], now: Date): Ment
           (mentions[mentions.length - 1] as MentionOf<'aggregate'>).fn !== 'count'
         )
       ) {
-        if (lexicalDatabase()?.dominantClass(word) === 'v')
+        if (lexicalDatabase()?.dominantClass(word) === 'v' || lightVerbAt(lexicon, tokens, index))
           mentions.push({ kind: 'verb', text: word, at: index, end: index + 1 });
         index += 1;
       } else {

@@ -30,6 +30,11 @@ export const mysql: Dialect = {
     isoWeekday: (value) => `WEEKDAY(${value}) + 1`,
     isoWeek: (value) => `YEARWEEK(${value}, 3)`,
   },
+  text: {
+    asText: (value) => `CAST(${value} AS CHAR)`,
+    // Case only: the column's collation decides accents.
+    folded: (text) => `LOWER(${text})`,
+  },
   expressions: {
     ownOperators: false,
     // MySQL subtracts dates as numbers (20240105 - 20231231): only whole days of two dates say it.

@@ -37,6 +37,10 @@ export const postgres: Dialect = {
     isoWeekday: (value) => `EXTRACT(ISODOW FROM ${value})`,
     isoWeek: (value) => `EXTRACT(ISOYEAR FROM ${value}) * 100 + EXTRACT(WEEK FROM ${value})`,
   },
+  text: {
+    asText: (value) => `CAST(${value} AS text)`,
+    folded: (text, accented, plain) => `translate(lower(${text}), ${accented}, ${plain})`,
+  },
   expressions: {
     ownOperators: true,
     temporalArithmetic: true,
