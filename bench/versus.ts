@@ -1,4 +1,4 @@
-// npm run bench:versus -- <other checkout> [--rounds 4] [--tolerance 5] [--only a,g,i,c] [--cold-runs 15]
+// npm run bench:versus -- <other checkout> [--rounds 3] [--tolerance 5] [--only a,g,i,c] [--cold-runs 15]
 //
 // The figures a restructuring could move, for two checkouts side by side: A is the other checkout
 // (with its own node_modules), B this one. Every measurement runs in a fresh child process of the
@@ -40,11 +40,11 @@ import type { Timing, VersusChildResult, VersusInput } from './versus-child.ts';
 const run = promisify(execFile);
 
 const usage =
-  'usage: npm run bench:versus -- <other checkout> [--rounds 4] [--tolerance 5] [--only a,g,i,c] [--cold-runs 15] [--guard-passes 20] [--builtin-rounds 30]';
+  'usage: npm run bench:versus -- <other checkout> [--rounds 3] [--tolerance 5] [--only a,g,i,c] [--cold-runs 15] [--guard-passes 20] [--builtin-rounds 30]';
 const { values, positionals } = parseArgs({
   allowPositionals: true,
   options: {
-    rounds: { type: 'string', default: '4' },
+    rounds: { type: 'string', default: '3' },
     tolerance: { type: 'string', default: '5' },
     only: { type: 'string', default: 'a,g,i,c' },
     'cold-runs': { type: 'string', default: '15' },
@@ -302,9 +302,11 @@ const verdictOf = (ratio: number): string => {
 };
 
 const report = (): string => {
-  const digits = (unit: Series['unit']) => (unit === 'µs' ? 1 : 3);
+  // µs and cold imports to a tenth; per-call milliseconds to the microsecond.
   const cell = (values: number[], unit: Series['unit']) =>
-    values.length === 0 ? '—' : `${fixed(median(values), digits(unit))} ${unit}`;
+    values.length === 0
+      ? '—'
+      : `${fixed(median(values), unit === 'µs' || median(values) >= 10 ? 1 : 3)} ${unit}`;
   const rows = [...series.values()].map((entry) => {
     const wallRatio = median(entry.wall.B) / median(entry.wall.A);
     const hasCpu = entry.cpu.A.length > 0 && entry.cpu.B.length > 0;
@@ -426,6 +428,10 @@ const main = async (): Promise<void> => {
     '\n(a): per process, the median round of the full chain minus that of the bare handler; (g), (i): per process, the p50 per call.',
   );
   console.log(`${loadLine()}; ${fixed((performance.now() - started) / 1000, 0)} s in all.`);
+  if (loadavg()[0]! > availableParallelism())
+    console.log(
+      'The machine is busier than its cores: wall-clock time waits for them, read the CPU columns.',
+    );
 };
 
 await main();
