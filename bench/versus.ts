@@ -34,7 +34,7 @@ import { parseArgs, promisify } from 'node:util';
 import { demoQuestions } from './builtin.ts';
 import type { ChainResult } from './chain-child.ts';
 import { type ColdComparison, compareCold, DEFAULT_FUNCTIONS } from './cold-compare.ts';
-import { exited, fixed, median, nextMessage, root, table } from './common.ts';
+import { exited, fixed, median, nextMessage, percentile, root, table } from './common.ts';
 import type { Timing, VersusChildResult, VersusInput } from './versus-child.ts';
 
 const run = promisify(execFile);
@@ -293,42 +293,53 @@ const measureCold = async (checkouts: [Checkout, Checkout]): Promise<void> => {
 
 // ---- Report --------------------------------------------------------------------------------
 
-const verdictOf = (ratio: number): string => {
-  if (!Number.isFinite(ratio)) return '—';
+/** The middle half of a checkout's samples (nearest rank: the smallest and largest of three). */
+const spread = (values: number[]): [number, number] => [percentile(values, 25), percentile(values, 75)];
+
+/**
+ * B / A of the medians against the tolerance. Outside it while the middle halves of A's and B's
+ * samples overlap, the verdict carries a "?": the difference is within the noise of this run, and
+ * more rounds tell.
+ */
+const verdictOf = (a: number[], b: number[]): string => {
+  const ratio = median(b) / median(a);
+  if (a.length === 0 || b.length === 0 || !Number.isFinite(ratio)) return '—';
   if (Math.abs(ratio - 1) <= tolerance) return 'within';
+  const [aLow, aHigh] = spread(a);
+  const [bLow, bHigh] = spread(b);
+  const unsure = aLow <= bHigh && bLow <= aHigh ? '?' : '';
   return ratio > 1
-    ? `SLOWER (+${fixed((ratio - 1) * 100, 0)} %)`
-    : `faster (−${fixed((1 - ratio) * 100, 0)} %)`;
+    ? `SLOWER${unsure} (+${fixed((ratio - 1) * 100, 0)} %)`
+    : `faster${unsure} (−${fixed((1 - ratio) * 100, 0)} %)`;
 };
 
 const report = (): string => {
   // µs and cold imports to a tenth; per-call milliseconds to the microsecond.
-  const cell = (values: number[], unit: Series['unit']) =>
-    values.length === 0
-      ? '—'
-      : `${fixed(median(values), unit === 'µs' || median(values) >= 10 ? 1 : 3)} ${unit}`;
-  const rows = [...series.values()].map((entry) => {
-    const wallRatio = median(entry.wall.B) / median(entry.wall.A);
-    const hasCpu = entry.cpu.A.length > 0 && entry.cpu.B.length > 0;
-    const cpuRatio = hasCpu ? median(entry.cpu.B) / median(entry.cpu.A) : Number.NaN;
-    return [
-      entry.name,
-      cell(entry.wall.A, entry.unit),
-      cell(entry.wall.B, entry.unit),
-      fixed(wallRatio, 3),
-      verdictOf(wallRatio),
-      cell(entry.cpu.A, entry.unit),
-      cell(entry.cpu.B, entry.unit),
-      hasCpu ? fixed(cpuRatio, 3) : '—',
-      verdictOf(cpuRatio),
-      `${entry.wall.A.length} / ${entry.wall.B.length}`,
-    ];
-  });
+  const number = (value: number, unit: Series['unit']) => fixed(value, unit === 'µs' || value >= 10 ? 1 : 3);
+  const cell = (values: number[], unit: Series['unit']) => {
+    if (values.length === 0) return '—';
+    const [low, high] = spread(values);
+    return `${number(median(values), unit)} ${unit} (${number(low, unit)}–${number(high, unit)})`;
+  };
+  const ratio = (a: number[], b: number[]) =>
+    a.length > 0 && b.length > 0 ? fixed(median(b) / median(a), 3) : '—';
+  const rows = [...series.values()].map((entry) => [
+    entry.name,
+    cell(entry.wall.A, entry.unit),
+    cell(entry.wall.B, entry.unit),
+    ratio(entry.wall.A, entry.wall.B),
+    verdictOf(entry.wall.A, entry.wall.B),
+    cell(entry.cpu.A, entry.unit),
+    cell(entry.cpu.B, entry.unit),
+    ratio(entry.cpu.A, entry.cpu.B),
+    verdictOf(entry.cpu.A, entry.cpu.B),
+    `${entry.wall.A.length} / ${entry.wall.B.length}`,
+  ]);
   return table(
     [
       'Figure',
-      'A median',
-      'B median',
+      'A median (middle half)',
+      'B median (middle half)',
       'B / A',
       `±${values.tolerance} %`,
       'CPU A',
@@ -398,7 +409,8 @@ const main = async (): Promise<void> => {
       ['g', (checkout) => measureGuard(checkout, env)],
       ['i', (checkout) => measureBuiltin(checkout, env)],
     ];
-    for (let round = 0; round < rounds; round++) {
+    const timedInRounds = groups.some(([key]) => only.has(key));
+    for (let round = 0; timedInRounds && round < rounds; round++) {
       const roundStarted = performance.now();
       const order = round % 2 === 0 ? checkouts : ([b, a] as const);
       const line: string[] = [];
@@ -425,7 +437,8 @@ const main = async (): Promise<void> => {
   for (const entry of series.values())
     if (entry.notes.size > 0) console.log(`  ${entry.name}: ${[...entry.notes].join('; ')}`);
   console.log(
-    '\n(a): per process, the median round of the full chain minus that of the bare handler; (g), (i): per process, the p50 per call.',
+    '\n(a): per process, the median round of the full chain minus that of the bare handler; (g), (i): per process, the p50 per call.\n' +
+      'A verdict with "?": outside the tolerance, but the middle halves of A and B overlap (noise of this run; more rounds tell).',
   );
   console.log(`${loadLine()}; ${fixed((performance.now() - started) / 1000, 0)} s in all.`);
   if (loadavg()[0]! > availableParallelism())
