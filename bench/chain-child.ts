@@ -30,6 +30,9 @@ export interface ChainResult {
   /** µs per request of each round. */
   bareUs: number[];
   fullUs: number[];
+  /** CPU µs (user + system) per request of each round, which other work on the machine inflates less. */
+  bareCpuUs: number[];
+  fullCpuUs: number[];
   /** GetCommand calls per request through the full chain once warm. */
   callsPerRequest: number;
   /** The limiter's UpdateCommand calls per request through the full chain. */
@@ -125,10 +128,14 @@ if (check.statusCode !== 200) throw new Error(`branding handler answered ${check
 const checkBare = await bare();
 if (checkBare.body !== check.body) throw new Error('bare and full responses differ');
 
-const timeLoop = async (fn: () => Promise<unknown>, iterations: number): Promise<number> => {
+/** Wall-clock and CPU µs per call of `iterations` sequential awaited calls. */
+const timeLoop = async (fn: () => Promise<unknown>, iterations: number): Promise<[number, number]> => {
+  const cpu = process.cpuUsage();
   const started = performance.now();
   for (let i = 0; i < iterations; i++) await fn();
-  return ((performance.now() - started) * 1000) / iterations;
+  const wall = performance.now() - started;
+  const used = process.cpuUsage(cpu);
+  return [(wall * 1000) / iterations, (used.user + used.system) / iterations];
 };
 
 await timeLoop(bare, WARMUP);
@@ -136,6 +143,8 @@ await timeLoop(full, WARMUP);
 
 const bareUs: number[] = [];
 const fullUs: number[] = [];
+const bareCpuUs: number[] = [];
+const fullCpuUs: number[] = [];
 let fullCalls = 0;
 let limiterCalls = 0;
 for (let round = 0; round < ROUNDS; round++) {
@@ -144,9 +153,13 @@ for (let round = 0; round < ROUNDS; round++) {
   for (const variant of order) {
     dynamo.resetHistory(); // the mock records every call; keep that memory flat
     if (variant === 'bare') {
-      bareUs.push(await timeLoop(bare, ITERATIONS));
+      const [wall, cpu] = await timeLoop(bare, ITERATIONS);
+      bareUs.push(wall);
+      bareCpuUs.push(cpu);
     } else {
-      fullUs.push(await timeLoop(full, ITERATIONS));
+      const [wall, cpu] = await timeLoop(full, ITERATIONS);
+      fullUs.push(wall);
+      fullCpuUs.push(cpu);
       fullCalls += dynamo.commandCalls(GetCommand).length;
       limiterCalls += dynamo.commandCalls(UpdateCommand).length;
     }
@@ -159,6 +172,8 @@ const result: ChainResult = {
   iterationsPerRound: ITERATIONS,
   bareUs,
   fullUs,
+  bareCpuUs,
+  fullCpuUs,
   callsPerRequest: fullCalls / (ROUNDS * ITERATIONS),
   limiterCallsPerRequest: limiterCalls / (ROUNDS * ITERATIONS),
 };

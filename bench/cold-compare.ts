@@ -8,7 +8,8 @@
 //
 // Prints, per function, each build's median and p90 import time and the ratio B / A of medians,
 // for wall-clock time and for the CPU time the import used (user + system), which a machine busy
-// with other work inflates far less.
+// with other work inflates far less. bench/versus.ts runs `compareCold` on builds of two checkouts,
+// each imported by its own checkout's Node.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
@@ -32,6 +33,8 @@ interface Build {
   dir: string;
   extracted: string;
   template: { Resources: Record<string, { Type: string; Properties: Record<string, unknown> }> };
+  /** The checkout whose Node imports the bundles, as their working directory (this one by default). */
+  checkout: string;
 }
 
 const environmentOf = (build: Build, functionName: string): Record<string, string> => {
@@ -63,18 +66,97 @@ const bundleOf = async (build: Build, functionName: string): Promise<string> => 
   return join(functions, entry);
 };
 
-/** Wall-clock and CPU milliseconds (user + system) of one import in a fresh process. */
-const importMs = async (file: string, environment: Record<string, string>): Promise<[number, number]> => {
+/** Wall-clock and CPU milliseconds (user + system) of one import in a fresh process of `checkout`'s Node. */
+const importMs = async (
+  file: string,
+  environment: Record<string, string>,
+  checkout: string,
+): Promise<[number, number]> => {
   const { stdout } = await run(
-    nodeBin,
+    checkout === root ? nodeBin : join(checkout, 'node_modules/.bin/node'),
     ['--input-type=module', '-e', probeSource, pathToFileURL(file).href],
     {
-      cwd: root,
+      cwd: checkout,
       timeout: 30_000,
-      env: { PATH: projectPath(), HOME: process.env.HOME ?? '/tmp', ...environment },
+      env: {
+        PATH:
+          checkout === root
+            ? projectPath()
+            : `${join(checkout, 'node_modules/.bin')}:${process.env.PATH ?? ''}`,
+        HOME: process.env.HOME ?? '/tmp',
+        ...environment,
+      },
     },
   );
   return JSON.parse(stdout) as [number, number];
+};
+
+/** One function's imports: wall-clock and CPU ms of each fresh process, per build (A, B). */
+export interface ColdComparison {
+  functionName: string;
+  wall: [number[], number[]];
+  cpu: [number[], number[]];
+}
+
+export const DEFAULT_FUNCTIONS = ['chatMessage', 'conversationMessage', 'stream'];
+
+/**
+ * Imports `functions` of two packaged builds (`serverless package --package <dir>` folders) in
+ * `runs` fresh processes each, interleaved, after one unmeasured import each. `checkouts` name
+ * whose Node imports each build (this checkout's by default).
+ */
+export const compareCold = async (options: {
+  dirs: [string, string];
+  runs: number;
+  functions?: string[];
+  checkouts?: [string, string];
+  onResult?: (comparison: ColdComparison) => void;
+}): Promise<ColdComparison[]> => {
+  const scratch = join(root, 'node_modules', '.cache', `tabletalk-cold-compare-${process.pid}`);
+  rmSync(scratch, { recursive: true, force: true });
+  const builds: Build[] = options.dirs.map((dir, index) => ({
+    label: index === 0 ? 'A' : 'B',
+    dir,
+    extracted: join(scratch, String(index)),
+    template: JSON.parse(readFileSync(join(dir, 'cloudformation-template-update-stack.json'), 'utf8')),
+    checkout: options.checkouts?.[index] ?? root,
+  }));
+  const comparisons: ColdComparison[] = [];
+  try {
+    for (const functionName of options.functions ?? DEFAULT_FUNCTIONS) {
+      const targets = await Promise.all(
+        builds.map(async (build) => ({
+          build,
+          file: await bundleOf(build, functionName),
+          environment: environmentOf(build, functionName),
+          samples: [] as number[],
+          cpu: [] as number[],
+        })),
+      );
+      const once = (target: (typeof targets)[number]) =>
+        importMs(target.file, target.environment, target.build.checkout);
+      // One unmeasured import each: the files are in the page cache for both.
+      for (const target of targets) await once(target);
+      for (let index = 0; index < options.runs; index += 1) {
+        const order = index % 2 === 0 ? targets : [...targets].reverse();
+        for (const target of order) {
+          const [wall, cpu] = await once(target);
+          target.samples.push(wall);
+          target.cpu.push(cpu);
+        }
+      }
+      const comparison: ColdComparison = {
+        functionName,
+        wall: [targets[0]!.samples, targets[1]!.samples],
+        cpu: [targets[0]!.cpu, targets[1]!.cpu],
+      };
+      options.onResult?.(comparison);
+      comparisons.push(comparison);
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+  return comparisons;
 };
 
 const main = async () => {
@@ -82,48 +164,25 @@ const main = async () => {
     allowPositionals: true,
     options: {
       runs: { type: 'string', default: '21' },
-      functions: { type: 'string', default: 'chatMessage,conversationMessage,stream' },
+      functions: { type: 'string', default: DEFAULT_FUNCTIONS.join(',') },
     },
   });
   if (positionals.length !== 2) throw new Error('usage: node bench/cold-compare.ts <dirA> <dirB> [--runs N]');
-  const scratch = join(root, 'node_modules', '.cache', 'tabletalk-cold-compare');
-  rmSync(scratch, { recursive: true, force: true });
-  const builds: Build[] = positionals.map((dir, index) => ({
-    label: index === 0 ? 'A' : 'B',
-    dir,
-    extracted: join(scratch, String(index)),
-    template: JSON.parse(readFileSync(join(dir, 'cloudformation-template-update-stack.json'), 'utf8')),
-  }));
   const runs = Number(values.runs);
-  console.log(`A = ${builds[0]!.dir}\nB = ${builds[1]!.dir}\n${runs} fresh processes each, interleaved\n`);
+  console.log(`A = ${positionals[0]}\nB = ${positionals[1]}\n${runs} fresh processes each, interleaved\n`);
   console.log('| function | A median (p90) | B median (p90) | B / A | CPU A | CPU B | CPU B / A |');
   console.log('|---|---|---|---|---|---|---|');
-  for (const functionName of values.functions.split(',')) {
-    const targets = await Promise.all(
-      builds.map(async (build) => ({
-        file: await bundleOf(build, functionName),
-        environment: environmentOf(build, functionName),
-        samples: [] as number[],
-        cpu: [] as number[],
-      })),
-    );
-    // One unmeasured import each: the files are in the page cache for both.
-    for (const target of targets) await importMs(target.file, target.environment);
-    for (let index = 0; index < runs; index += 1) {
-      const order = index % 2 === 0 ? targets : [...targets].reverse();
-      for (const target of order) {
-        const [wall, cpu] = await importMs(target.file, target.environment);
-        target.samples.push(wall);
-        target.cpu.push(cpu);
-      }
-    }
-    const [a, b] = targets.map((target) => target.samples);
-    const [cpuA, cpuB] = targets.map((target) => median(target.cpu));
-    console.log(
-      `| ${functionName} | ${fixed(median(a!), 1)} ms (${fixed(percentile(a!, 90), 1)}) | ${fixed(median(b!), 1)} ms (${fixed(percentile(b!, 90), 1)}) | ${fixed(median(b!) / median(a!), 2)} | ${fixed(cpuA!, 1)} ms | ${fixed(cpuB!, 1)} ms | ${fixed(cpuB! / cpuA!, 2)} |`,
-    );
-  }
-  rmSync(scratch, { recursive: true, force: true });
+  await compareCold({
+    dirs: [positionals[0]!, positionals[1]!],
+    runs,
+    functions: values.functions.split(','),
+    onResult: ({ functionName, wall: [a, b], cpu }) => {
+      const [cpuA, cpuB] = cpu.map((samples) => median(samples));
+      console.log(
+        `| ${functionName} | ${fixed(median(a), 1)} ms (${fixed(percentile(a, 90), 1)}) | ${fixed(median(b), 1)} ms (${fixed(percentile(b, 90), 1)}) | ${fixed(median(b) / median(a), 2)} | ${fixed(cpuA!, 1)} ms | ${fixed(cpuB!, 1)} ms | ${fixed(cpuB! / cpuA!, 2)} |`,
+      );
+    },
+  });
 };
 
-await main();
+if (import.meta.main) await main();

@@ -102,6 +102,15 @@ const corpusPolicy = async () => {
   });
 };
 
+/** The guard as the warm figure calls it: the corpus catalog and policy, one tenant and scope, the parser loaded. */
+export const corpusGuard = async () => {
+  const { guardPostgres, loadPostgresParser } = await import('#lib/dialects/postgres/sql-guard.ts');
+  await loadPostgresParser();
+  const catalog = JSON.parse(readFileSync(corpusPath('catalog.json'), 'utf8'));
+  const policy = await corpusPolicy();
+  return (sql: string) => guardPostgres({ sql, catalog, policy, tenant: 1, scope: 'alice', rowCap: ROW_CAP });
+};
+
 const measureWarm = async (): Promise<{
   p50: number;
   p99: number;
@@ -109,23 +118,13 @@ const measureWarm = async (): Promise<{
   samples: number;
   queries: number;
 }> => {
-  const { guardPostgres, loadPostgresParser } = await import('#lib/dialects/postgres/sql-guard.ts');
-  await loadPostgresParser();
-  const catalog = JSON.parse(readFileSync(corpusPath('catalog.json'), 'utf8'));
-  const policy = await corpusPolicy();
+  const guard = await corpusGuard();
   const queries = corpus();
   const times: number[] = [];
   for (let pass = 0; pass < WARM_PASSES + 2; pass++) {
     for (const { sql } of queries) {
       const started = performance.now();
-      const outcome = await guardPostgres({
-        sql,
-        catalog,
-        policy,
-        tenant: 1,
-        scope: 'alice',
-        rowCap: ROW_CAP,
-      });
+      const outcome = await guard(sql);
       const elapsed = performance.now() - started;
       if (!outcome.allowed) throw new Error(`corpus query refused: ${outcome.code} ${sql}`);
       if (pass >= 2) times.push(elapsed); // two warm-up passes
