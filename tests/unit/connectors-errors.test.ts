@@ -73,6 +73,9 @@ describe('query errors', () => {
       redact,
     );
     expect(timeout.message).toBe('The database query timed out');
+    // node-postgres's client-side query_timeout, when the server does not answer at all.
+    const unanswered = queryFailed(driver('Query read timeout', {}), redact);
+    expect(unanswered).toMatchObject({ kind: 'DB_QUERY_FAILED', detail: 'QUERY_TIMEOUT' });
     const costly = tooExpensive(123_456_789.5, 10_000_000);
     expect(costly).toMatchObject({ kind: 'DB_QUERY_FAILED', detail: 'QUERY_TOO_EXPENSIVE' });
     expect(costly.message).not.toMatch(/\d/);

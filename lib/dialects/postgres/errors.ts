@@ -13,8 +13,9 @@ export const POSTGRES_CODES: DriverCodes = {
     if (code === '53300') return 'TOO_MANY_CONNECTIONS';
     return undefined;
   },
-  // 57014 query_canceled: the statement_timeout.
-  queryTimeout: ({ code }) => code === '57014',
+  // 57014 query_canceled: the statement_timeout; pg's own "Query read timeout": its client-side
+  // query_timeout, when the server does not answer in time.
+  queryTimeout: ({ code, message }) => code === '57014' || /query read timeout/i.test(message),
   // 57P01 admin_shutdown, 57P02 crash_shutdown, 57P03 cannot_connect_now.
   connectionLost: ({ code, message }) =>
     ['57P01', '57P02', '57P03'].includes(code ?? '') || /connection terminated/i.test(message),
