@@ -14,7 +14,7 @@
 // guard parses and reprints the whole query before anything runs.
 import type { Catalog, DialectName } from '#lib/core/catalog.ts';
 import { dialectNamed } from '#lib/dialects/index.ts';
-import type { GuardOutcome } from '#lib/sql/types.ts';
+import { type GuardOutcome, MAX_SQL_LENGTH } from '#lib/sql/types.ts';
 import type { FoundValue, ValueProbe } from './engine.ts';
 
 /** Limits of one probe: phrases, columns, rows read back. */
@@ -101,7 +101,13 @@ export const probeQuery = (
       `WHERE probe_folded IN (${exactList}) OR ${prefixes.join(' OR ')}`
     );
   });
-  return { sql: `${branches.join(' UNION ')} ORDER BY probe_rank, probe_column`, phrases, columns };
+  // Within the guard's length limit: the columns asked for first are kept, the rest left out.
+  let kept = branches.length;
+  const sqlOf = (count: number) =>
+    `${branches.slice(0, count).join(' UNION ')} ORDER BY probe_rank, probe_column`;
+  while (kept > 1 && sqlOf(kept).length > MAX_SQL_LENGTH) kept -= 1;
+  if (sqlOf(kept).length > MAX_SQL_LENGTH) return undefined;
+  return { sql: sqlOf(kept), phrases, columns: columns.slice(0, kept) };
 };
 
 /**

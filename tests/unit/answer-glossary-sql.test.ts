@@ -6,6 +6,7 @@
 import { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { glossaryIndex } from '#lib/answer/builtin/glossary.ts';
+import { printExpr } from '#lib/answer/builtin/glossary-expr.ts';
 import { prepareGlossarySql, readDefinition } from '#lib/answer/builtin/glossary-sql.ts';
 import type { Proposal } from '#lib/answer/engine.ts';
 import type { Glossary } from '#lib/answer/glossary.ts';
@@ -338,10 +339,21 @@ describe('what is not a pure expression of one relation is not read', () => {
     ['filter', 'orders.org_id = 2', 'no column org_id'],
     ['filter', 'orders.status', 'a filter is a condition'],
     ['filter', 'orders.status = $1', 'the expression ParamRef'],
+    // Names every JavaScript object has are no functions of the list.
+    ['metric', 'SUM(constructor(orders.id))', 'the function constructor'],
+    ['filter', 'abs("toString"(orders.id)) > 1', 'the function toString'],
   ] as const)('%s %s', (kind, sql, reason) => {
     const catalog = sql.includes('leases') ? lettingsCatalog : shopCatalog;
     const read = readDefinition(catalog, kind, 'term', sql, SHOP_TENANT_COLUMN);
     expect(read).toEqual({ rejected: expect.stringContaining(reason) });
+  });
+
+  it('prints a sign before a signed operand in parentheses, never as a comment (--)', () => {
+    const read = readDefinition(shopCatalog, 'filter', 'term', '- -orders.id > 5', SHOP_TENANT_COLUMN);
+    if ('rejected' in read) throw new Error(read.rejected);
+    const printed = printExpr(read.expr, 'postgres', (column) => `o.${column}`, new Map());
+    expect(printed).toBe('-(-o.id) > 5');
+    expect(printed).not.toContain('--');
   });
 
   it('drops a rejected entry from the glossary the engine uses, keeping the others', () => {

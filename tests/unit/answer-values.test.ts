@@ -12,6 +12,7 @@ import type { Catalog } from '#lib/core/catalog.ts';
 import { effectivePolicy } from '#lib/core/row-policy.ts';
 import { guardMysql } from '#lib/dialects/mysql/sql-guard.ts';
 import { guardPostgres } from '#lib/dialects/postgres/sql-guard.ts';
+import { MAX_SQL_LENGTH } from '#lib/sql/types.ts';
 import { askOn, FIXTURE_NOW, sqlOf } from '../fixtures/catalogs/ask.ts';
 import { catalogOf, col } from '../fixtures/catalogs/define.ts';
 import { lettingsCatalog as lettings, libraryCatalog as library } from '../fixtures/catalogs/unseen.ts';
@@ -112,6 +113,36 @@ describe('the probe: one query both guards accept, tenant-filtered, phrases only
     if (!guarded.allowed) throw new Error(guarded.message);
     expect(guarded.sql).toMatch(/agency_id/);
     expect(guarded.params.map(String)).toContain('1');
+  });
+
+  it('keeps the probe within the length the guard reads, leaving out the last columns asked for', async () => {
+    const phrases = [
+      'saint marys general',
+      'riverside property',
+      'mill lane',
+      'north',
+      'south',
+      'east',
+      'west',
+      'zurich',
+    ];
+    const many = Array.from({ length: 24 }, (_, index) => ({
+      schema: 'public',
+      relation: index % 2 === 0 ? 'tenants' : 'properties',
+      column: index % 2 === 0 ? 'last_name' : 'city',
+    }));
+    const query = probeQuery('postgres', lettings, { phrases, columns: many })!;
+    expect(query.sql.length).toBeLessThanOrEqual(MAX_SQL_LENGTH);
+    expect(query.columns.length).toBeGreaterThan(0);
+    expect(query.columns.length).toBeLessThan(many.length);
+    const guarded = await guardPostgres({
+      sql: query.sql,
+      catalog: lettings,
+      policy,
+      tenant: '1',
+      rowCap: 24,
+    });
+    expect(guarded.allowed).toBe(true);
   });
 
   it('reads exact matches always, prefix matches only when the rows were not cut', () => {

@@ -154,7 +154,11 @@ export const printExpr = (
         return 'NULL';
       case 'op': {
         if (!style.ownOperators && POSTGRES_OPERATORS.has(e.op)) return unprintable();
-        if (!e.left) return `${e.op}${side(e.right)}`;
+        if (!e.left) {
+          // A sign before a signed operand is parenthesised: `--` would start a comment.
+          const operand = side(e.right);
+          return /^[-+]/.test(operand) ? `${e.op}(${operand})` : `${e.op}${operand}`;
+        }
         if (
           !style.temporalArithmetic &&
           ARITHMETIC.has(e.op) &&

@@ -273,7 +273,8 @@ const toExpr = (value: unknown, reading: Reading, inAggregate: boolean): Expr =>
           return reject(fn);
         return { k: 'extract', field: name, arg: sub(arg) };
       }
-      const arity = SCALARS[fn];
+      // (Own keys only: `constructor` and `toString` are properties of every object.)
+      const arity = Object.hasOwn(SCALARS, fn) ? SCALARS[fn] : undefined;
       if (!arity) return reject(`the function ${names.join('.')}`);
       if (args.length < arity[0] || args.length > arity[1])
         return reject(`${fn} of ${args.length} arguments`);
