@@ -7,7 +7,7 @@
 // What it enforces (docs/design.md "Tenant filtering and the SQL guard"):
 // - SELECT only, at every level: no SELECT INTO, no FOR UPDATE/SHARE, no TABLESAMPLE, no
 //   data-modifying CTE, no placeholders;
-// - functions, operators, casts and SQL value keywords from allowlists (lib/sql/functions.ts),
+// - functions, operators, casts and SQL value keywords from allowlists (lib/dialects/postgres/functions.ts),
 //   unqualified or `pg_catalog.` only; no function whose name a user function also has;
 // - relations: each FROM reference is resolved as PostgreSQL resolves it (a CTE of an enclosing
 //   WITH when unqualified and visible there, else a relation of the catalog's default schema or
