@@ -326,8 +326,13 @@ try {
 
   if (flags.offline) {
     const offlinePort = await freePort();
+    // serverless-offline's own Lambda port too, so that two smoke runs on one machine do not meet.
+    const lambdaPort = await freePort();
     console.log(`Starting npm run offline on port ${offlinePort} beside it…`);
-    offline = startClean('npm run offline', ['run', 'offline'], { OFFLINE_PORT: String(offlinePort) });
+    offline = startClean('npm run offline', ['run', 'offline'], {
+      OFFLINE_PORT: String(offlinePort),
+      OFFLINE_LAMBDA_PORT: String(lambdaPort),
+    });
     // "listening on" is also printed for the Lambda port before the HTTP server is up.
     await waitFor(offline, /Server ready/);
     await bufferedRoutes(`http://127.0.0.1:${offlinePort}/api/v1`, demo, 'npm run offline');
