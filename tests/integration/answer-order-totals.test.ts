@@ -4,19 +4,14 @@
 // passed through the guard of the dialect as tenant 1 and run on PGlite, on a PostgreSQL server
 // (TABLETALK_TEST_POSTGRES_URL) and on MySQL/MariaDB (TABLETALK_TEST_MYSQL_URL); the numbers are
 // the seed's own, tenant 2's orders never counted.
-import { PGlite } from '@electric-sql/pglite';
-import mysql from 'mysql2/promise';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { proposeBuiltin } from '#lib/answer/builtin/index.ts';
 import { effectivePolicy } from '#lib/core/row-policy.ts';
 import { guardMysql } from '#lib/dialects/mysql/sql-guard.ts';
 import { guardPostgres } from '#lib/dialects/postgres/sql-guard.ts';
 import { catalogOf, col, type TableSpec } from '../fixtures/catalogs/define.ts';
-import { uniqueName } from './sql-mysql-harness.ts';
+import { onEachEngine, type Runner } from '../helpers/each-engine.ts';
 
-const POSTGRES_URL = process.env.TABLETALK_TEST_POSTGRES_URL;
-const MYSQL_URL = process.env.TABLETALK_TEST_MYSQL_URL;
 const NOW = new Date('2026-03-15T12:00:00Z');
 
 const tables: TableSpec[] = [
@@ -55,8 +50,6 @@ const policy = effectivePolicy({
   tenantFilterColumn: 'store_id',
   policy: { tenant_column: 'store_id', tables: {} },
 });
-
-type Runner = (sql: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
 
 /** The one number the engine's answer to `question` comes to, run as tenant 1. */
 const answer = async (
@@ -99,67 +92,4 @@ const suite = (dialect: 'postgres' | 'mysql', schema: () => string, run: () => R
   });
 };
 
-describe('orders with a money column named total, on PGlite', () => {
-  let db: PGlite;
-  beforeAll(async () => {
-    db = new PGlite();
-    await db.exec(ddl);
-  });
-  afterAll(async () => {
-    await db.close();
-  });
-  suite(
-    'postgres',
-    () => 'public',
-    () => async (sql, params) => (await db.query<Record<string, unknown>>(sql, params)).rows,
-  );
-});
-
-describe.runIf(POSTGRES_URL)('orders with a money column named total, on PostgreSQL', () => {
-  const schema = uniqueName('order_totals');
-  let client: pg.Client;
-  beforeAll(async () => {
-    client = new pg.Client({ connectionString: POSTGRES_URL });
-    await client.connect();
-    await client.query(`CREATE SCHEMA ${schema}; SET search_path TO ${schema}; ${ddl}`);
-  });
-  afterAll(async () => {
-    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await client.end();
-  });
-  suite(
-    'postgres',
-    () => schema,
-    () => async (sql, params) => (await client.query(sql, params)).rows,
-  );
-});
-
-describe.runIf(MYSQL_URL)('orders with a money column named total, on MySQL', () => {
-  const database = uniqueName('order_totals');
-  let connection: mysql.Connection;
-  beforeAll(async () => {
-    const url = new URL(MYSQL_URL!);
-    const options = {
-      host: url.hostname,
-      port: Number(url.port || 3306),
-      user: decodeURIComponent(url.username || 'root'),
-      ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
-    };
-    const admin = await mysql.createConnection({ ...options, multipleStatements: true });
-    await admin.query(`CREATE DATABASE \`${database}\`; USE \`${database}\`; ${ddl}`);
-    await admin.end();
-    connection = await mysql.createConnection({ ...options, database });
-  });
-  afterAll(async () => {
-    await connection.query(`DROP DATABASE IF EXISTS \`${database}\``);
-    await connection.end();
-  });
-  suite(
-    'mysql',
-    () => database,
-    () => async (sql, params) => {
-      const [rows] = await connection.execute(sql, params as mysql.ExecuteValues);
-      return rows as Record<string, unknown>[];
-    },
-  );
-});
+onEachEngine('orders with a money column named total', ddl, suite);

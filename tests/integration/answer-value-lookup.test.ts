@@ -6,9 +6,6 @@
 // (TABLETALK_TEST_POSTGRES_URL) and on MySQL/MariaDB (TABLETALK_TEST_MYSQL_URL). A value that only
 // tenant 2 has gives tenant 1 the very answer a value that exists nowhere gives, after the same
 // one probe.
-import { PGlite } from '@electric-sql/pglite';
-import mysql from 'mysql2/promise';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtinEngine } from '#lib/answer/builtin/index.ts';
 import type { Proposal } from '#lib/answer/engine.ts';
@@ -18,10 +15,8 @@ import { effectivePolicy } from '#lib/core/row-policy.ts';
 import { guardMysql } from '#lib/dialects/mysql/sql-guard.ts';
 import { guardPostgres } from '#lib/dialects/postgres/sql-guard.ts';
 import { catalogOf, col, type TableSpec } from '../fixtures/catalogs/define.ts';
-import { uniqueName } from './sql-mysql-harness.ts';
+import { onEachEngine, type Runner } from '../helpers/each-engine.ts';
 
-const POSTGRES_URL = process.env.TABLETALK_TEST_POSTGRES_URL;
-const MYSQL_URL = process.env.TABLETALK_TEST_MYSQL_URL;
 const NOW = new Date('2026-03-15T12:00:00Z');
 
 const tables: TableSpec[] = [
@@ -102,8 +97,6 @@ const policy = effectivePolicy({
   tenantFilterColumn: 'firm_id',
   policy: { tenant_column: 'firm_id', tables: {} },
 });
-
-type Runner = (sql: string, params: unknown[]) => Promise<Record<string, unknown>[]>;
 
 const suite = (dialect: Dialect, schema: () => string, run: () => Runner) => {
   const guard = dialect === 'mysql' ? guardMysql : guardPostgres;
@@ -190,69 +183,4 @@ const suite = (dialect: Dialect, schema: () => string, run: () => Runner) => {
   });
 };
 
-describe('the value lookup on PGlite', () => {
-  let db: PGlite;
-  beforeAll(async () => {
-    db = new PGlite();
-    await db.exec(ddl);
-  });
-  afterAll(async () => {
-    await db.close();
-  });
-  suite(
-    'postgres',
-    () => 'public',
-    () => async (sql, params) => (await db.query<Record<string, unknown>>(sql, params)).rows,
-  );
-});
-
-describe.runIf(POSTGRES_URL)('the value lookup on PostgreSQL', () => {
-  const schema = uniqueName('value_lookup');
-  let client: pg.Client;
-  beforeAll(async () => {
-    client = new pg.Client({ connectionString: POSTGRES_URL });
-    await client.connect();
-    await client.query(`CREATE SCHEMA ${schema}; SET search_path TO ${schema}; ${ddl}`);
-  });
-  afterAll(async () => {
-    await client.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await client.end();
-  });
-  suite(
-    'postgres',
-    () => schema,
-    () => async (sql, params) => (await client.query(sql, params)).rows,
-  );
-});
-
-describe.runIf(MYSQL_URL)('the value lookup on MySQL', () => {
-  const database = uniqueName('value_lookup');
-  let connection: mysql.Connection;
-  beforeAll(async () => {
-    const url = new URL(MYSQL_URL!);
-    const options = {
-      host: url.hostname,
-      port: Number(url.port || 3306),
-      user: decodeURIComponent(url.username || 'root'),
-      ...(url.password ? { password: decodeURIComponent(url.password) } : {}),
-    };
-    const admin = await mysql.createConnection({ ...options, multipleStatements: true });
-    await admin.query(
-      `CREATE DATABASE \`${database}\` CHARACTER SET utf8mb4; USE \`${database}\`; ${ddl.replace(/varchar\((\d+)\)/g, 'varchar($1)')}`,
-    );
-    await admin.end();
-    connection = await mysql.createConnection({ ...options, database, charset: 'utf8mb4' });
-  });
-  afterAll(async () => {
-    await connection.query(`DROP DATABASE IF EXISTS \`${database}\``);
-    await connection.end();
-  });
-  suite(
-    'mysql',
-    () => database,
-    () => async (sql, params) => {
-      const [rows] = await connection.execute(sql, params as mysql.ExecuteValues);
-      return rows as Record<string, unknown>[];
-    },
-  );
-});
+onEachEngine('the value lookup', ddl, suite);
