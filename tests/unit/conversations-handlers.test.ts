@@ -3,7 +3,7 @@
 // (pk_ keys, plans, X-Scope-Id), the append transaction and its retries, the warm path's
 // DynamoDB calls, and the delete's batch retries.
 import { createHash } from 'node:crypto';
-import { TransactionCanceledException } from '@aws-sdk/client-dynamodb';
+import { type AttributeValue, TransactionCanceledException } from '@aws-sdk/client-dynamodb';
 import {
   BatchWriteCommand,
   DeleteCommand,
@@ -156,6 +156,14 @@ const post = (body: unknown, init: ApiEventInit = {}) =>
   call(chatMessage, { method: 'POST', path: '/api/v1/chat/message', headers: headers(), body, ...init });
 
 const appendBody = { conversation_id: CONVERSATION, role: 'user', content: 'hello' };
+
+/** The append's transaction cancelled by its conversation's condition, with the conversation as stored. */
+const conversationConditionFailed = (item: Record<string, AttributeValue>) =>
+  new TransactionCanceledException({
+    message: 'Transaction cancelled [None, ConditionalCheckFailed]',
+    $metadata: {},
+    CancellationReasons: [{ Code: 'None' }, { Code: 'ConditionalCheckFailed', Item: item }],
+  });
 
 describe('query validation', () => {
   it.each([
@@ -380,20 +388,10 @@ describe('append', () => {
     ddb
       .on(TransactWriteCommand)
       .rejectsOnce(
-        new TransactionCanceledException({
-          message: 'Transaction cancelled [None, ConditionalCheckFailed]',
-          $metadata: {},
-          CancellationReasons: [
-            { Code: 'None' },
-            {
-              Code: 'ConditionalCheckFailed',
-              Item: {
-                organizationId: { N: '3' },
-                scopeKey: { S: 's' },
-                lastMessageAt: { S: '2999-01-01T00:00:00.000Z' },
-              },
-            },
-          ],
+        conversationConditionFailed({
+          organizationId: { N: '3' },
+          scopeKey: { S: 's' },
+          lastMessageAt: { S: '2999-01-01T00:00:00.000Z' },
         }),
       )
       .resolves({});
@@ -422,21 +420,11 @@ describe('append', () => {
     ddb
       .on(TransactWriteCommand)
       .rejectsOnce(
-        new TransactionCanceledException({
-          message: 'Transaction cancelled [None, ConditionalCheckFailed]',
-          $metadata: {},
-          CancellationReasons: [
-            { Code: 'None' },
-            {
-              Code: 'ConditionalCheckFailed',
-              Item: {
-                organizationId: { N: '3' },
-                scopeKey: { S: 's' },
-                databaseId: { S: database },
-                lastMessageAt: { S: '2000-01-01T00:00:00.000Z' },
-              },
-            },
-          ],
+        conversationConditionFailed({
+          organizationId: { N: '3' },
+          scopeKey: { S: 's' },
+          databaseId: { S: database },
+          lastMessageAt: { S: '2000-01-01T00:00:00.000Z' },
         }),
       )
       .resolves({});
@@ -460,20 +448,10 @@ describe('append', () => {
 
   it('is 404 for a conversation of another scope, read from the cancellation, in one call', async () => {
     ddb.on(TransactWriteCommand).rejects(
-      new TransactionCanceledException({
-        message: 'Transaction cancelled [None, ConditionalCheckFailed]',
-        $metadata: {},
-        CancellationReasons: [
-          { Code: 'None' },
-          {
-            Code: 'ConditionalCheckFailed',
-            Item: {
-              organizationId: { N: '3' },
-              scopeKey: { S: 'someone-else' },
-              lastMessageAt: { S: '2026-01-01T00:00:00.000Z' },
-            },
-          },
-        ],
+      conversationConditionFailed({
+        organizationId: { N: '3' },
+        scopeKey: { S: 'someone-else' },
+        lastMessageAt: { S: '2026-01-01T00:00:00.000Z' },
       }),
     );
     expectError(await post(appendBody), 404, 'NOT_FOUND', 'NOT_FOUND_RESOURCE');
