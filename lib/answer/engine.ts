@@ -7,7 +7,7 @@
 // docs/design.md "Chat answers: one superset shape", "Streaming" and "Tenant filtering and the SQL
 // guard".
 import type { Catalog, DialectName } from '#lib/core/catalog.ts';
-import type { Glossary } from './glossary.ts';
+import type { Glossary } from '#lib/store/glossary.ts';
 
 /** Mirrors the answer's `query_type`. */
 export type ProposalKind = 'sql' | 'clarification' | 'conversational' | 'refused';

@@ -14,9 +14,6 @@ import type { Guard } from '#lib/sql/types.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
 import type { Glossary } from '#lib/store/glossary.ts';
 
-// The answering code (engines, linking, the builtin engine) names the glossary from here.
-export { type Glossary, isEmptyGlossary } from '#lib/store/glossary.ts';
-
 /** Relations an expression names as `table.column` or `schema.table.column`. */
 const relationsIn = (expression: string): string[] => {
   const names = new Set<string>();

@@ -44,6 +44,7 @@ import type { Guard } from '#lib/sql/types.ts';
 import type { AlongsideWrite } from '#lib/store/client.ts';
 import { conversationTenantKey } from '#lib/store/conversations.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
+import type { Glossary } from '#lib/store/glossary.ts';
 import { appendMessage, giveMessagesDatabase, type MessageRecord } from '#lib/store/messages.ts';
 import type { Personality } from '#lib/store/personalities.ts';
 import { answerCountUpdate } from '#lib/store/usage.ts';
@@ -65,7 +66,6 @@ import type {
   TokenUsage,
   ValueProbe,
 } from './engine.ts';
-import type { Glossary } from './glossary.ts';
 import { readingOf } from './reading.ts';
 import { builtinEngine } from './registry.ts';
 import { type AnsweredBy, rememberSql, reusableSql, type SqlSourceInput } from './sql-cache.ts';

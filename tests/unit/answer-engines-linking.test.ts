@@ -7,7 +7,7 @@ import { linkSchema } from '#lib/answer/engines/linking.ts';
 import { buildPrompt } from '#lib/answer/engines/prompt.ts';
 import { renderRelation, selectRelations } from '#lib/answer/engines/schema-details.ts';
 import { countTokens } from '#lib/answer/engines/tokens.ts';
-import type { Glossary } from '#lib/answer/glossary.ts';
+import type { Glossary } from '#lib/store/glossary.ts';
 import { catalogOf, col, type TableSpec } from '../fixtures/catalogs/define.ts';
 import { wideTables } from '../fixtures/catalogs/wide.ts';
 import { engineInput } from '../helpers/engines.ts';

@@ -7,7 +7,7 @@
 // columns compared, IS NULL, AND/OR…); what is not a pure expression of one relation is left to
 // the model engines, which get the glossary whole in their prompt.
 import type { Catalog } from '#lib/core/catalog.ts';
-import type { Glossary } from '../glossary.ts';
+import type { Glossary } from '#lib/store/glossary.ts';
 import { definitionKey, type GlossaryDefinition } from './glossary-expr.ts';
 import { readDefinition } from './glossary-sql.ts';
 import { definedFilter, definedMeasure } from './glossary-use.ts';

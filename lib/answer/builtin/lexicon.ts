@@ -4,7 +4,7 @@
 // column and value, and foreign keys become the join graph. The tenant column is left out of all
 // of it: a question can never select, group by or filter on it, and no join runs through it.
 import type { Catalog } from '#lib/core/catalog.ts';
-import type { Glossary } from '../glossary.ts';
+import type { Glossary } from '#lib/store/glossary.ts';
 import {
   aliasOf,
   columnAliases,

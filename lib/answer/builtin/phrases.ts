@@ -387,3 +387,19 @@ export const ENGINE_WORDS =
   between before after since during per each every month year quarter week day today yesterday`
     .split(/\s+/)
     .filter(Boolean);
+
+/** Columns that hold places, for a name after "in", "at" or "from". */
+export const PLACE_COLUMN_WORDS = new Set([
+  'city',
+  'town',
+  'country',
+  'region',
+  'area',
+  'location',
+  'state',
+  'county',
+  'district',
+  'suburb',
+  'neighbourhood',
+  'neighborhood',
+]);

@@ -10,7 +10,7 @@
 
 import type { Intent } from './intent.ts';
 import { editDistance } from './link.ts';
-import { EMPTY_PHRASE, ENGINE_WORDS } from './phrases.ts';
+import { EMPTY_PHRASE, ENGINE_WORDS, PLACE_COLUMN_WORDS } from './phrases.ts';
 import type { Lexicon, Note, Reading } from './types.ts';
 import { type WordVectors, wordVectors } from './vectors.ts';
 import { lexicalDatabase } from './wordnet.ts';
@@ -88,21 +88,6 @@ const emptyPhrase = (
   return { from: shape.index + (shape[0].startsWith(' ') ? 1 : 0), to: at.to };
 };
 
-/** Phrase knowledge: columns that hold places, for a name after "in", "at" or "from". */
-export const PLACE_COLUMN_WORDS = new Set([
-  'city',
-  'town',
-  'country',
-  'region',
-  'area',
-  'location',
-  'state',
-  'county',
-  'district',
-  'suburb',
-  'neighbourhood',
-  'neighborhood',
-]);
 const PLACE_PREPOSITIONS = /(?:^|\s)(?:[Ii]n|[Aa]t|[Ff]rom|[Nn]ear|[Aa]round)\s+(?:\p{Lu}[\p{L}'-]*\s+)*$/u;
 /** WordNet's count of a noun's uses in its tagged texts above which it is an ordinary word ("homes"). */
 const ORDINARY_NOUN_TAGS = 1;

@@ -21,7 +21,7 @@
 // the same answer, after the same one probe.
 import type { FoundValue, ValueProbe } from '../engine.ts';
 import { valueWords } from './columns.ts';
-import { PLACE_COLUMN_WORDS } from './readings.ts';
+import { PLACE_COLUMN_WORDS } from './phrases.ts';
 import type { Entry, Lexicon, Mention, Note, RelationInfo } from './types.ts';
 import { lexicalDatabase } from './wordnet.ts';
 import { phraseKey } from './words.ts';

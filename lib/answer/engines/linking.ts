@@ -19,11 +19,11 @@
 // tenants (and scopes) (lib/connectors: IntrospectOptions.policy): nothing one tenant alone has
 // is ever matched or written into a prompt.
 import type { Catalog, CatalogRelation } from '#lib/core/catalog.ts';
+import type { Glossary } from '#lib/store/glossary.ts';
 import { lexiconFor } from '../builtin/lexicon.ts';
 import { editDistance, linkWord } from '../builtin/link.ts';
 import type { Edge } from '../builtin/types.ts';
 import { phraseKey, singular, splitIdentifier, stopwords } from '../builtin/words.ts';
-import type { Glossary } from '../glossary.ts';
 import {
   contentOf,
   type Evidence,

@@ -17,8 +17,8 @@
 
 import type { Catalog, CatalogRelation } from '#lib/core/catalog.ts';
 import { dialectNamed } from '#lib/dialects/index.ts';
+import { type Glossary, isEmptyGlossary } from '#lib/store/glossary.ts';
 import type { EngineInput, ResultRows, SqlProposal } from '../engine.ts';
-import { type Glossary, isEmptyGlossary } from '../glossary.ts';
 import { isoDate } from '../time.ts';
 import { readModelState } from './extract.ts';
 import {

@@ -5,7 +5,7 @@
 // the operator's query patterns are closest to the question. Data (names, values) is written as
 // JSON text that cannot open or close a tag (dataText).
 import type { Catalog, CatalogRelation } from '#lib/core/catalog.ts';
-import type { Glossary } from '../glossary.ts';
+import type { Glossary } from '#lib/store/glossary.ts';
 import { linkSchema, relationKey } from './linking.ts';
 import { countTokens } from './tokens.ts';
 
