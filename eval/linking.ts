@@ -1,7 +1,7 @@
 // npm run eval -- --linking: what the model engines put in their prompts, measured without a
 // model (docs/model-engines.md "Measuring linking"). Every question of every set with gold SQL
-// (eval/sets.ts), and the paraphrase set of the 50-table fixture (eval/wide/paraphrase.jsonl,
-// written by someone who never saw the linker), is proposed through the OpenAI-compatible engine
+// (eval/sets.ts), and the two paraphrase sets of the 50-table fixture (eval/wide/paraphrase.jsonl
+// and paraphrase-2.jsonl, each written by someone who never saw the linker), is proposed through the OpenAI-compatible engine
 // against a local recording server; from each recorded request it reads:
 //   - table recall: the gold query's relations among those detailed in <schema>;
 //   - column recall: the gold query's columns among those detailed for their relation;
@@ -14,7 +14,7 @@
 // questions of its chain, each answered by this engine with its gold SQL (what the model wrote
 // when it got that question right).
 //
-//   npm run eval -- --linking [--sets demo,dev,…,wide-paraphrase] [--verbose]
+//   npm run eval -- --linking [--sets demo,dev,…,wide-paraphrase,wide-paraphrase-2] [--verbose]
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -54,7 +54,11 @@ const option = (name: string) => {
 };
 const verbose = args.includes('--verbose');
 const wanted = option('--sets')?.split(',');
-const WIDE = 'wide-paraphrase';
+/** The paraphrase sets of the 50-table fixture: set name → file. */
+const WIDE_SETS = [
+  ['wide-paraphrase', 'eval/wide/paraphrase.jsonl'],
+  ['wide-paraphrase-2', 'eval/wide/paraphrase-2.jsonl'],
+] as const;
 
 // ---- a recording OpenAI-compatible server ------------------------------------------------------
 
@@ -125,13 +129,14 @@ for (const set of SETS) {
     })),
   });
 }
-if (!wanted || wanted.includes(WIDE)) {
-  const items = readFileSync(join(root, 'eval/wide/paraphrase.jsonl'), 'utf8')
+for (const [name, file] of WIDE_SETS) {
+  if (wanted && !wanted.includes(name)) continue;
+  const items = readFileSync(join(root, file), 'utf8')
     .split('\n')
     .filter((line) => line.trim() !== '')
     .map((line) => ({ ...(JSON.parse(line) as Omit<LinkingItem, 'database'>), database: 'wide' }));
   sets.push({
-    name: WIDE,
+    name,
     databases: new Map([['wide', { catalog: wideCatalog, tenantColumn: 'org_id' }]]),
     items,
   });

@@ -42,6 +42,11 @@ export interface CatalogRelation {
   schema: string;
   name: string;
   kind: RelationKind;
+  /**
+   * What the relation holds in words: the database's own comment (`COMMENT ON TABLE`, MySQL's
+   * table comment) or the operator's descriptions file.
+   */
+  description?: string;
   columns: CatalogColumn[];
   primaryKey: string[];
   foreignKeys: ForeignKey[];
