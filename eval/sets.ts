@@ -18,8 +18,11 @@
 //   had not seen the engine; their first run was their held-out figure, and they are used for
 //   tuning since.
 // - claims, ticketing, harvest: three more of that kind (insurance brokerages, event promoters,
-//   farm cooperatives), written the same way after those were opened; held out: their first run
-//   is their held-out figure.
+//   farm cooperatives), written the same way after those were opened; their first run was their
+//   held-out figure, and they are used for tuning since.
+// - staffing, energy, charity, brewery: four more of that kind (recruitment agencies, energy
+//   retailers, charity fundraising, craft breweries), written the same way after those were
+//   opened; held out: their first run is their held-out figure.
 // - defog-tuning, defog-heldout: the external Defog sql-eval set (../shared/eval/defog, not part
 //   of this repository), split once by database name in eval/defog/split.json before any of its
 //   questions was read; the held-out part was not opened or run while the engine was tuned. The
@@ -71,6 +74,10 @@ export const SET_NAMES = [
   'claims',
   'ticketing',
   'harvest',
+  'staffing',
+  'energy',
+  'charity',
+  'brewery',
   'defog-tuning',
   'defog-heldout',
 ] as const;
@@ -312,9 +319,13 @@ export const SETS: readonly EvalSet[] = [
   unseenSet('freight', 'Freight logistics', 'company_id', 'companies', false),
   unseenSet('university', 'Colleges', 'institution_id', 'institutions', false),
   unseenSet('maintenance', 'Plant maintenance', 'manufacturer_id', 'manufacturers', false),
-  unseenSet('claims', 'Insurance claims', 'brokerage_id', 'brokerages'),
-  unseenSet('ticketing', 'Event ticketing', 'promoter_id', 'promoters'),
-  unseenSet('harvest', 'Farm cooperatives', 'coop_id', 'cooperatives'),
+  unseenSet('claims', 'Insurance claims', 'brokerage_id', 'brokerages', false),
+  unseenSet('ticketing', 'Event ticketing', 'promoter_id', 'promoters', false),
+  unseenSet('harvest', 'Farm cooperatives', 'coop_id', 'cooperatives', false),
+  unseenSet('staffing', 'Recruitment agencies', 'firm_id', 'staffing_firms'),
+  unseenSet('energy', 'Energy retailers', 'retailer_id', 'retailers'),
+  unseenSet('charity', 'Charity fundraising', 'charity_id', 'charities'),
+  unseenSet('brewery', 'Craft breweries', 'brewery_id', 'breweries'),
   defogSet('defog-tuning', split.tuning, false),
   defogSet('defog-heldout', split.heldout, true),
 ];
