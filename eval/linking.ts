@@ -1,8 +1,9 @@
 // npm run eval -- --linking: what the model engines put in their prompts, measured without a
 // model (docs/model-engines.md "Measuring linking"). Every question of every set with gold SQL
-// (eval/sets.ts), and the two paraphrase sets of the 50-table fixture (eval/wide/paraphrase.jsonl
-// and paraphrase-2.jsonl, each written by someone who never saw the linker), is proposed through the OpenAI-compatible engine
-// against a local recording server; from each recorded request it reads:
+// (eval/sets.ts), and the three paraphrase sets of the 50-table fixture (eval/wide/paraphrase.jsonl,
+// paraphrase-2.jsonl and paraphrase-3.jsonl, each written by someone who never saw the linker),
+// is proposed through the OpenAI-compatible engine against a local recording server; from each
+// recorded request it reads:
 //   - table recall: the gold query's relations among those detailed in <schema>;
 //   - column recall: the gold query's columns among those detailed for their relation;
 //   - value recall: the gold query's text literals anywhere in the prompt (LIKE wildcards and
@@ -14,7 +15,7 @@
 // questions of its chain, each answered by this engine with its gold SQL (what the model wrote
 // when it got that question right).
 //
-//   npm run eval -- --linking [--sets demo,dev,…,wide-paraphrase,wide-paraphrase-2] [--verbose]
+//   npm run eval -- --linking [--sets demo,dev,…,wide-paraphrase,wide-paraphrase-2,wide-paraphrase-3] [--verbose]
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -58,6 +59,7 @@ const wanted = option('--sets')?.split(',');
 const WIDE_SETS = [
   ['wide-paraphrase', 'eval/wide/paraphrase.jsonl'],
   ['wide-paraphrase-2', 'eval/wide/paraphrase-2.jsonl'],
+  ['wide-paraphrase-3', 'eval/wide/paraphrase-3.jsonl'],
 ] as const;
 
 // ---- a recording OpenAI-compatible server ------------------------------------------------------
