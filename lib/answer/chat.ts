@@ -43,13 +43,9 @@ import { conversationMessagePage, type MessageRecord } from '#lib/store/messages
 import { listPatterns } from '#lib/store/patterns.ts';
 import { findPersonality } from '#lib/store/personalities.ts';
 import { answerCatalogOf, answerGlossaryOf } from './catalog.ts';
-import {
-  type AnswerDependencies,
-  type AnswerOutcome,
-  type AnswerRequest,
-  answerQuestion,
-} from './orchestrator.ts';
+import { answerQuestion } from './orchestrator.ts';
 import { chooseEngine, engineFor } from './registry.ts';
+import type { AnswerDependencies, AnswerOutcome, AnswerRequest } from './request.ts';
 import { HISTORY_MESSAGES } from './turns.ts';
 
 export interface ChatRequest {

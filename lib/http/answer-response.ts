@@ -1,7 +1,7 @@
 // The HTTP response of an answer (spec endpoints 5 and 6): `{success: true, data: ChatAnswer}`
 // with a `Server-Timing` header giving the split of the request's time (lib/observability/timing.ts).
 
-import type { AnswerOutcome } from '#lib/answer/orchestrator.ts';
+import type { AnswerOutcome } from '#lib/answer/request.ts';
 import { ok } from '#lib/http/response.ts';
 import type { ApiResult } from '#lib/http/types.ts';
 import { logger } from '#lib/log.ts';

@@ -3,7 +3,7 @@
 // DynamoDB document client.
 import type { TransactWriteCommandInput } from '@aws-sdk/lib-dynamodb';
 import { visibleCatalog } from '#lib/answer/catalog.ts';
-import type { AnswerRequest } from '#lib/answer/orchestrator.ts';
+import type { AnswerRequest } from '#lib/answer/request.ts';
 import type { Catalog } from '#lib/core/catalog.ts';
 import { effectivePolicy } from '#lib/core/row-policy.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';

@@ -7,13 +7,9 @@ import { DynamoDBDocumentClient, TransactWriteCommand } from '@aws-sdk/lib-dynam
 import { mockClient } from 'aws-sdk-client-mock';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { Engine, EngineInput, Proposal } from '#lib/answer/engine.ts';
-import {
-  type AnswerDependencies,
-  type AnswerRequest,
-  answerQuestion,
-  GUARD_REFUSED_MESSAGE,
-  RESULT_ROW_CAP,
-} from '#lib/answer/orchestrator.ts';
+import { answerQuestion } from '#lib/answer/orchestrator.ts';
+import { GUARD_REFUSED_MESSAGE, RESULT_ROW_CAP } from '#lib/answer/query-run.ts';
+import type { AnswerDependencies, AnswerRequest } from '#lib/answer/request.ts';
 import type { Connector, QueryResult } from '#lib/connectors/types.ts';
 import { effectivePolicy } from '#lib/core/row-policy.ts';
 import { ServiceError } from '#lib/errors.ts';
