@@ -11,8 +11,7 @@ import { createPattern } from '#lib/manage/patterns.ts';
 import { type DatabaseRecord, findDatabaseById } from '#lib/store/databases.ts';
 import { listPatterns, NewPattern, publicPattern } from '#lib/store/patterns.ts';
 import { AdminError, type OptionValues, UsageError } from './args.ts';
-
-type Connect = () => Promise<void>;
+import type { Connect } from './command.ts';
 
 const databaseOption = (value: string | undefined): string => {
   if (!value || !uuidPattern.test(value)) throw new UsageError('--database must be a UUID');

@@ -5,15 +5,9 @@
 import * as v from 'valibot';
 import { AnsweringEngineName } from '#lib/answer/registry.ts';
 import { addPersonality } from '#lib/manage/personalities.ts';
-import { findOrganization } from '#lib/store/organizations.ts';
 import { listPersonalities, NewPersonality, publicPersonality } from '#lib/store/personalities.ts';
-import { AdminError, type OptionValues, organizationIdOption, UsageError } from './args.ts';
-
-type Connect = () => Promise<void>;
-
-const organizationMustExist = async (id: number): Promise<void> => {
-  if (!(await findOrganization(id))) throw new AdminError(`organization ${id} not found`);
-};
+import { type OptionValues, organizationIdOption, UsageError } from './args.ts';
+import { type Connect, organizationMustExist } from './command.ts';
 
 export const personalityCreate = async (values: OptionValues, connect: Connect): Promise<unknown> => {
   const organizationId = organizationIdOption(values.org);
