@@ -24,8 +24,9 @@ export interface DescribedWords {
 
 /** Nouns that say what any relation holds, not which: never a name nor a word of a description. */
 const GENERIC_NOUNS = new Set(
-  `row record entry item thing data information detail kind type sort way part list table
-  money amount value sum total quantity number count person people someone individual everyone`.split(/\s+/),
+  `row record entry item thing data information detail kind type sort way part list table database
+  system file result money amount value sum total quantity number count person people someone
+  individual everyone`.split(/\s+/),
 );
 
 /** Words that join phrases and clauses without being part of a noun phrase. */
