@@ -242,8 +242,13 @@ const describedLink = (lexicon: Lexicon, word: string): Link | undefined => {
   if (emptyNouns.has(word) || emptyNouns.has(base) || generalPeople.has(base)) return undefined;
   const database = lexicalDatabase();
   const nouns = (database?.readings(word) ?? []).filter((reading) => reading.wordClass === 'n');
-  // A word in the dictionary links as a noun only ("shows" is one, "owned" is not).
-  if (database && database.readings(word).length > 0 && nouns.length === 0) return undefined;
+  // A word in the dictionary links when it is used as a noun: mostly ("machines"), or as the
+  // plural of a noun in use ("shows", "loads"); not "change" in "how did sales change".
+  const noun =
+    database?.dominantClass(word) === 'n' ||
+    (base !== word &&
+      (database?.readings(base) ?? []).some((reading) => reading.wordClass === 'n' && reading.tagged > 0));
+  if (database && database.readings(word).length > 0 && !noun) return undefined;
   const forms = new Set([word, base, ...nouns.map((reading) => reading.lemma)]);
   let found = [...forms].find((form) => named.has(form));
   if (!found && database) {
