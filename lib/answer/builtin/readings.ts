@@ -1,12 +1,13 @@
 // Readings with evidence (docs/design.md "Answering on unseen databases"). When words of a question
 // link to nothing, the first parse stops; here each such word gets candidate links — left out as
 // filler, a misspelling of a word the engine reads, a name of the schema close in meaning (word
-// vectors) or named in a relation's or a column's description — and every combination is read again as a whole
-// question. Each complete reading is scored by what it leaves unexplained (an empty phrase such
-// as "in the company" costs little; a noun that would be the subject costs much) and by how weak
-// its links are. The best reading is the answer when it is clear (cheap, and ahead of the next by
-// a margin); otherwise the few best are offered back as complete questions, each of which reads
-// exactly as its reading when asked (the alternatives are found by reading those very texts).
+// vectors) or named in a relation's or a column's description — and every combination is read
+// again as a whole question. Each complete reading is scored by what it leaves unexplained (an
+// empty phrase such as "in the company" costs little; a noun that would be the subject costs
+// much) and by how weak its links are. The best reading is the answer when it is clear (cheap,
+// and ahead of the next by a margin); otherwise the few best are offered back as complete
+// questions, each of which reads exactly as its reading when asked (the alternatives are found by
+// reading those very texts).
 
 import { relationsDescribedWith } from './described.ts';
 import type { Intent } from './intent.ts';
