@@ -185,6 +185,7 @@ const indexSummary = (record: DatabaseRecord, pointer: SchemaIndexPointer, catal
   relations: catalog.relations.map((relation) => ({
     name: `${relation.schema}.${relation.name}`,
     kind: relation.kind,
+    ...(relation.description ? { description: relation.description } : {}),
     columns: relation.columns.length,
     rows: relation.rowEstimate,
   })),

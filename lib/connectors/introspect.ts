@@ -119,19 +119,33 @@ export const collectSamples = async (
   await options.onProgress?.(total, total);
 };
 
-/** A fresh relation entry; the dialects fill columns and keys. */
+/** Characters kept of a relation's or column's comment (a comment may be a whole document). */
+export const MAX_DESCRIPTION_LENGTH = 500;
+
+/** A database comment as a description: trimmed and cut; undefined when there is none. */
+export const describedAs = (comment: unknown): string | undefined => {
+  const text = typeof comment === 'string' ? comment.trim() : '';
+  return text ? text.slice(0, MAX_DESCRIPTION_LENGTH) : undefined;
+};
+
+/** A fresh relation entry, with its comment when it has one; the dialects fill columns and keys. */
 export const emptyRelation = (
   schema: string,
   name: string,
   kind: CatalogRelation['kind'],
   rowEstimate: number,
-): CatalogRelation => ({
-  schema,
-  name,
-  kind,
-  columns: [],
-  primaryKey: [],
-  foreignKeys: [],
-  rowEstimate: Number.isFinite(rowEstimate) && rowEstimate > 0 ? Math.round(rowEstimate) : 0,
-  samples: {},
-});
+  comment?: unknown,
+): CatalogRelation => {
+  const description = describedAs(comment);
+  return {
+    schema,
+    name,
+    kind,
+    ...(description ? { description } : {}),
+    columns: [],
+    primaryKey: [],
+    foreignKeys: [],
+    rowEstimate: Number.isFinite(rowEstimate) && rowEstimate > 0 ? Math.round(rowEstimate) : 0,
+    samples: {},
+  };
+};

@@ -43,8 +43,8 @@ export interface CatalogRelation {
   name: string;
   kind: RelationKind;
   /**
-   * What the relation holds in words: the database's own comment (`COMMENT ON TABLE`, MySQL's
-   * table comment) or the operator's descriptions file.
+   * What the relation holds in words: the database's own comment (`COMMENT ON TABLE`/`VIEW`,
+   * MySQL's table comment); a descriptions file describes columns only.
    */
   description?: string;
   columns: CatalogColumn[];

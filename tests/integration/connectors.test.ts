@@ -51,6 +51,11 @@ const org1Orders = orders.filter((o) => o.org === 1).length;
 
 const quote = (value: string) => `'${value.replaceAll("'", "''")}'`;
 
+// Comments: what the relations and columns hold in words (a view has none on MySQL).
+const CUSTOMERS_COMMENT = 'Shoppers (buyers / clients) with an account';
+const TOTAL_COMMENT = "Order total in euros, tax included; it's the amount charged";
+const BIG_ORDERS_COMMENT = 'Orders over 100 euros';
+
 const postgresFixture = (schema: string): string => {
   const t = (name: string) => (schema === 'public' ? name : `"${schema}".${name}`);
   return `
@@ -62,6 +67,10 @@ CREATE TABLE ${t('orders')} (id integer PRIMARY KEY, org_id integer NOT NULL,
   customer_id integer NOT NULL REFERENCES ${t('customers')} (id), total numeric(10, 2) NOT NULL,
   placed_at timestamp NOT NULL, paid boolean NOT NULL, meta jsonb);
 CREATE VIEW ${t('big_orders')} AS SELECT id, org_id, total FROM ${t('orders')} WHERE total > 100;
+COMMENT ON TABLE ${t('customers')} IS ${quote(`  ${CUSTOMERS_COMMENT}  `)};
+COMMENT ON TABLE ${t('regions')} IS '   ';
+COMMENT ON COLUMN ${t('orders')}.total IS ${quote(TOTAL_COMMENT)};
+COMMENT ON VIEW ${t('big_orders')} IS ${quote(BIG_ORDERS_COMMENT)};
 INSERT INTO ${t('regions')} VALUES ${regions.map((r, i) => `(${i + 1}, ${quote(r)})`).join(', ')};
 INSERT INTO ${t('customers')} (id, org_id, region_id, name, status, signed_up) VALUES
 ${customers.map((c) => `(${c.id}, ${c.org}, ${c.region}, ${quote(c.name)}, ${quote(c.status ?? '')}, '${c.signedUp}')`).join(',\n')};
@@ -72,12 +81,12 @@ ANALYZE ${t('regions')}; ANALYZE ${t('customers')}; ANALYZE ${t('orders')};
 };
 
 const mysqlFixture = (): string[] => [
-  'CREATE TABLE regions (id INT PRIMARY KEY, name VARCHAR(50) NOT NULL) ENGINE=InnoDB',
+  "CREATE TABLE regions (id INT PRIMARY KEY, name VARCHAR(50) NOT NULL) ENGINE=InnoDB COMMENT='   '",
   `CREATE TABLE customers (id INT PRIMARY KEY, org_id INT NOT NULL, region_id INT, name VARCHAR(100) NOT NULL,
     status VARCHAR(20) NOT NULL, signed_up DATE NOT NULL, external_id CHAR(36),
-    FOREIGN KEY (region_id) REFERENCES regions (id)) ENGINE=InnoDB`,
+    FOREIGN KEY (region_id) REFERENCES regions (id)) ENGINE=InnoDB COMMENT=${quote(`  ${CUSTOMERS_COMMENT}  `)}`,
   `CREATE TABLE orders (id INT PRIMARY KEY, org_id INT NOT NULL, customer_id INT NOT NULL,
-    total DECIMAL(10, 2) NOT NULL, placed_at DATETIME NOT NULL, paid TINYINT(1) NOT NULL, meta JSON,
+    total DECIMAL(10, 2) NOT NULL COMMENT ${quote(TOTAL_COMMENT)}, placed_at DATETIME NOT NULL, paid TINYINT(1) NOT NULL, meta JSON,
     FOREIGN KEY (customer_id) REFERENCES customers (id)) ENGINE=InnoDB`,
   'CREATE VIEW big_orders AS SELECT id, org_id, total FROM orders WHERE total > 100',
   `INSERT INTO regions VALUES ${regions.map((r, i) => `(${i + 1}, ${quote(r)})`).join(', ')}`,
@@ -162,6 +171,22 @@ const contract = (subject: () => Subject) => {
       'org_id',
       'total',
     ]);
+  });
+
+  it('reads the comments of relations and columns as their descriptions, none when empty', () => {
+    const { schema, dialect } = subject();
+    expect(relation(catalog, schema, 'customers').description).toBe(CUSTOMERS_COMMENT);
+    expect(relation(catalog, schema, 'regions')).not.toHaveProperty('description');
+    expect(relation(catalog, schema, 'orders')).not.toHaveProperty('description');
+    const total = relation(catalog, schema, 'orders').columns.find((c) => c.name === 'total');
+    expect(total?.description).toBe(TOTAL_COMMENT);
+    expect(relation(catalog, schema, 'orders').columns.find((c) => c.name === 'paid')).not.toHaveProperty(
+      'description',
+    );
+    // MySQL views carry the word VIEW where a table has its comment: it is no description.
+    const view = relation(catalog, schema, 'big_orders');
+    if (dialect === 'postgres') expect(view.description).toBe(BIG_ORDERS_COMMENT);
+    else expect(view).not.toHaveProperty('description');
   });
 
   it('has row estimates and tenant-safe samples of low-cardinality text columns', () => {

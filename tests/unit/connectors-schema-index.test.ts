@@ -37,7 +37,9 @@ const catalogOf = (bytes: number): Catalog => ({
       schema: 'public',
       name: 'big',
       kind: 'table',
-      columns: [{ name: 'c', kind: 'text', nativeType: 'text', nullable: true }],
+      // Descriptions are read back with the rest (the engines link and prompt with them).
+      description: 'Things kept in bulk',
+      columns: [{ name: 'c', kind: 'text', nativeType: 'text', nullable: true, description: 'A code' }],
       primaryKey: [],
       foreignKeys: [],
       rowEstimate: 1,

@@ -232,6 +232,14 @@ const linkedName = (lexicon: Lexicon, link: Link): string => {
   return display(lexicon, { table: entry.table, column: entry.column }, '');
 };
 
+/** How a link was made, when the interpretation should say it: a typo, or a relation's description. */
+const linkNote = (text: string, link: Link): string => {
+  if (link.source === 'typo') return ' (a typo?)';
+  if (link.source !== 'described') return '';
+  // "machines" as equipment (by its description: machinery); "plots" as fields (by its description).
+  return singular(text) === link.phrase ? ' (by its description)' : ` (by its description: ${link.phrase})`;
+};
+
 /**
  * The answer's `interpretation`: the description, plus how the words the schema does not use
  * were read ("reading “clients” as customers, “custmers” as customers"), so that a misreading
@@ -249,7 +257,7 @@ export const interpretationOf = (
       mentions.flatMap((mention) =>
         mention.kind === 'schema' && mention.link && mention.link.source !== 'joined'
           ? [
-              `“${mention.text}” as ${linkedName(lexicon, mention.link)}${mention.link.source === 'typo' ? ' (a typo?)' : ''}`,
+              `“${mention.text}” as ${linkedName(lexicon, mention.link)}${linkNote(mention.text, mention.link)}`,
             ]
           : [],
       ),

@@ -6,12 +6,16 @@
 //     ("cats" → feline …: a name that is a broader term of the word), score 0.6;
 //   - a typo of a name ("custmers" → customers, "apointments"): a word that is in no dictionary
 //     and one edit (two for long words) away from exactly one name, score 0.7;
+//   - what a relation's description calls its rows (described.ts: "machines" → equipment,
+//     "Machinery owned by the co-op"), the same noun, a WordNet synonym of it or a word one step
+//     broader, score 0.45 (a name several descriptions give links to none of them);
 //   - filler: a function word, a verb ("published", "serving", "written"), an adverb, or a noun
 //     or adjective that says nothing about the data ("database", "overall"), skipped;
 //   - else not understood: a noun, adjective or name that links to nothing stops the question
 //     (asked back), since answering without it would answer another question.
 // Links carry their source and score; the description of an answer names every word read through
 // a synonym or a typo, so that the user sees what was understood.
+import { relationsByDescribedName } from './described.ts';
 import type { Entry, Lexicon, Link, LinkSource } from './types.ts';
 import { type LexicalDatabase, lexicalDatabase, type WordClass } from './wordnet.ts';
 import { phraseKey, plural, singular } from './words.ts';
@@ -22,6 +26,7 @@ const SCORES: Record<LinkSource, number> = {
   typo: 0.7,
   broader: 0.6,
   narrower: 0.5,
+  described: 0.45,
 };
 
 /** Entries a linked word may stand for: relations and columns (values need their own words). */
@@ -69,6 +74,19 @@ const namesOf = (lexicon: Lexicon): string[] => {
     singleWords.set(lexicon, names);
   }
   return names;
+};
+
+/**
+ * "machine hires" → equipment hires: a word linked to one relation, followed by a word that
+ * makes another name of the index with that relation's name, is that other name.
+ */
+export const compoundLink = (lexicon: Lexicon, link: Link, next: string): Entry[] | undefined => {
+  const [entry] = link.entries;
+  if (link.entries.length !== 1 || entry?.kind !== 'relation') return undefined;
+  const relation = lexicon.relations.get(entry.table);
+  if (!relation) return undefined;
+  const entries = linkable(lexicon.phrases.get(phraseKey([...relation.one.split(' '), next])));
+  return entries.length > 0 ? entries : undefined;
 };
 
 /** "check" + "ins" → checkin: two words that name one relation or column when written together. */
@@ -211,6 +229,49 @@ const narrowerLink = (lexicon: Lexicon, word: string): Link | undefined => {
 };
 
 /**
+ * "machines" for equipment described as "Machinery owned by the co-op", "plots" for fields
+ * ("Fields / plots"), "payouts" for claim payments ("Payouts made on claims"): a word that is what
+ * a relation's description calls its rows — the same noun, a WordNet synonym of it, or a word one
+ * step broader than it ("machine" of machinery) — stands for that relation, below every name. A
+ * name several descriptions give stands for none of them here.
+ */
+const describedLink = (lexicon: Lexicon, word: string): Link | undefined => {
+  const named = relationsByDescribedName(lexicon);
+  if (named.size === 0) return undefined;
+  const base = singular(word);
+  if (emptyNouns.has(word) || emptyNouns.has(base) || generalPeople.has(base)) return undefined;
+  const database = lexicalDatabase();
+  const nouns = (database?.readings(word) ?? []).filter((reading) => reading.wordClass === 'n');
+  // A word in the dictionary links when it is used as a noun: mostly ("machines"), or as the
+  // plural of a noun in use ("shows", "loads"); not "change" in "how did sales change".
+  const noun =
+    database?.dominantClass(word) === 'n' ||
+    (base !== word &&
+      (database?.readings(base) ?? []).some((reading) => reading.wordClass === 'n' && reading.tagged > 0));
+  if (database && database.readings(word).length > 0 && !noun) return undefined;
+  const forms = new Set([word, base, ...nouns.map((reading) => reading.lemma)]);
+  let found = [...forms].find((form) => named.has(form));
+  if (!found && database) {
+    const synonyms = new Set([...forms].flatMap((form) => database.related(form, 'n', 2).synonyms));
+    found = [...named.keys()].find(
+      (name) =>
+        synonyms.has(name) ||
+        database.related(name, 'n', 2).synonyms.some((other) => forms.has(other)) ||
+        database.related(name, 'n', 1).direct.some((other) => forms.has(other)),
+    );
+  }
+  // A name several descriptions give ("Loads weighed in", "Outbound lorry loads") links to none of
+  // them here; the readings offer each (readings.ts).
+  if (!found || named.get(found)!.size !== 1) return undefined;
+  return {
+    entries: [...named.get(found)!].map((table): Entry => ({ kind: 'relation', table, rank: 1 })),
+    source: 'described',
+    phrase: found,
+    score: SCORES.described,
+  };
+};
+
+/**
  * "diferent", "currenly": a word in no dictionary one edit from a word that says nothing about the
  * data is that word (six letters or more, so that short words are not guessed at).
  */
@@ -228,8 +289,8 @@ export const misspelledFiller = (word: string): boolean => {
 export const linkWord = (lexicon: Lexicon, word: string): Link | undefined => {
   const database = lexicalDatabase();
   const known = database ? database.readings(word).length > 0 : true;
-  if (known) return wordNetLink(lexicon, word) ?? narrowerLink(lexicon, word);
-  return typoLink(lexicon, word) ?? spellingLink(lexicon, word);
+  if (known) return wordNetLink(lexicon, word) ?? narrowerLink(lexicon, word) ?? describedLink(lexicon, word);
+  return typoLink(lexicon, word) ?? describedLink(lexicon, word) ?? spellingLink(lexicon, word);
 };
 
 // ---- filler --------------------------------------------------------------------------------------

@@ -1,13 +1,15 @@
 // Readings with evidence (docs/design.md "Answering on unseen databases"). When words of a question
 // link to nothing, the first parse stops; here each such word gets candidate links — left out as
 // filler, a misspelling of a word the engine reads, a name of the schema close in meaning (word
-// vectors) or named in a column's description — and every combination is read again as a whole
-// question. Each complete reading is scored by what it leaves unexplained (an empty phrase such
-// as "in the company" costs little; a noun that would be the subject costs much) and by how weak
-// its links are. The best reading is the answer when it is clear (cheap, and ahead of the next by
-// a margin); otherwise the few best are offered back as complete questions, each of which reads
-// exactly as its reading when asked (the alternatives are found by reading those very texts).
+// vectors) or named in a relation's or a column's description — and every combination is read
+// again as a whole question. Each complete reading is scored by what it leaves unexplained (an
+// empty phrase such as "in the company" costs little; a noun that would be the subject costs
+// much) and by how weak its links are. The best reading is the answer when it is clear (cheap,
+// and ahead of the next by a margin); otherwise the few best are offered back as complete
+// questions, each of which reads exactly as its reading when asked (the alternatives are found by
+// reading those very texts).
 
+import { relationsDescribedWith } from './described.ts';
 import type { Intent } from './intent.ts';
 import { editDistance } from './link.ts';
 import { EMPTY_PHRASE, ENGINE_WORDS, PLACE_COLUMN_WORDS } from './phrases.ts';
@@ -299,6 +301,25 @@ const linksOf = (lexicon: Lexicon, question: string, word: string): WordLink[] =
         note: { kind: 'as', text: `“${written}” as ${name}` },
       });
     }
+  }
+  // A noun a relation's description uses other than as the one name of its rows ("gigs" of
+  // "Shows (gigs, club nights)", "agrochemicals", "loads" of two descriptions): offered, never
+  // answered alone; a word three or more descriptions use, not at all.
+  const described = wordClass === 'n' || wordClass === undefined ? relationsDescribedWith(lexicon, word) : [];
+  const after = /^\s+(\p{L}+)/u.exec(question.slice(at.to));
+  for (const table of described.length <= 2 ? described : []) {
+    const name = lexicon.relations.get(table)?.other;
+    if (!name) continue;
+    // "fertiliser purchases" → input purchases: the word of the name after it is taken in.
+    const to =
+      after && name.split(' ').some((part) => singular(part) === singular(after[1]!.toLowerCase()))
+        ? at.to + after[0].length
+        : at.to;
+    links.push({
+      replace: { from: at.from, to, text: name },
+      cost: ROLE_COST.other + 0.3,
+      note: { kind: 'as', text: `“${question.slice(at.from, to)}” as ${name} (by its description)` },
+    });
   }
   // Leaving a word out: only an adjective, adverb or verb (a noun names what is asked about).
   if (!empty && wordClass !== undefined && wordClass !== 'n') {

@@ -4,7 +4,7 @@
 // follow-ups, a one-word schema phrase; then skips function words and fillers. Whatever is left
 // is reported as not understood, so that the engine never answers a question it half read.
 
-import { joinedLink, linkWord, misspelledFiller, roleOf } from './link.ts';
+import { compoundLink, joinedLink, linkWord, misspelledFiller, roleOf } from './link.ts';
 import { comparisonAt, firstPhraseAt, groupAt, longestSchemaAt, rankingAt } from './markers.ts';
 import { periodAt } from './periods.ts';
 import {
@@ -288,15 +288,31 @@ export const scan = (lexicon: Lexicon, given: readonly Token[], now: Date): Ment
         mentions.push({ kind: 'negation', at: index, end: index });
         push({ kind: 'schema', text: flag.text, entries: flag.entries, at: index, end: index + 1 });
       } else if (link) {
-        const end = link.source === 'joined' ? index + 2 : index + 1;
-        push({
-          kind: 'schema',
-          text: link.source === 'joined' ? link.phrase : word,
-          entries: link.entries,
-          link,
-          at: index,
-          end,
-        });
+        // "machine hires": the linked relation's name and the next word make another name.
+        const compound =
+          link.source !== 'joined' && next?.kind === 'word'
+            ? compoundLink(lexicon, link, next.text)
+            : undefined;
+        if (compound && next?.kind === 'word') {
+          push({
+            kind: 'schema',
+            text: `${word} ${next.text}`,
+            entries: compound,
+            link: { ...link, entries: compound },
+            at: index,
+            end: index + 2,
+          });
+        } else {
+          const end = link.source === 'joined' ? index + 2 : index + 1;
+          push({
+            kind: 'schema',
+            text: link.source === 'joined' ? link.phrase : word,
+            entries: link.entries,
+            link,
+            at: index,
+            end,
+          });
+        }
       } else if (
         (token.cased === undefined || index === 0) &&
         (roleOf(word) === 'filler' || misspelledFiller(word) || lightVerbAt(lexicon, tokens, index)) &&

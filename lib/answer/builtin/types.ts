@@ -114,7 +114,8 @@ export interface Lexicon {
 
 // ---- link, periods → scan ----------------------------------------------------------------------
 
-export type LinkSource = 'synonym' | 'broader' | 'narrower' | 'typo' | 'joined';
+/** `described`: through what a relation's description calls its rows (described.ts). */
+export type LinkSource = 'synonym' | 'broader' | 'narrower' | 'typo' | 'joined' | 'described';
 
 export interface Link {
   entries: Entry[];

@@ -9,7 +9,7 @@ import type { Glossary } from '#lib/store/glossary.ts';
 import { linkSchema, relationKey } from './linking.ts';
 import { countTokens } from './tokens.ts';
 
-/** A column's description in the schema part, cut to this many characters. */
+/** A relation's or column's description in the schema part, cut to this many characters. */
 const MAX_DESCRIPTION_LENGTH = 200;
 const MAX_SAMPLES = 10;
 const MAX_SAMPLE_LENGTH = 60;
@@ -271,7 +271,11 @@ export const selectRelations = (
 
 // ---- schema ------------------------------------------------------------------------------------
 
-/** One relation: its name, kind and size, then one line per column (the tenant column left out). */
+/**
+ * One relation: its name, kind, size and what it holds in words, then one line per column (the
+ * tenant column left out). Descriptions are schema, not data: they are written under every
+ * `model_data`, `schema_only` too; only sampled values depend on it.
+ */
 export const renderRelation = (
   catalog: Catalog,
   relation: CatalogRelation,
@@ -286,7 +290,11 @@ export const renderRelation = (
   const keys = relation.foreignKeys.filter(
     (k) => tenantColumn === undefined || !k.columns.includes(tenantColumn),
   );
-  const lines = [`${relationName(catalog, relation)} (${facts.join('; ')})`];
+  let header = `${relationName(catalog, relation)} (${facts.join('; ')})`;
+  // What the relation holds, from the database's comment (`COMMENT ON TABLE`, MySQL's table comment).
+  if (relation.description)
+    header += `, meaning: ${dataText(cut(relation.description, MAX_DESCRIPTION_LENGTH))}`;
+  const lines = [header];
   let hidden = 0;
   for (const column of relation.columns) {
     if (column.name === tenantColumn || egress.redacted?.(relation, column.name)) continue;

@@ -21,6 +21,7 @@ import mysql from 'mysql2/promise';
 import { type Redact, redactorFor } from '#lib/connectors/errors.ts';
 import {
   collectSamples,
+  describedAs,
   emptyRelation,
   MAX_SAMPLE_VALUES,
   SAMPLE_SCAN_ROWS,
@@ -111,7 +112,8 @@ const relationKinds: Record<string, RelationKind> = {
   SEQUENCE: 'sequence',
 };
 
-const tablesSql = `SELECT TABLE_NAME AS name, TABLE_TYPE AS type, TABLE_ROWS AS estimate
+// A view's TABLE_COMMENT is the word 'VIEW', not a comment (views have none on MySQL).
+const tablesSql = `SELECT TABLE_NAME AS name, TABLE_TYPE AS type, TABLE_ROWS AS estimate, TABLE_COMMENT AS description
 FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() ORDER BY TABLE_NAME`;
 const columnsSql = `SELECT TABLE_NAME AS tbl, COLUMN_NAME AS name, DATA_TYPE AS data_type,
   COLUMN_TYPE AS column_type, IS_NULLABLE AS nullable, COLUMN_COMMENT AS description
@@ -263,18 +265,18 @@ export class MysqlConnector implements Connector {
         String(row.name),
         kind,
         kind === 'table' ? Number(row.estimate) : 0,
+        kind === 'view' ? undefined : row.description,
       );
       byName.set(relation.name, relation);
     }
     for (const row of columnRows) {
+      const description = describedAs(row.description);
       byName.get(String(row.tbl))?.columns.push({
         name: String(row.name),
         kind: mysqlColumnKind(String(row.data_type), String(row.column_type)),
         nativeType: String(row.column_type),
         nullable: row.nullable === 'YES',
-        ...(typeof row.description === 'string' && row.description.trim()
-          ? { description: row.description.trim().slice(0, 500) }
-          : {}),
+        ...(description ? { description } : {}),
       });
     }
     const foreignKeys = new Map<

@@ -5,6 +5,7 @@
 
 import {
   collectSamples,
+  describedAs,
   emptyRelation,
   MAX_SAMPLE_VALUES,
   SAMPLE_SCAN_ROWS,
@@ -70,7 +71,8 @@ const relationFilter = `
 
 const relationsSql = `
 SELECT c.oid::pg_catalog.int8 AS oid, n.nspname AS schema, c.relname AS name, c.relkind::pg_catalog.text AS relkind,
-  COALESCE(NULLIF(c.reltuples, -1), s.n_live_tup, 0)::pg_catalog.float8 AS estimate
+  COALESCE(NULLIF(c.reltuples, -1), s.n_live_tup, 0)::pg_catalog.float8 AS estimate,
+  pg_catalog.obj_description(c.oid, 'pg_class') AS description
 FROM pg_catalog.pg_class c
 JOIN pg_catalog.pg_namespace n ON n.oid = c.relnamespace
 LEFT JOIN pg_catalog.pg_stat_all_tables s ON s.relid = c.oid
@@ -166,20 +168,20 @@ export const introspectPostgres = async (
       String(row.name),
       relationKinds[String(row.relkind)] ?? 'table',
       Number(row.estimate),
+      row.description,
     );
     if (relation.kind === 'view' || relation.kind === 'sequence') relation.rowEstimate = 0;
     byOid.set(String(row.oid), relation);
     relations.push(relation);
   }
   for (const row of columnRows) {
+    const description = describedAs(row.description);
     byOid.get(String(row.oid))?.columns.push({
       name: String(row.name),
       kind: postgresColumnKind(String(row.typname), String(row.typtype)),
       nativeType: String(row.native),
       nullable: row.nullable === true || row.nullable === 't',
-      ...(typeof row.description === 'string' && row.description.trim()
-        ? { description: row.description.trim().slice(0, 500) }
-        : {}),
+      ...(description ? { description } : {}),
     });
   }
   for (const row of constraintRows) {
