@@ -145,8 +145,9 @@ const neighbourCache = new Map<string, Neighbours>();
  * commonest senses in every word class and what their followed pointers lead to. A phrase of
  * two words reads its first word's base forms ("turned down" → turn down). Empty without WordNet.
  */
-export const lexicalNeighbours = (term: string): Neighbours => {
-  const cached = neighbourCache.get(term);
+export const lexicalNeighbours = (term: string, senses = SENSES): Neighbours => {
+  const cache = senses === SENSES;
+  const cached = cache ? neighbourCache.get(term) : undefined;
   if (cached) return cached;
   const core = new Set<string>();
   const commonest = new Set<string>();
@@ -166,7 +167,7 @@ export const lexicalNeighbours = (term: string): Neighbours => {
         const lemma = reading.lemma.replaceAll('_', ' ');
         core.add(lemma);
         commonest.add(lemma);
-        reading.offsets.slice(0, SENSES).forEach((offset, sense) => {
+        reading.offsets.slice(0, senses).forEach((offset, sense) => {
           const synset = pointers.synset(reading.wordClass, offset);
           if (!synset) return;
           const near = (word: string) => {
@@ -193,8 +194,10 @@ export const lexicalNeighbours = (term: string): Neighbours => {
   }
   for (const word of core) all.add(word);
   const found = { core, commonest, all };
-  if (neighbourCache.size > 5_000) neighbourCache.clear();
-  neighbourCache.set(term, found);
+  if (cache) {
+    if (neighbourCache.size > 5_000) neighbourCache.clear();
+    neighbourCache.set(term, found);
+  }
   return found;
 };
 
@@ -208,7 +211,7 @@ export const sameMeaning = (term: string, value: string): boolean => {
   const near = lexicalNeighbours(term);
   if (near.all.size === 0) return false;
   if (near.all.has(value)) return true;
-  const other = lexicalNeighbours(value);
+  const other = lexicalNeighbours(value, VALUE_SENSES);
   if (other.all.has(term)) return true;
   for (const word of other.commonest) if (near.core.has(word)) return true;
   return false;
@@ -278,17 +281,55 @@ export const valuesByMeaning = (
   terms: readonly string[],
   tenantColumn: string | undefined,
 ): ValueWordHit[] => {
-  const { values } = valueSetsOf(catalog, tenantColumn);
-  if (values.size === 0) return [];
+  const sets = valueSetsOf(catalog, tenantColumn);
+  if (sets.values.size === 0) return [];
   const hits: ValueWordHit[] = [];
+  let index: MeaningIndex | undefined;
   for (const term of new Set(terms)) {
-    if (lexicalNeighbours(term).all.size === 0) continue;
-    for (const [folded, places] of values) {
-      if (!sameMeaning(term, folded)) continue;
-      for (const place of places) hits.push({ term, ...place });
-    }
+    const near = lexicalNeighbours(term);
+    if (near.all.size === 0) continue;
+    index ??= meaningIndexOf(sets);
+    // The same three ways as sameMeaning, looked up instead of compared value by value.
+    const found = new Set<string>();
+    for (const word of near.all) if (sets.values.has(word)) found.add(word);
+    for (const value of index.neighbours.get(term) ?? []) found.add(value);
+    for (const word of near.core) for (const value of index.commonest.get(word) ?? []) found.add(value);
+    found.delete(term);
+    for (const value of found)
+      for (const place of sets.values.get(value) ?? []) hits.push({ term, ...place });
   }
   return hits;
+};
+
+/** Values by the words one WordNet step from them, and by those of their commonest sense. */
+interface MeaningIndex {
+  neighbours: Map<string, Set<string>>;
+  commonest: Map<string, Set<string>>;
+}
+
+/**
+ * Values indexed at most (the first columns' first), each by its commonest sense in each word
+ * class: the index is built once per catalog, on the first question with a word WordNet knows
+ * that no value matched as written.
+ */
+const MAX_INDEXED_VALUES = 2_000;
+const VALUE_SENSES = 1;
+
+const meaningIndexes = new WeakMap<ValueSets, MeaningIndex>();
+
+const meaningIndexOf = (sets: ValueSets): MeaningIndex => {
+  const cached = meaningIndexes.get(sets);
+  if (cached) return cached;
+  const index: MeaningIndex = { neighbours: new Map(), commonest: new Map() };
+  const add = (map: Map<string, Set<string>>, word: string, value: string) =>
+    map.set(word, (map.get(word) ?? new Set()).add(value));
+  for (const value of [...sets.values.keys()].slice(0, MAX_INDEXED_VALUES)) {
+    const near = lexicalNeighbours(value, VALUE_SENSES);
+    for (const word of near.all) add(index.neighbours, word, value);
+    for (const word of near.commonest) add(index.commonest, word, value);
+  }
+  meaningIndexes.set(sets, index);
+  return index;
 };
 
 /** Similarity a word needs to a column's values as a whole (the mean of its two nearest). */
