@@ -273,6 +273,20 @@ describe('relation descriptions', () => {
     expect(ranked(described, 'count collections per week')[0]).toBe('jobs');
     expect(scoreOf(described, 'count collections per week', 'jobs')).toBeGreaterThan(0);
     // Without the description nothing names them.
+    // A word every description has says less about any one relation.
+    const common = catalogOf(
+      ['drivers', 'vehicles', 'depots', 'jobs'].map(
+        (table): TableSpec => ({
+          name: table,
+          columns: [id(), name()],
+          description: table === 'jobs' ? 'Records of collections' : `Records of ${table}`,
+        }),
+      ),
+      { indexedAt: '2026-03-02T00:00:00.000Z' },
+    );
+    expect(scoreOf(common, 'count records', 'jobs')).toBeLessThan(
+      scoreOf(common, 'count collections', 'jobs'),
+    );
     const plain = catalogOf(
       described.relations.map((relation) => ({ name: relation.name, columns: [id(), name()] })),
       { indexedAt: '2026-03-02T00:00:00.000Z' },

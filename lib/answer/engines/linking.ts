@@ -3,12 +3,16 @@
 // builtin engine's linker (lib/answer/builtin/: the lexicon's phrases for names, split
 // identifiers, singular forms, synonyms, glossary terms and sample values; WordNet and typo
 // links for words the lexicon does not know) and adds what a prompt needs on top:
-//   - words of column descriptions;
+//   - words of column descriptions, and of relation descriptions (table comments);
 //   - the relations a glossary metric's or filter's SQL names, when the question uses its term;
 //   - the value index: the question's words and phrases matched against each column's sampled
 //     values (exact, case and accent insensitive, singular forms, a typo, a prefix);
+//   - values named in other words (word-values.ts): WordNet reads of a sampled value
+//     ("finished" → completed), and columns whose values a word is near in word vectors;
 //   - WordNet senses, word forms and word vectors (word-links.ts), for the question's words
 //     nothing else links;
+//   - the relations holding several of the values the question names, and among the relations
+//     holding them the one the question's other words are nearest in meaning (word-links.ts);
 //   - the columns the lexicon's measures and the glossary's conditions read ("invoiced");
 //   - capital acronyms of relation names ("POs"), money columns for a question about money;
 //   - the relations and columns the conversation's earlier queries read (follow-ups);
@@ -62,7 +66,10 @@ const MAX_PHRASE_WORDS = 4;
 const MAX_VALUE_LENGTH = 80;
 /** Evidence for a value WordNet reads a word as ("finished" → completed): a typo's. */
 const WORDNET_VALUE = 2;
-/** Evidence per word of a relation's description the question uses (two at most). */
+/**
+ * Evidence per word of a relation's description the question uses (the two most telling), less
+ * for a word more than two descriptions have.
+ */
 const RELATION_DESCRIPTION = 2;
 /** Evidence per unit of similarity for a column whose values a word is near as a whole. */
 const VALUE_SET = 1;
@@ -403,20 +410,32 @@ const linkText = (
   for (const hit of columnHits)
     evidence.add(hit.key, hit.score / Math.sqrt(Math.max(1, hitRelations / 3)), hit.column);
   // Words of a relation's description (its table comment): "baskets customers fill" for `carts`.
-  const describedHits: { key: string; hits: number }[] = [];
-  for (const relation of catalog.relations) {
-    if (!relation.description) continue;
-    const described = new Set(contentOf(foldText(relation.description).split(' ')).map(singular));
-    const hits = [...described].filter((word) => word.length > 2 && wordSet.has(word));
-    if (hits.length === 0) continue;
-    describedHits.push({ key: relationKey(relation), hits: hits.length });
-    for (const word of hits) linked.add(word);
+  // A word many descriptions have ("table", "records") counts little for any one of them.
+  const described = catalog.relations.flatMap((relation) =>
+    relation.description
+      ? [
+          {
+            key: relationKey(relation),
+            words: new Set(contentOf(foldText(relation.description).split(' ')).map(singular)),
+          },
+        ]
+      : [],
+  );
+  const describing = new Map<string, number>();
+  for (const { words: said } of described)
+    for (const word of said) describing.set(word, (describing.get(word) ?? 0) + 1);
+  for (const { key, words: said } of described) {
+    const weights = [...said]
+      .filter((word) => word.length > 2 && wordSet.has(word))
+      .map((word) => {
+        linked.add(word);
+        return 1 / Math.sqrt(Math.max(1, (describing.get(word) ?? 1) / 2));
+      })
+      .sort((a, b) => b - a)
+      .slice(0, 2);
+    if (weights.length > 0)
+      evidence.add(key, RELATION_DESCRIPTION * weights.reduce((sum, weight) => sum + weight, 0));
   }
-  for (const hit of describedHits)
-    evidence.add(
-      hit.key,
-      (RELATION_DESCRIPTION * Math.min(hit.hits, 2)) / Math.sqrt(Math.max(1, describedHits.length / 3)),
-    );
 
   // 4. The value index: phrases of the question against each column's sampled values.
   const phrases: string[] = [];

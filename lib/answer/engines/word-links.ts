@@ -1,8 +1,10 @@
 // Links from the words of a question that the schema's names do not explain (docs/model-engines.md
 // "Linking"), for linking.ts: WordNet senses against the relations' nouns ("trucks" → vehicles),
 // other forms of a word ("invoiced" → invoice, "teaches" → teacher), and word vectors against
-// the relations' and columns' names and descriptions ("laptops" → devices). Also the small
-// helpers both files read a question with.
+// the relations' and columns' names and descriptions ("laptops" → devices); the relations
+// holding the values a question names, and the one among them its other words are nearest
+// ("shopping baskets", among those holding north and completed → carts). Also the small helpers
+// both files read a question with.
 import type { Catalog, CatalogRelation } from '#lib/core/catalog.ts';
 import { type WordVectors, wordVectors } from '../builtin/vectors.ts';
 import { lexicalDatabase } from '../builtin/wordnet.ts';
