@@ -3,12 +3,16 @@
 // builtin engine's linker (lib/answer/builtin/: the lexicon's phrases for names, split
 // identifiers, singular forms, synonyms, glossary terms and sample values; WordNet and typo
 // links for words the lexicon does not know) and adds what a prompt needs on top:
-//   - words of column descriptions;
+//   - words of column descriptions, and of relation descriptions (table comments);
 //   - the relations a glossary metric's or filter's SQL names, when the question uses its term;
 //   - the value index: the question's words and phrases matched against each column's sampled
 //     values (exact, case and accent insensitive, singular forms, a typo, a prefix);
+//   - values named in other words (word-values.ts): WordNet reads of a sampled value
+//     ("finished" → completed), and columns whose values a word is near in word vectors;
 //   - WordNet senses, word forms and word vectors (word-links.ts), for the question's words
 //     nothing else links;
+//   - the relations holding several of the values the question names, and among the relations
+//     holding them the one the question's other words are nearest in meaning (word-links.ts);
 //   - the columns the lexicon's measures and the glossary's conditions read ("invoiced");
 //   - capital acronyms of relation names ("POs"), money columns for a question about money;
 //   - the relations and columns the conversation's earlier queries read (follow-ups);
@@ -33,9 +37,11 @@ import {
   relationNouns,
   scaled,
   stemsOf,
+  valueGroupLinks,
   wordSenseLinks,
   wordVectorLinks,
 } from './word-links.ts';
+import { valueSetsNear, valuesByMeaning } from './word-values.ts';
 
 export { foldText, relationKey };
 
@@ -58,6 +64,25 @@ export interface SchemaLinks {
 
 const MAX_PHRASE_WORDS = 4;
 const MAX_VALUE_LENGTH = 80;
+/** Evidence for a value WordNet reads a word as ("finished" → completed): a typo's. */
+const WORDNET_VALUE = 2;
+/**
+ * Evidence per word of a relation's description the question uses (the two most telling), less
+ * for a word more than two descriptions have.
+ */
+const RELATION_DESCRIPTION = 2;
+/** Evidence per unit of similarity for a column whose values a word is near as a whole. */
+const VALUE_SET = 1;
+
+/** A sampled value a phrase (`term`) of the question names. */
+interface ValueHit {
+  key: string;
+  column: string;
+  value: string;
+  score: number;
+  folded: string;
+  term: string;
+}
 
 /** Names of relations a glossary SQL expression mentions (`SUM(items.qty * items.price)` → items). */
 const relationsNamedIn = (catalog: Catalog, sql: string): CatalogRelation[] => {
@@ -271,6 +296,8 @@ const linkText = (
 ): void => {
   const words = foldText(text).split(' ').filter(Boolean);
   const covered = new Set<number>();
+  /** Relations the text names (the lexicon's names and synonyms of relations). */
+  const named = new Set<string>();
 
   // 1. The lexicon's phrases, longest first: names, synonyms, glossary terms, values.
   if (lexicon) {
@@ -302,8 +329,10 @@ const linkText = (
         const valueTables = new Set(entries.filter((e) => e.kind === 'value').map((e) => e.table)).size;
         const columnTables = new Set(entries.filter((e) => e.kind === 'column').map((e) => e.table)).size;
         for (const entry of entries) {
-          if (entry.kind === 'relation') evidence.add(entry.table, 5 + entry.rank);
-          else if (entry.kind === 'column')
+          if (entry.kind === 'relation') {
+            evidence.add(entry.table, 5 + entry.rank);
+            named.add(entry.table);
+          } else if (entry.kind === 'column')
             evidence.add(entry.table, (2 + entry.rank / 2) / Math.sqrt(columnTables), entry.column);
           else if (entry.kind === 'value')
             evidence.add(entry.table, 4 / valueTables, entry.column, entry.value);
@@ -380,6 +409,33 @@ const linkText = (
   const hitRelations = new Set(columnHits.map((hit) => hit.key)).size;
   for (const hit of columnHits)
     evidence.add(hit.key, hit.score / Math.sqrt(Math.max(1, hitRelations / 3)), hit.column);
+  // Words of a relation's description (its table comment): "baskets customers fill" for `carts`.
+  // A word many descriptions have ("table", "records") counts little for any one of them.
+  const described = catalog.relations.flatMap((relation) =>
+    relation.description
+      ? [
+          {
+            key: relationKey(relation),
+            words: new Set(contentOf(foldText(relation.description).split(' ')).map(singular)),
+          },
+        ]
+      : [],
+  );
+  const describing = new Map<string, number>();
+  for (const { words: said } of described)
+    for (const word of said) describing.set(word, (describing.get(word) ?? 0) + 1);
+  for (const { key, words: said } of described) {
+    const weights = [...said]
+      .filter((word) => word.length > 2 && wordSet.has(word))
+      .map((word) => {
+        linked.add(word);
+        return 1 / Math.sqrt(Math.max(1, (describing.get(word) ?? 1) / 2));
+      })
+      .sort((a, b) => b - a)
+      .slice(0, 2);
+    if (weights.length > 0)
+      evidence.add(key, RELATION_DESCRIPTION * weights.reduce((sum, weight) => sum + weight, 0));
+  }
 
   // 4. The value index: phrases of the question against each column's sampled values.
   const phrases: string[] = [];
@@ -391,7 +447,7 @@ const linkText = (
       phrases.push(slice.join(' '));
     }
   }
-  const valueHits: { key: string; column: string; value: string; score: number; folded: string }[] = [];
+  const valueHits: ValueHit[] = [];
   for (const relation of catalog.relations) {
     const key = relationKey(relation);
     for (const [column, values] of Object.entries(relation.samples)) {
@@ -401,20 +457,59 @@ const linkText = (
         const folded = foldText(value);
         if (folded === '') continue;
         let best = 0;
+        let term = '';
         for (const phrase of phrases) {
           const match = valueMatch(phrase, folded);
           if (match > 0) for (const word of phrase.split(' ')) linked.add(singular(word));
-          best = Math.max(best, match);
+          if (match > best) [best, term] = [match, phrase];
         }
-        if (best > 0) valueHits.push({ key, column, value, score: best, folded });
+        if (best > 0) valueHits.push({ key, column, value, score: best, folded, term });
       }
     }
+  }
+  // Values named in other words: a word (or a verb and its particle, "turned down") WordNet reads
+  // as a sampled value ("finished" → completed, "northern" → north).
+  const open = (index: number) =>
+    !covered.has(index) &&
+    (words[index]?.length ?? 0) >= 3 &&
+    !stopwords.has(words[index]!) &&
+    !questionFillers.has(words[index]!) &&
+    !linked.has(singular(words[index]!));
+  const terms: string[] = [];
+  words.forEach((word, index) => {
+    if (!open(index)) return;
+    terms.push(word);
+    const next = words[index + 1];
+    if (next && !covered.has(index + 1)) terms.push(`${word} ${next}`);
+  });
+  for (const hit of valuesByMeaning(catalog, terms, tenantColumn)) {
+    valueHits.push({ ...hit, score: WORDNET_VALUE, folded: foldText(hit.value) });
+    for (const word of hit.term.split(' ')) linked.add(singular(word));
   }
   // A value many relations share counts for each of them in proportion (but is always shown).
   const sharing = new Map<string, Set<string>>();
   for (const hit of valueHits) sharing.set(hit.folded, (sharing.get(hit.folded) ?? new Set()).add(hit.key));
   for (const hit of valueHits)
     evidence.add(hit.key, hit.score / (sharing.get(hit.folded)?.size ?? 1), hit.column, hit.value);
+  // A word close in meaning to a column's values as a whole ("northern": north, south, …) links
+  // the column, without naming a value.
+  const setHits = valueSetsNear(
+    catalog,
+    words.filter((_, index) => open(index)),
+    tenantColumn,
+  );
+  const setSharing = new Map<string, number>();
+  for (const hit of setHits) setSharing.set(hit.word, (setSharing.get(hit.word) ?? 0) + 1);
+  for (const hit of setHits)
+    evidence.add(
+      hit.key,
+      (VALUE_SET * hit.similarity) / Math.sqrt(setSharing.get(hit.word) ?? 1),
+      hit.column,
+    );
+  const valueTerms = [
+    ...valueHits.map((hit) => ({ key: hit.key, term: hit.term })),
+    ...setHits.map((hit) => ({ key: hit.key, term: hit.word })),
+  ];
 
   // 5. Acronyms written in capitals ("POs" → purchase_orders), and other forms of a word
   // ("invoiced" → invoices, "teaches" → teacher → instructors).
@@ -447,10 +542,11 @@ const linkText = (
         ...stems.flatMap((stem) => [`${stem}er`, `${stem}or`, ...(stem.endsWith('e') ? [`${stem}r`] : [])]),
       );
   });
-  if (forms.length > 0) wordSenseLinks(catalog, forms, new Set(), scaled(evidence, 0.75));
+  if (forms.length > 0) wordSenseLinks(catalog, [...new Set(forms)], new Set(), scaled(evidence, 0.75));
 
   // 6. WordNet and typos for content words nothing above explained ("trucks" → vehicles).
-  for (const word of wordSenseLinks(catalog, words, covered, evidence)) linked.add(singular(word));
+  const sensed = new Set<string>();
+  for (const word of wordSenseLinks(catalog, words, covered, evidence)) sensed.add(singular(word));
   if (lexicon) {
     words.forEach((word, index) => {
       if (covered.has(index) || word.length < 3 || stopwords.has(word) || questionFillers.has(word)) return;
@@ -461,7 +557,7 @@ const linkText = (
         link = undefined;
       }
       for (const entry of link?.entries ?? []) {
-        linked.add(singular(word));
+        sensed.add(singular(word));
         if (entry.kind === 'relation') evidence.add(entry.table, 5 * link!.score);
         else if (entry.kind === 'column') evidence.add(entry.table, 2 * link!.score, entry.column);
       }
@@ -475,7 +571,26 @@ const linkText = (
       word.length >= 3 &&
       !stopwords.has(word) &&
       !questionFillers.has(word) &&
-      !linked.has(singular(word)),
+      !linked.has(singular(word)) &&
+      !sensed.has(singular(word)),
   );
   if (unlinked.length > 0) wordVectorLinks(catalog, unlinked, evidence, tenantColumn);
+
+  // 8. The relations holding the values the question names: several of them in one relation
+  // count once more, and the question's other words pick among those relations by meaning.
+  const valueWords = new Set(valueTerms.flatMap((each) => each.term.split(' ')));
+  const free: string[] = [];
+  words.forEach((word, index) => {
+    const isFree = (at: number) =>
+      !covered.has(at) &&
+      (words[at]?.length ?? 0) >= 3 &&
+      !stopwords.has(words[at]!) &&
+      !questionFillers.has(words[at]!) &&
+      !linked.has(singular(words[at]!)) &&
+      !valueWords.has(words[at]!);
+    if (!isFree(index)) return;
+    free.push(word);
+    if (isFree(index + 1)) free.push(`${word} ${words[index + 1]}`);
+  });
+  valueGroupLinks(catalog, valueTerms, free, named, evidence, tenantColumn);
 };

@@ -159,7 +159,8 @@ const MAX_WHOLE_RELATIONS = 12;
  * counted with a tokenizer, first each in its short form (a relation with columns the question
  * named, or a wide one, with those columns, keys and labels; up to `maxRelations`, of which at
  * most 12 whole), so that as many relations with evidence as possible are detailed;
- * then, best first, whole while the budget allows. With no evidence at all, the best connected
+ * then, best first, whole while the budget allows; the strong relations first, then those only
+ * holding a value the question names (a value many relations share). With no evidence at all, the best connected
  * relations. Every relation is named in the prompt's summary either way.
  */
 export const selectRelations = (
@@ -229,8 +230,9 @@ export const selectRelations = (
       ? [...ranked.filter(strong), ...ranked.filter((c) => !strong(c) && named(c))]
       : ranked.slice(0, 3);
 
-  // The strongest relations whole (evidence at least half the best's), then each other one in
-  // its short form, best first, while it fits; then whole, best first.
+  // The strongest relations whole (evidence at least half the best's), then each other strong
+  // one in its short form, best first, while it fits, then whole, best first; then the same for
+  // the relations that only hold a value the question names.
   const chosen = new Map<number, SelectedRelation>();
   let tokens = 0;
   let wholes = 0;
@@ -242,27 +244,38 @@ export const selectRelations = (
     tokens += price;
     wholes++;
   }
-  for (const candidate of candidates) {
-    if (chosen.has(candidate.index)) continue;
-    if (chosen.size >= options.maxRelations) break;
-    const shortForm = short[candidate.index]!;
-    const isWhole = shortForm.columns === undefined;
-    if (isWhole && wholes >= maxWhole) continue;
-    const price = shortCost[candidate.index] ?? 0;
-    if (tokens + price > options.schemaTokens && chosen.size > 0) continue;
-    chosen.set(candidate.index, shortForm);
-    tokens += price;
-    if (isWhole) wholes++;
-  }
-  for (const candidate of candidates) {
-    const shown = chosen.get(candidate.index);
-    if (!shown?.columns || wholes >= maxWhole) continue;
-    const extra = (wholeCost[candidate.index] ?? 0) - (shortCost[candidate.index] ?? 0);
-    if (tokens + extra > options.schemaTokens) continue;
-    chosen.set(candidate.index, whole[candidate.index]!);
-    tokens += extra;
-    wholes++;
-  }
+  const addShort = (list: typeof candidates) => {
+    for (const candidate of list) {
+      if (chosen.has(candidate.index)) continue;
+      if (chosen.size >= options.maxRelations) break;
+      const shortForm = short[candidate.index]!;
+      const isWhole = shortForm.columns === undefined;
+      if (isWhole && wholes >= maxWhole) continue;
+      const price = shortCost[candidate.index] ?? 0;
+      if (tokens + price > options.schemaTokens && chosen.size > 0) continue;
+      chosen.set(candidate.index, shortForm);
+      tokens += price;
+      if (isWhole) wholes++;
+    }
+  };
+  const addWhole = (list: typeof candidates) => {
+    for (const candidate of list) {
+      const shown = chosen.get(candidate.index);
+      if (!shown?.columns || wholes >= maxWhole) continue;
+      const extra = (wholeCost[candidate.index] ?? 0) - (shortCost[candidate.index] ?? 0);
+      if (tokens + extra > options.schemaTokens) continue;
+      chosen.set(candidate.index, whole[candidate.index]!);
+      tokens += extra;
+      wholes++;
+    }
+  };
+  // The strong candidates first (short, then whole), then the relations holding a value the
+  // question names whose evidence is weak (the value many relations share), short, then whole.
+  const strongOnes = candidates.filter(strong);
+  addShort(strongOnes);
+  addWhole(strongOnes);
+  addShort(candidates);
+  addWhole(candidates);
   return relations.flatMap((_, index) => {
     const selected = chosen.get(index);
     return selected ? [selected] : [];

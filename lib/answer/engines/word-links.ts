@@ -1,8 +1,10 @@
 // Links from the words of a question that the schema's names do not explain (docs/model-engines.md
 // "Linking"), for linking.ts: WordNet senses against the relations' nouns ("trucks" → vehicles),
 // other forms of a word ("invoiced" → invoice, "teaches" → teacher), and word vectors against
-// the relations' and columns' names and descriptions ("laptops" → devices). Also the small
-// helpers both files read a question with.
+// the relations' and columns' names and descriptions ("laptops" → devices); the relations
+// holding the values a question names, and the one among them its other words are nearest
+// ("shopping baskets", among those holding north and completed → carts). Also the small helpers
+// both files read a question with.
 import type { Catalog, CatalogRelation } from '#lib/core/catalog.ts';
 import { type WordVectors, wordVectors } from '../builtin/vectors.ts';
 import { lexicalDatabase } from '../builtin/wordnet.ts';
@@ -286,4 +288,81 @@ export const wordSenseLinks = (
     }
   }
   return linkedWords;
+};
+
+// ---- values and the relations holding them ------------------------------------------------------
+
+/** Evidence for each further value term a relation holds besides the first. */
+const VALUE_COOCCURRENCE = 3;
+/** Similarity a word needs to the name of one of the relations holding the question's values. */
+const VALUE_GROUP_MIN = 0.45;
+/** How far the nearest of those relations must lead the next one. */
+const VALUE_GROUP_LEAD = 0.04;
+/** Evidence per unit of similarity for that relation. */
+const VALUE_GROUP_WEIGHT = 3;
+/** Relations at most holding the one value a question names for its other words to pick among. */
+const VALUE_GROUP_ONE_VALUE = 4;
+
+/**
+ * The relations holding the values the question names (`terms`: which relation holds a value of
+ * which of its phrases). A relation holding values of two or more phrases (its type column one,
+ * its status column another) gets evidence for each beyond the first: better evidence than any
+ * one shared value. Among the relations holding the most (when they are a third of the schema
+ * or fewer, and the question names none of them), the question's other words (`words`: words
+ * and two-word phrases no name or value explained) pick one by meaning: the relation whose name
+ * is nearest in word vectors, at 0.45 or more and 0.04 ahead of the next ("shopping baskets",
+ * among the relations holding north and completed, → carts). A few candidates let a weaker
+ * similarity count than among all relations.
+ */
+export const valueGroupLinks = (
+  catalog: Catalog,
+  terms: readonly { key: string; term: string }[],
+  words: readonly string[],
+  named: ReadonlySet<string>,
+  evidence: Evidence,
+  tenantColumn: string | undefined,
+) => {
+  const byRelation = new Map<string, Set<string>>();
+  for (const { key, term } of terms) byRelation.set(key, (byRelation.get(key) ?? new Set()).add(term));
+  /** Distinct phrases: one within another ("closed", "closed out") counts once. */
+  const distinct = (phrases: Set<string>) =>
+    [...phrases].filter(
+      (phrase) =>
+        ![...phrases].some(
+          (other) =>
+            other !== phrase &&
+            other.split(' ').length > phrase.split(' ').length &&
+            ` ${other} `.includes(` ${phrase} `),
+        ),
+    ).length;
+  const counts = new Map([...byRelation].map(([key, phrases]) => [key, distinct(phrases)]));
+  for (const [key, count] of counts) if (count >= 2) evidence.add(key, VALUE_COOCCURRENCE * (count - 1));
+  const most = Math.max(0, ...counts.values());
+  const group = [...counts].filter(([, count]) => count === most).map(([key]) => key);
+  if (
+    most === 0 ||
+    (most === 1 && group.length > VALUE_GROUP_ONE_VALUE) ||
+    words.length === 0 ||
+    group.length < 2 ||
+    group.length > catalog.relations.length / 3 ||
+    group.some((key) => named.has(key))
+  )
+    return;
+  const vectors = loadedVectors();
+  if (!vectors) return;
+  const texts = vectorTexts(catalog, tenantColumn);
+  const members = new Set(group);
+  const nearest = new Map<string, number>();
+  for (const [text, keys] of texts.relations) {
+    for (const key of keys) {
+      if (!members.has(key)) continue;
+      for (const word of words) {
+        const similarity = vectors.similarity(word, text) ?? -1;
+        if (similarity > (nearest.get(key) ?? -1)) nearest.set(key, similarity);
+      }
+    }
+  }
+  const [first, second] = [...nearest].sort((a, b) => b[1] - a[1]);
+  if (!first || first[1] < VALUE_GROUP_MIN || first[1] - (second?.[1] ?? -1) < VALUE_GROUP_LEAD) return;
+  evidence.add(first[0], VALUE_GROUP_WEIGHT * first[1]);
 };
