@@ -6,6 +6,7 @@ import { idLike } from './keys.ts';
 import { unitWords } from './phrases.ts';
 import { tokenize } from './tokens.ts';
 import type { ColumnInfo } from './types.ts';
+import { columnUnit } from './units.ts';
 import { phraseKey, singular, splitIdentifier, wordTable } from './words.ts';
 
 // ---- columns -----------------------------------------------------------------------------------
@@ -35,6 +36,7 @@ const moneyWords = new Set([
   'fare',
   'deposit',
   'premium',
+  'amt',
 ]);
 const notMoneyWords = new Set(['rate', 'percent', 'percentage', 'pct', 'ratio', 'count', 'number', 'id']);
 
@@ -178,6 +180,14 @@ export const columnInfo = (
   const words = splitIdentifier(column.name);
   const key = keyColumns.has(column.name) || words[words.length - 1] === 'id' || idLike(column.name);
   const numeric = (column.kind === 'integer' || column.kind === 'decimal') && !key;
+  const named = numeric && isMoney(words, column.kind);
+  const unit = numeric ? columnUnit(words, column.description, named) : undefined;
+  // A decimal named or described in a currency (price_gbp, "Invoice value in pounds") holds money.
+  const money =
+    named ||
+    (unit?.dimension === 'money' &&
+      column.kind === 'decimal' &&
+      !words.some((word) => notMoneyWords.has(word)));
   return {
     table,
     name: column.name,
@@ -187,9 +197,10 @@ export const columnInfo = (
     display: words.join(' '),
     key,
     numeric,
-    money: numeric && isMoney(words, column.kind),
+    money,
     temporal: column.kind === 'date' || column.kind === 'timestamp',
     samples: column.kind === 'text' ? (samples ?? []) : [],
+    ...(unit ? { unit: unit.name } : {}),
   };
 };
 

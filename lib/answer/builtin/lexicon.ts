@@ -24,6 +24,7 @@ import type { ColumnRef, Measure } from './intent.ts';
 import { inferKeys } from './keys.ts';
 import { findRevenue, resolution, revenuePhrases, spokenRevenuePhrases } from './revenue.ts';
 import type { ColumnInfo, Edge, Entry, Lexicon, RelationInfo } from './types.ts';
+import { unitPhrases } from './units.ts';
 import { phraseKey, plural, singular, splitIdentifier, stopwords, synonyms } from './words.ts';
 
 export const relationKey = (schema: string, name: string): string => `${schema}.${name}`;
@@ -152,6 +153,12 @@ export const buildLexicon = (catalog: Catalog, tenantColumn?: string, glossary?:
           addEntry(phrases, phraseKey([...form.slice(0, -1), synonym]), entry(2));
         }
       }
+      // A column measured in a unit (qty_t, labor_hrs, "Tonnes on the lorry.") answers to its
+      // name with the unit in words ("labor hours") and, at the lowest rank, to the unit's words
+      // ("tonnes", "hours", "ha"; net_kg to "tonnes" too, converted when asked).
+      const measured = unitPhrases(column.words, column.unit);
+      for (const form of measured.named) addEntry(phrases, phraseKey(form), entry(2));
+      for (const word of measured.bare) addEntry(phrases, phraseKey([word]), entry(1));
       // A yes/no column is also known by each longer word of its name (marketing_opt_in →
       // "marketing"), at the lowest rank.
       if (column.kind === 'boolean') {
