@@ -3,7 +3,7 @@
 // its information (`ColumnInfo`) and the phrases it answers to besides its full name.
 import type { CatalogColumn, CatalogRelation, ColumnKind } from '#lib/core/catalog.ts';
 import { idLike } from './keys.ts';
-import { unitWords } from './phrases.ts';
+import { rowSizeWords, unitWords } from './phrases.ts';
 import { tokenize } from './tokens.ts';
 import type { ColumnInfo } from './types.ts';
 import { columnUnit } from './units.ts';
@@ -248,6 +248,18 @@ export const columnAliases = (
     aliases.push(words.slice(own.length));
   }
   return aliases;
+};
+
+/**
+ * The money column that says what a row of `relation` is worth: its only money column named like
+ * an amount, a total or a value (deliveries.total beside price_per_t). A price, a cost or a charge
+ * alone is not (crops.base_price_t, harvest_intakes.drying_charge).
+ */
+export const worthColumn = (relation: { columns: readonly ColumnInfo[] }): ColumnInfo | undefined => {
+  const sized = relation.columns.filter(
+    (column) => column.money && !column.key && column.words.some((word) => rowSizeWords.has(word)),
+  );
+  return sized.length === 1 ? sized[0] : undefined;
 };
 
 export const quantityWords = new Set(['quantity', 'qty', 'unit', 'count']);

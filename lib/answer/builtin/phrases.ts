@@ -128,7 +128,9 @@ export const superlativeOf = new Map(superlatives.map(([phrase, dir, hint]) => [
 /** Superlatives of size: the rows ranked by the relation's one money column that measures the row. */
 export const sizeRankings = new Set(['largest', 'biggest', 'smallest', 'highest', 'lowest']);
 /** Words of a money column that measures the row itself ("the largest orders" by amount or total). */
-export const rowSizeWords = new Set(['amount', 'total', 'value', 'balance', 'sum']);
+export const rowSizeWords = new Set(['amount', 'amt', 'total', 'value', 'balance', 'sum']);
+/** Words of what a row is worth in money ("the value of sales", "what was it worth"). */
+export const worthWords = ['value', 'worth'];
 /** Superlatives of length or speed: the rows ranked by the relation's one span ("the longest stay"). */
 export const spanRankings = new Set(['longest', 'shortest', 'quickest', 'fastest', 'slowest']);
 /** Words of a column a dimension ranks by ("heaviest" → weight_kg, "longest" → length). */
@@ -424,17 +426,15 @@ export const MEASURE_UNITS: readonly MeasureUnit[] = unitRows
     };
   });
 
+/** A measure kept by its unit's words over the others of a weighing (net over gross and tare). */
+export const WEIGHINGS: Record<string, readonly string[]> = wordTable({ net: ['gross', 'tare'] });
+
 /** Words that make the unit after them a rate ("price per tonne", "kg per hectare", "£/t"). */
 export const PER_WORDS = new Set(['per', 'a', 'an', 'each', 'every']);
 
-/**
- * Units a column name may end in (weight_kg) and a number may be followed by ("38 kg"): the
- * written forms of two letters or more.
- */
+/** Units a column name may end in (weight_kg) and a number may be followed by ("38 kg"). */
 export const unitWords = new Set(
-  MEASURE_UNITS.flatMap((unit) =>
-    unit.written.filter((form) => form.length >= 2 && !/^\d/.test(form)),
-  ).concat('ms'),
+  'kg kgs lb lbs g gr km mi cm mm ml usd eur gbp chf jpy cad aud pct ms sec secs mins hrs cents'.split(' '),
 );
 
 /** The units a duration may be asked in ("in hours", "(days)", "how many minutes"). */

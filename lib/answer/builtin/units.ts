@@ -3,7 +3,7 @@
 // unit a question's word says ("tonnes", "hours", "ha"), and the factor between two units of one
 // dimension (net_kg asked in tonnes). The units are the table `MEASURE_UNITS` in phrases.ts.
 import type { ColumnRef, Measure } from './intent.ts';
-import { MEASURE_UNITS, type MeasureUnit, PER_WORDS } from './phrases.ts';
+import { MEASURE_UNITS, type MeasureUnit, PER_WORDS, WEIGHINGS } from './phrases.ts';
 import type { ColumnInfo, Lexicon } from './types.ts';
 import { wordTable } from './words.ts';
 
@@ -105,13 +105,21 @@ export const unitPlural = (unit: MeasureUnit): string =>
  * name with the unit said in words ("labor hours" for labor_hrs). Money and shares have none.
  */
 export const unitPhrases = (
-  words: readonly string[],
-  unitName: string | undefined,
+  column: Pick<ColumnInfo, 'words' | 'unit'>,
+  siblings: readonly Pick<ColumnInfo, 'words' | 'unit'>[],
 ): { bare: string[]; named: string[][] } => {
-  const unit = unitName === undefined ? undefined : unitNamed(unitName);
+  const { words } = column;
+  const unit = column.unit === undefined ? undefined : unitNamed(column.unit);
   if (!unit || !MEASURED.has(unit.dimension)) return { bare: [], named: [] };
   const others = unit.dimension === 'time' ? [] : MEASURE_UNITS.filter((other) => convertible(unit, other));
-  const bare = [...new Set([...unit.spoken, ...others.flatMap((other) => other.spoken)])];
+  // A gross or tare weight beside the net one (harvest_intakes.gross_kg, tare_kg, net_kg): the net
+  // is the amount the unit's words mean.
+  const weighed = Object.entries(WEIGHINGS).some(
+    ([kept, left]) =>
+      words.some((word) => left.includes(word)) &&
+      siblings.some((other) => other.unit === column.unit && other.words.includes(kept)),
+  );
+  const bare = weighed ? [] : [...new Set([...unit.spoken, ...others.flatMap((other) => other.spoken)])];
   const at = words.findIndex((word) => byWritten[word] === unit);
   const named =
     at < 0 || words.length < 2
