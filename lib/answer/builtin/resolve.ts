@@ -148,7 +148,7 @@ export class Resolver {
       (column) =>
         column.money &&
         column.words.some((word) =>
-          /^(price|amount|total|revenue|sales?|value|salary|wage|balance|budget)$/.test(word),
+          /^(price|amount|amt|total|revenue|sales?|value|salary|wage|balance|budget)$/.test(word),
         ),
     );
   }

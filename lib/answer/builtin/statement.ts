@@ -292,11 +292,22 @@ const rankingWithoutKey = (c: Draft, ranking: Ranking): void => {
 const readAggregate = (c: Draft, aggregate: Aggregate): void => {
   const { resolver, lexicon, used, parts, focusEntity } = c;
   const aggregateTarget = c.at(aggregate.target);
-  // "how many hours", "how many tonnes": an amount said in its unit, never a count of rows.
+  // "how many hours", "how many tonnes", "how many labour hours" (the unit a word of its own after
+  // the column): an amount said in its unit, never a count of rows.
+  const unitAfter = aggregate.target === undefined ? undefined : c.at(aggregate.target + 1);
+  const unitWordAfter =
+    aggregateTarget?.kind === 'column' &&
+    unitAfter?.kind === 'column' &&
+    quantityUnitSaid(unitAfter.text) !== undefined &&
+    unitAfter.refs.some((ref) =>
+      aggregateTarget.refs.some((own) => own.column === ref.column && own.table === ref.table),
+    );
   const saidUnit =
     aggregateTarget?.kind === 'column'
-      ? quantityUnitSaid(aggregateTarget.text.split(' ').pop() ?? '')
+      ? (quantityUnitSaid(aggregateTarget.text.split(' ').pop() ?? '') ??
+        (unitWordAfter ? quantityUnitSaid(unitAfter.text) : undefined))
       : undefined;
+  if (unitWordAfter && saidUnit) used.add(aggregate.target! + 1);
   const countColumn =
     aggregate.fn === 'count' && aggregateTarget?.kind === 'column'
       ? aggregateTarget.refs.filter((ref) => {
