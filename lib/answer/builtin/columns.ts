@@ -259,7 +259,9 @@ export const worthColumn = (relation: { columns: readonly ColumnInfo[] }): Colum
   const sized = relation.columns.filter(
     (column) => column.money && !column.key && column.words.some((word) => rowSizeWords.has(word)),
   );
-  return sized.length === 1 ? sized[0] : undefined;
+  // input_purchases.amt beside vat_amt: the bare amount is the row's, the qualified one a part.
+  const bare = sized.filter((column) => column.words.length === 1);
+  return sized.length === 1 ? sized[0] : bare.length === 1 ? bare[0] : undefined;
 };
 
 export const quantityWords = new Set(['quantity', 'qty', 'unit', 'count']);

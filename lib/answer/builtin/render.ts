@@ -23,7 +23,7 @@ import { type JoinPlan, planJoins, pointingPath } from './joins.ts';
 import { columnOf, relationOf } from './lexicon.ts';
 import { literal, outputName, quoteIdentifier } from './sql.ts';
 import type { ColumnInfo, Lexicon, RelationInfo } from './types.ts';
-import { converted, inUnit } from './units.ts';
+import { converted, unitSuffix } from './units.ts';
 import { singular } from './words.ts';
 
 export const LIST_LIMIT = 100;
@@ -63,7 +63,7 @@ export const metricName = (lexicon: Lexicon, intent: Intent, metric: Metric): st
     metric.name ??
     (metric.measure.kind === 'column' || metric.measure.kind === 'glossary'
       ? metric.measure.kind === 'column'
-        ? `${metric.measure.ref.column}${inUnit(metric.measure, '_in_')}`
+        ? `${metric.measure.ref.column}${unitSuffix(metric.measure, '_in_')}`
         : metric.measure.term
       : `${metric.measure.left.column}_${metric.measure.right.column}`);
   const prefix = { sum: 'total', avg: 'average', min: 'min', max: 'max' }[metric.fn];

@@ -141,7 +141,7 @@ export const columnMeasure = (column: ColumnInfo | undefined, ref: ColumnRef, te
 };
 
 /** The words a measure's unit adds to its name: "_in_tonnes", " in tonnes", or nothing. */
-export const inUnit = (measure: { unit?: string }, joiner: string): string => {
+export const unitSuffix = (measure: { unit?: string }, joiner: string): string => {
   const unit = measure.unit === undefined ? undefined : unitNamed(measure.unit);
   return unit ? `${joiner}${unitPlural(unit)}` : '';
 };
