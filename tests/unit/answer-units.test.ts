@@ -186,3 +186,42 @@ describe('money words', () => {
     expect(worth.sort()).toEqual(['public.fuel_purchases.amt', 'public.work_orders.parts_amt']);
   });
 });
+
+describe('a span named by a word for a length of time', () => {
+  const spanTables: TableSpec[] = [
+    {
+      name: 'downtime_events',
+      columns: [
+        col('id', 'integer', 'integer'),
+        col('plant_id', 'integer', 'integer'),
+        col('start_ts', 'timestamp', 'timestamp'),
+        col('end_ts', 'timestamp', 'timestamp', { nullable: true }),
+        col('reason_cd', 'text', 'text', { samples: ['jam', 'power'] }),
+      ],
+    },
+    {
+      name: 'leave_requests',
+      columns: [
+        col('id', 'integer', 'integer'),
+        col('plant_id', 'integer', 'integer'),
+        col('start_date', 'date', 'date'),
+        col('end_date', 'date', 'date'),
+        col('status', 'text', 'text', { samples: ['approved', 'pending'] }),
+      ],
+    },
+  ];
+  const askPlant = askOn(catalogOf(spanTables), 'plant_id');
+
+  it.each([
+    ['total downtime in hours in 2025', 'SUM(EXTRACT(EPOCH FROM (de.end_ts - de.start_ts)) / 3600)'],
+    ['downtime hours per reason cd', 'SUM(EXTRACT(EPOCH FROM (de.end_ts - de.start_ts)) / 3600)'],
+    ['average downtime in minutes', 'AVG(EXTRACT(EPOCH FROM (de.end_ts - de.start_ts)) / 60)'],
+    ['average leave in days', 'AVG((lr.end_date - lr.start_date))'],
+  ])('%#: %s', (question, expression) => {
+    expect(sqlOf(askPlant(question))).toContain(expression);
+  });
+
+  it('counts the rows when the relation is named', () => {
+    expect(sqlOf(askPlant('how many downtime events in 2025'))).toContain('COUNT(*)');
+  });
+});

@@ -18,12 +18,12 @@ import {
   valueWords,
   worthColumn,
 } from './columns.ts';
-import { durationPairs, durationPhrases } from './durations.ts';
+import { durationPairs, durationPhrases, spanNouns } from './durations.ts';
 import { glossaryIndex } from './glossary.ts';
 import { glossarySqlReady } from './glossary-sql.ts';
 import type { ColumnRef, Measure } from './intent.ts';
 import { inferKeys } from './keys.ts';
-import { worthWords } from './phrases.ts';
+import { durationUnits, worthWords } from './phrases.ts';
 import { findRevenue, resolution, revenuePhrases, spokenRevenuePhrases } from './revenue.ts';
 import type { ColumnInfo, Edge, Entry, Lexicon, RelationInfo } from './types.ts';
 import { unitPhrases } from './units.ts';
@@ -287,6 +287,15 @@ export const buildLexicon = (catalog: Catalog, tenantColumn?: string, glossary?:
       for (const phrase of durationPhrases(relation, pair, pairs.length === 1)) {
         const key = phraseKey(phrase.split(' '));
         durationOwners.set(key, [...(durationOwners.get(key) ?? []), measure]);
+      }
+      // "downtime", "downtime hours": a span named by a word for a length of time, in its unit.
+      for (const words of spanNouns(relation, pairs)) {
+        const said = durationUnits.find((candidate) => words[1] === `${candidate}s`);
+        const key = phraseKey(words);
+        durationOwners.set(key, [
+          ...(durationOwners.get(key) ?? []),
+          said ? { ...measure, unit: said } : measure,
+        ]);
       }
     }
   }

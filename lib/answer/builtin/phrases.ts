@@ -437,6 +437,9 @@ export const unitWords = new Set(
   'kg kgs lb lbs g gr km mi cm mm ml usd eur gbp chf jpy cad aud pct ms sec secs mins hrs cents'.split(' '),
 );
 
+/** Broader terms of a noun that is a length of time ("downtime", "leave"): it names a span. */
+export const SPAN_KINDS = new Set(['time period', 'period of time', 'time interval']);
+
 /** The units a duration may be asked in ("in hours", "(days)", "how many minutes"). */
 export const durationUnits = ['minute', 'hour', 'day', 'week'] as const;
 
