@@ -225,3 +225,25 @@ describe('a span named by a word for a length of time', () => {
     expect(sqlOf(askPlant('how many downtime events in 2025'))).toContain('COUNT(*)');
   });
 });
+
+describe('a question that refers back to one asked back', () => {
+  const coopCatalog = catalogOf(coopTables);
+  const workshopCatalog = catalogOf(workshopTables);
+  it.each([
+    [coopCatalog, 'coop_id', 'list the fields of the Zorblax Trust', 'how many hectares is that altogether?'],
+    [
+      workshopCatalog,
+      'site_id',
+      'list the work orders for the Quuxbridge job',
+      'how many labour hours was that',
+    ],
+  ])('%#: asks back rather than answering for every row', (catalog, tenant, first, second) => {
+    const ask = askOn(catalog, tenant);
+    const asked = ask(first);
+    expect(asked.kind).toBe('clarification');
+    const history = [{ question: first, kind: asked.kind, engine: 'builtin' as const }];
+    expect(ask(second, { history }).kind).toBe('clarification');
+    // Without the turn before, the same words read as a question of their own.
+    expect(ask(second).kind).toBe('sql');
+  });
+});
