@@ -247,3 +247,46 @@ describe('a question that refers back to one asked back', () => {
     expect(ask(second).kind).toBe('sql');
   });
 });
+
+describe('a bound and a unit written out', () => {
+  const fleetTables: TableSpec[] = [
+    {
+      name: 'trucks',
+      columns: [
+        col('id', 'integer', 'integer'),
+        col('company_id', 'integer', 'integer'),
+        col('max_payload_kg', 'integer', 'integer'),
+      ],
+    },
+    {
+      name: 'loads',
+      columns: [
+        col('id', 'integer', 'integer'),
+        col('company_id', 'integer', 'integer'),
+        col('truck_id', 'integer', 'integer', { references: 'trucks' }),
+        col('delivered_on', 'date', 'date'),
+        col('weight_kg', 'integer', 'integer'),
+      ],
+    },
+    {
+      name: 'vendors',
+      columns: [
+        col('id', 'integer', 'integer'),
+        col('company_id', 'integer', 'integer'),
+        col('lead_time_days', 'integer', 'integer'),
+      ],
+    },
+  ];
+  const askFleet = askOn(catalogOf(fleetTables), 'company_id');
+
+  it('reads the unit words as the amount, never the bound', () => {
+    expect(sqlOf(askFleet('total tonnes delivered in 2025'))).toContain('SUM((l.weight_kg / 1000.0))');
+  });
+
+  it.each([
+    [askFleet, 'average lead time of vendors', 'AVG(v.lead_time_days)'],
+    [askWorkshop, 'average labor of work orders', 'AVG(wo.labor_hrs)'],
+  ])('names the column without its unit written out: %#: %s', (ask, question, expression) => {
+    expect(sqlOf(ask(question))).toContain(expression);
+  });
+});

@@ -429,6 +429,9 @@ export const MEASURE_UNITS: readonly MeasureUnit[] = unitRows
 /** A measure kept by its unit's words over the others of a weighing (net over gross and tare). */
 export const WEIGHINGS: Record<string, readonly string[]> = wordTable({ net: ['gross', 'tare'] });
 
+/** Words of a column that bounds an amount rather than holding one (max_payload_kg). */
+export const BOUND_WORDS = new Set(['max', 'min', 'maximum', 'minimum', 'capacity', 'limit', 'cap']);
+
 /** Words that make the unit after them a rate ("price per tonne", "kg per hectare", "£/t"). */
 export const PER_WORDS = new Set(['per', 'a', 'an', 'each', 'every']);
 

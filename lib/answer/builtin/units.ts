@@ -3,7 +3,7 @@
 // unit a question's word says ("tonnes", "hours", "ha"), and the factor between two units of one
 // dimension (net_kg asked in tonnes). The units are the table `MEASURE_UNITS` in phrases.ts.
 import type { ColumnRef, Measure } from './intent.ts';
-import { MEASURE_UNITS, type MeasureUnit, PER_WORDS, WEIGHINGS } from './phrases.ts';
+import { BOUND_WORDS, MEASURE_UNITS, type MeasureUnit, PER_WORDS, WEIGHINGS } from './phrases.ts';
 import type { ColumnInfo, Lexicon } from './types.ts';
 import { wordTable } from './words.ts';
 
@@ -119,12 +119,21 @@ export const unitPhrases = (
       words.some((word) => left.includes(word)) &&
       siblings.some((other) => other.unit === column.unit && other.words.includes(kept)),
   );
-  const bare = weighed ? [] : [...new Set([...unit.spoken, ...others.flatMap((other) => other.spoken)])];
+  // A bound (trucks.max_payload_kg, rooms.capacity_hrs) is no amount of the unit.
+  const bound = words.some((word) => BOUND_WORDS.has(word));
+  const bare =
+    weighed || bound ? [] : [...new Set([...unit.spoken, ...others.flatMap((other) => other.spoken)])];
   const at = words.findIndex((word) => byWritten[word] === unit);
+  const rest = words.filter((_, index) => index !== at);
   const named =
     at < 0 || words.length < 2
       ? []
-      : unit.spoken.map((spoken) => words.map((word, index) => (index === at ? spoken : word)));
+      : [
+          ...unit.spoken.map((spoken) => words.map((word, index) => (index === at ? spoken : word))),
+          // lead_time_days → "lead time": a unit written out in the name is not said (a letter or two
+          // may be part of a word, area_ha: "area" is not said for it).
+          ...(words[at]!.length >= 3 && rest.length > 0 ? [rest] : []),
+        ];
   return { bare, named };
 };
 
