@@ -3,9 +3,10 @@
 // its information (`ColumnInfo`) and the phrases it answers to besides its full name.
 import type { CatalogColumn, CatalogRelation, ColumnKind } from '#lib/core/catalog.ts';
 import { idLike } from './keys.ts';
-import { unitWords } from './phrases.ts';
+import { rowSizeWords, unitWords } from './phrases.ts';
 import { tokenize } from './tokens.ts';
 import type { ColumnInfo } from './types.ts';
+import { columnUnit } from './units.ts';
 import { phraseKey, singular, splitIdentifier, wordTable } from './words.ts';
 
 // ---- columns -----------------------------------------------------------------------------------
@@ -35,6 +36,7 @@ const moneyWords = new Set([
   'fare',
   'deposit',
   'premium',
+  'amt',
 ]);
 const notMoneyWords = new Set(['rate', 'percent', 'percentage', 'pct', 'ratio', 'count', 'number', 'id']);
 
@@ -178,6 +180,14 @@ export const columnInfo = (
   const words = splitIdentifier(column.name);
   const key = keyColumns.has(column.name) || words[words.length - 1] === 'id' || idLike(column.name);
   const numeric = (column.kind === 'integer' || column.kind === 'decimal') && !key;
+  const named = numeric && isMoney(words, column.kind);
+  const unit = numeric ? columnUnit(words, column.description, named) : undefined;
+  // A decimal named or described in a currency (price_gbp, "Invoice value in pounds") holds money.
+  const money =
+    named ||
+    (unit?.dimension === 'money' &&
+      column.kind === 'decimal' &&
+      !words.some((word) => notMoneyWords.has(word)));
   return {
     table,
     name: column.name,
@@ -187,9 +197,10 @@ export const columnInfo = (
     display: words.join(' '),
     key,
     numeric,
-    money: numeric && isMoney(words, column.kind),
+    money,
     temporal: column.kind === 'date' || column.kind === 'timestamp',
     samples: column.kind === 'text' ? (samples ?? []) : [],
+    ...(unit ? { unit: unit.name } : {}),
   };
 };
 
@@ -237,6 +248,20 @@ export const columnAliases = (
     aliases.push(words.slice(own.length));
   }
   return aliases;
+};
+
+/**
+ * The money column that says what a row of `relation` is worth: its only money column named like
+ * an amount, a total or a value (deliveries.total beside price_per_t). A price, a cost or a charge
+ * alone is not (crops.base_price_t, harvest_intakes.drying_charge).
+ */
+export const worthColumn = (relation: { columns: readonly ColumnInfo[] }): ColumnInfo | undefined => {
+  const sized = relation.columns.filter(
+    (column) => column.money && !column.key && column.words.some((word) => rowSizeWords.has(word)),
+  );
+  // input_purchases.amt beside vat_amt: the bare amount is the row's, the qualified one a part.
+  const bare = sized.filter((column) => column.words.length === 1);
+  return sized.length === 1 ? sized[0] : bare.length === 1 ? bare[0] : undefined;
 };
 
 export const quantityWords = new Set(['quantity', 'qty', 'unit', 'count']);

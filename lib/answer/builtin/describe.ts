@@ -10,6 +10,7 @@ import { pathBetween, planJoins } from './joins.ts';
 import { columnOf, relationOf } from './lexicon.ts';
 import { LIST_LIMIT, type RenderedSql } from './render.ts';
 import type { Lexicon, Link, Mention, Note } from './types.ts';
+import { unitSuffix } from './units.ts';
 import { capitalize, joinAnd, plural as pluralOf, singular, wordTable } from './words.ts';
 
 const havingWords: Record<string, string> = wordTable({
@@ -54,7 +55,7 @@ const glossaryText = (lexicon: Lexicon, kind: 'metric' | 'filter', term: string,
 
 const measureText = (lexicon: Lexicon, measure: Measure, subject: string): string =>
   measure.kind === 'column'
-    ? display(lexicon, measure.ref, subject)
+    ? `${display(lexicon, measure.ref, subject)}${unitSuffix(measure, ' in ')}`
     : measure.kind === 'glossary'
       ? glossaryText(lexicon, 'metric', measure.term, subject)
       : measure.kind === 'product'
@@ -466,7 +467,7 @@ const metricLabel = (lexicon: Lexicon, intent: Intent): string => {
   const measure =
     metric.name ??
     (metric.measure.kind === 'column'
-      ? (columnOf(lexicon, metric.measure.ref)?.display ?? metric.measure.ref.column)
+      ? `${columnOf(lexicon, metric.measure.ref)?.display ?? metric.measure.ref.column}${unitSuffix(metric.measure, ' in ')}`
       : measureText(lexicon, metric.measure, intent.subject));
   const prefix = { sum: 'total', avg: 'average', min: 'lowest', max: 'highest' }[metric.fn];
   return `${prefix} ${measure}`;

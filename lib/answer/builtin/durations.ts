@@ -1,7 +1,9 @@
 // Step 2 of the builtin pipeline, spans: two time columns of one relation that begin and end a
 // span of its row (start_date/end_date, opened_at/solved_at, check_in/check_out), and the
 // phrases each span answers to as a measure ("time to solve", "lease duration").
+import { durationUnits, SPAN_KINDS } from './phrases.ts';
 import type { ColumnInfo, RelationInfo } from './types.ts';
+import { lexicalDatabase } from './wordnet.ts';
 
 // ---- durations ---------------------------------------------------------------------------------
 
@@ -109,4 +111,18 @@ export const durationPhrases = (relation: RelationInfo, pair: DurationPair, alon
     ...(pair.stay ? ['stay', 'length of stay'] : []),
   ];
   return [...own, ...whole.map((phrase) => `${relation.one} ${phrase}`), ...(alone ? whole : [])];
+};
+
+/**
+ * "downtime" of downtime_events, "leave" of leave_requests: a word of the name of a relation with
+ * one span that is itself a length of time (in its commonest sense, WordNet's time period or
+ * interval) names that span, alone and with a unit ("downtime hours").
+ */
+export const spanNouns = (relation: RelationInfo, pairs: readonly DurationPair[]): string[][] => {
+  const database = pairs.length === 1 ? lexicalDatabase() : undefined;
+  if (!database) return [];
+  const words = relation.one
+    .split(' ')
+    .filter((word) => database.related(word, 'n', 1).broader.some((broader) => SPAN_KINDS.has(broader)));
+  return words.flatMap((word) => [[word], ...durationUnits.map((unit) => [word, `${unit}s`])]);
 };

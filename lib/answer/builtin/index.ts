@@ -242,11 +242,13 @@ export const proposeBuiltin = (input: EngineInput, known?: KnownValues, wanted?:
       message: `“How long” reads as the time ${relation.other} take. Could you name them and say how to sum it up, for example “the average ${relation.one} duration” or “the longest ${relation.one}”?`,
     };
   }
-  // "list their properties" after a question that was asked back: "their" has nothing to refer
-  // to, and all the rows would be a confident wrong answer.
+  // "list their properties", "how many hectares is that altogether" after a question that was
+  // asked back: "their", "that" have nothing to refer to, and all the rows would be a confident
+  // wrong answer.
   const refersBack =
     mentions.some((mention) => mention.kind === 'anaphora' || mention.kind === 'followup') ||
-    /^\W*(?:\w+\s+){0,3}(?:their|its)\b/i.test(core);
+    /^\W*(?:\w+\s+){0,3}(?:their|its)\b/i.test(core) ||
+    /\b(?:is|was)\s+(?:that|this|it)\b/i.test(core);
   const lastTurn = input.history.at(-1);
   if (refersBack && lastTurn !== undefined && (lastTurn.kind === 'clarification' || !prior)) {
     return {

@@ -22,7 +22,8 @@ export const DurationSchema = v.object({
 });
 
 export const MeasureSchema = v.variant('kind', [
-  v.object({ kind: v.literal('column'), ref: ColumnRefSchema }),
+  /** A column, in `unit` (a `MEASURE_UNITS` name) when the question asks another than its own. */
+  v.object({ kind: v.literal('column'), ref: ColumnRefSchema, unit: v.exactOptional(Name) }),
   /** quantity × unit price: revenue when no column holds it. */
   v.object({ kind: v.literal('product'), left: ColumnRefSchema, right: ColumnRefSchema }),
   DurationSchema,

@@ -16,14 +16,17 @@ import {
   trailingTimeWords,
   usStates,
   valueWords,
+  worthColumn,
 } from './columns.ts';
-import { durationPairs, durationPhrases } from './durations.ts';
+import { durationPairs, durationPhrases, spanNouns } from './durations.ts';
 import { glossaryIndex } from './glossary.ts';
 import { glossarySqlReady } from './glossary-sql.ts';
 import type { ColumnRef, Measure } from './intent.ts';
 import { inferKeys } from './keys.ts';
+import { durationUnits, worthWords } from './phrases.ts';
 import { findRevenue, resolution, revenuePhrases, spokenRevenuePhrases } from './revenue.ts';
 import type { ColumnInfo, Edge, Entry, Lexicon, RelationInfo } from './types.ts';
+import { unitPhrases } from './units.ts';
 import { phraseKey, plural, singular, splitIdentifier, stopwords, synonyms } from './words.ts';
 
 export const relationKey = (schema: string, name: string): string => `${schema}.${name}`;
@@ -152,6 +155,12 @@ export const buildLexicon = (catalog: Catalog, tenantColumn?: string, glossary?:
           addEntry(phrases, phraseKey([...form.slice(0, -1), synonym]), entry(2));
         }
       }
+      // A column measured in a unit (qty_t, labor_hrs, "Tonnes on the lorry.") answers to its
+      // name with the unit in words ("labor hours") and, at the lowest rank, to the unit's words
+      // ("tonnes", "hours", "ha"; net_kg to "tonnes" too, converted when asked).
+      const measured = unitPhrases(column, columns);
+      for (const form of measured.named) addEntry(phrases, phraseKey(form), entry(2));
+      for (const word of measured.bare) addEntry(phrases, phraseKey([word]), entry(1));
       // A yes/no column is also known by each longer word of its name (marketing_opt_in →
       // "marketing"), at the lowest rank.
       if (column.kind === 'boolean') {
@@ -195,6 +204,14 @@ export const buildLexicon = (catalog: Catalog, tenantColumn?: string, glossary?:
     }
   }
   for (const [head, entries] of heads) for (const entry of entries) addEntry(phrases, head, entry);
+  // "the value of sales", "what was it worth": the money column that says what a row is worth,
+  // at the lowest rank (the relation the question names picks one of several relations').
+  for (const relation of relations.values()) {
+    const worth = worthColumn(relation);
+    if (!worth) continue;
+    for (const word of worthWords)
+      addEntry(phrases, word, { kind: 'column', table: relation.key, column: worth.name, rank: 1 });
+  }
 
   // State names mean their codes (beside a city spelled the same: the column named next to it,
   // "the state of New York", or a question back, decides).
@@ -270,6 +287,15 @@ export const buildLexicon = (catalog: Catalog, tenantColumn?: string, glossary?:
       for (const phrase of durationPhrases(relation, pair, pairs.length === 1)) {
         const key = phraseKey(phrase.split(' '));
         durationOwners.set(key, [...(durationOwners.get(key) ?? []), measure]);
+      }
+      // "downtime", "downtime hours": a span named by a word for a length of time, in its unit.
+      for (const words of spanNouns(relation, pairs)) {
+        const said = durationUnits.find((candidate) => words[1] === `${candidate}s`);
+        const key = phraseKey(words);
+        durationOwners.set(key, [
+          ...(durationOwners.get(key) ?? []),
+          said ? { ...measure, unit: said } : measure,
+        ]);
       }
     }
   }

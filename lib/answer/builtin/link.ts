@@ -17,6 +17,7 @@
 // a synonym or a typo, so that the user sees what was understood.
 import { relationsByDescribedName } from './described.ts';
 import type { Entry, Lexicon, Link, LinkSource } from './types.ts';
+import { unitSaid } from './units.ts';
 import { type LexicalDatabase, lexicalDatabase, type WordClass } from './wordnet.ts';
 import { phraseKey, plural, singular } from './words.ts';
 
@@ -126,6 +127,8 @@ const wordNetLink = (lexicon: Lexicon, word: string): Link | undefined => {
     const found = new Map<string, Entry[]>();
     const related = database.related(word, 'n', 2);
     for (const other of source === 'synonym' ? related.synonyms : related.broader) {
+      // A unit is said as itself: "loads" (tons, lots) is no amount in tonnes.
+      if (unitSaid(other)) continue;
       // A broader term names a relation only ("kittens" → cat); a column needs a synonym.
       const entries = linkable(lexicon.phrases.get(phraseKey(other.split(' ')))).filter(
         (entry) => source === 'synonym' || entry.kind === 'relation',

@@ -128,7 +128,9 @@ export const superlativeOf = new Map(superlatives.map(([phrase, dir, hint]) => [
 /** Superlatives of size: the rows ranked by the relation's one money column that measures the row. */
 export const sizeRankings = new Set(['largest', 'biggest', 'smallest', 'highest', 'lowest']);
 /** Words of a money column that measures the row itself ("the largest orders" by amount or total). */
-export const rowSizeWords = new Set(['amount', 'total', 'value', 'balance', 'sum']);
+export const rowSizeWords = new Set(['amount', 'amt', 'total', 'value', 'balance', 'sum']);
+/** Words of what a row is worth in money ("the value of sales", "what was it worth"). */
+export const worthWords = ['value', 'worth'];
 /** Superlatives of length or speed: the rows ranked by the relation's one span ("the longest stay"). */
 export const spanRankings = new Set(['longest', 'shortest', 'quickest', 'fastest', 'slowest']);
 /** Words of a column a dimension ranks by ("heaviest" → weight_kg, "longest" → length). */
@@ -364,10 +366,82 @@ export const RATE_UNITS = new Set(['hour', 'night', 'day', 'week', 'month', 'yea
 
 // ---- units of measure and of a duration ---------------------------------------------------------
 
+/** What a unit measures; units of one dimension convert into each other by their factors. */
+export type UnitDimension = 'time' | 'mass' | 'volume' | 'area' | 'length' | 'money' | 'share';
+
+/**
+ * A unit of measure: its name, what it measures, how many of the dimension's base unit one of it
+ * is (seconds, kilograms, litres, square metres, metres; money and shares never convert), the
+ * words a question says it with ("tonnes", "ha"), and the short forms an identifier writes it in
+ * (qty_t, area_ha, labor_hrs: a form of one or two letters counts only as a name's last word).
+ */
+export interface MeasureUnit {
+  name: string;
+  dimension: UnitDimension;
+  factor: number;
+  spoken: readonly string[];
+  written: readonly string[];
+}
+
+/** Rows of name | dimension | factor | spoken words | written forms. */
+const unitRows = `
+second | time | 1 | second seconds secs | sec secs seconds s
+minute | time | 60 | minute minutes mins | mins minutes
+hour | time | 3600 | hour hours hrs hr | h hr hrs hours
+day | time | 86400 | day days | days
+week | time | 604800 | week weeks | weeks wks
+gram | mass | 0.001 | gram grams grammes | g gr grams
+kilogram | mass | 1 | kilogram kilograms kilo kilos kg kgs | kg kgs kilos kilograms
+tonne | mass | 1000 | tonne tonnes ton tons | t tonnes tons
+pound weight | mass | 0.45359237 | lb lbs | lb lbs
+litre | volume | 1 | litre litres liter liters ltr | l ltr ltrs litres liters
+millilitre | volume | 0.001 | millilitre millilitres milliliters ml | ml
+gallon | volume | 4.54609 | gallon gallons | gal gallons
+hectare | area | 10000 | hectare hectares ha | ha hectares
+acre | area | 4046.8564224 | acre acres | acres
+square metre | area | 1 | sqm | sqm m2
+square foot | area | 0.09290304 | sqft | sqft ft2
+kilometre | length | 1000 | kilometre kilometres kilometers km kms | km kms
+mile | length | 1609.344 | mile miles | mi miles
+metre | length | 1 | metre metres meters | m metres meters
+centimetre | length | 0.01 | centimetre centimetres centimeters cm | cm
+millimetre | length | 0.001 | millimetre millimetres millimeters mm | mm
+pound | money | 1 | pound pounds quid sterling gbp | gbp
+dollar | money | 1 | dollar dollars bucks usd | usd cad aud
+euro | money | 1 | euro euros eur | eur
+money | money | 1 | chf jpy | chf jpy cents
+percent | share | 1 | percent percentage pct | pct percent perc`;
+
+export const MEASURE_UNITS: readonly MeasureUnit[] = unitRows
+  .trim()
+  .split('\n')
+  .map((row) => {
+    const [name, dimension, factor, spoken, written] = row.split('|').map((cell) => cell.trim());
+    return {
+      name: name!,
+      dimension: dimension as UnitDimension,
+      factor: Number(factor),
+      spoken: spoken!.split(' '),
+      written: written!.split(' '),
+    };
+  });
+
+/** A measure kept by its unit's words over the others of a weighing (net over gross and tare). */
+export const WEIGHINGS: Record<string, readonly string[]> = wordTable({ net: ['gross', 'tare'] });
+
+/** Words of a column that bounds an amount rather than holding one (max_payload_kg). */
+export const BOUND_WORDS = new Set(['max', 'min', 'maximum', 'minimum', 'capacity', 'limit', 'cap']);
+
+/** Words that make the unit after them a rate ("price per tonne", "kg per hectare", "£/t"). */
+export const PER_WORDS = new Set(['per', 'a', 'an', 'each', 'every']);
+
 /** Units a column name may end in (weight_kg) and a number may be followed by ("38 kg"). */
 export const unitWords = new Set(
   'kg kgs lb lbs g gr km mi cm mm ml usd eur gbp chf jpy cad aud pct ms sec secs mins hrs cents'.split(' '),
 );
+
+/** Broader terms of a noun that is a length of time ("downtime", "leave"): it names a span. */
+export const SPAN_KINDS = new Set(['time period', 'period of time', 'time interval']);
 
 /** The units a duration may be asked in ("in hours", "(days)", "how many minutes"). */
 export const durationUnits = ['minute', 'hour', 'day', 'week'] as const;

@@ -23,6 +23,7 @@ import { type JoinPlan, planJoins, pointingPath } from './joins.ts';
 import { columnOf, relationOf } from './lexicon.ts';
 import { literal, outputName, quoteIdentifier } from './sql.ts';
 import type { ColumnInfo, Lexicon, RelationInfo } from './types.ts';
+import { converted, unitSuffix } from './units.ts';
 import { singular } from './words.ts';
 
 export const LIST_LIMIT = 100;
@@ -62,7 +63,7 @@ export const metricName = (lexicon: Lexicon, intent: Intent, metric: Metric): st
     metric.name ??
     (metric.measure.kind === 'column' || metric.measure.kind === 'glossary'
       ? metric.measure.kind === 'column'
-        ? metric.measure.ref.column
+        ? `${metric.measure.ref.column}${unitSuffix(metric.measure, '_in_')}`
         : metric.measure.term
       : `${metric.measure.left.column}_${metric.measure.right.column}`);
   const prefix = { sum: 'total', avg: 'average', min: 'min', max: 'max' }[metric.fn];
@@ -117,7 +118,7 @@ class Query {
   }
 
   measure(measure: Measure): string {
-    if (measure.kind === 'column') return this.column(measure.ref);
+    if (measure.kind === 'column') return converted(this.lexicon, measure, this.column(measure.ref));
     if (measure.kind === 'product') return `${this.column(measure.left)} * ${this.column(measure.right)}`;
     if (measure.kind === 'glossary') return this.glossary((p) => glossaryMetricSql(p, 'sum', measure));
     return this.duration(measure);

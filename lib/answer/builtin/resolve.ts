@@ -8,7 +8,7 @@ import type { ColumnRef, Measure } from './intent.ts';
 import { sameRef } from './intent.ts';
 import { pathBetween } from './joins.ts';
 import { columnOf, tableName } from './lexicon.ts';
-import { dimensionWords, ratingWords } from './phrases.ts';
+import { dimensionWords, ratingWords, rowSizeWords } from './phrases.ts';
 import type { Analysis, ColumnInfo, ItemOf, Lexicon, RelationInfo, ValueMatch } from './types.ts';
 import { capitalize, joinAnd, phraseKey } from './words.ts';
 
@@ -148,7 +148,7 @@ export class Resolver {
       (column) =>
         column.money &&
         column.words.some((word) =>
-          /^(price|amount|total|revenue|sales?|value|salary|wage|balance|budget)$/.test(word),
+          /^(price|amount|amt|total|revenue|sales?|value|salary|wage|balance|budget)$/.test(word),
         ),
     );
   }
@@ -173,7 +173,10 @@ export class Resolver {
       );
     if (money.length > 1) {
       const prices = money.filter((column) => column.words.includes('price'));
+      // fee_invoices.total beside amt_paid: a bare total or amount is the row's, a qualified one a part.
+      const bare = money.filter((column) => column.words.length === 1 && rowSizeWords.has(column.words[0]!));
       if (prices.length === 1) money = prices;
+      else if (bare.length === 1) money = bare;
     }
     if (money.length === 1) return { table, column: money[0]!.name };
     if (money.length === 0) {

@@ -9,6 +9,7 @@ import { columnOf, mainRelations, tableName } from './lexicon.ts';
 import { additiveWords, averagedWords, rowSizeWords, sizeRankings, spanRankings } from './phrases.ts';
 import { measureColumn } from './resolve.ts';
 import type { Analysis, ItemOf, Lexicon, Ranking, RankKey } from './types.ts';
+import { columnMeasure, isQuantityUnit, quantityUnitSaid } from './units.ts';
 import { capitalize, joinAnd, pluralText, singular } from './words.ts';
 
 const DEFAULT_TOP = 5;
@@ -188,17 +189,18 @@ const readRanking = (c: Draft, ranking: Ranking, rankKey: RankKey): void => {
         ranking.word !== 'bottom' &&
         (focus.implied === true ||
           (c.focusIndex !== undefined && rankKey.index !== undefined && c.focusIndex > rankKey.index));
+      const measure = columnMeasure(column, ref, rankKey.text);
       if (focusEntity === ref.table && wantsValue) {
         c.subject = ref.table;
-        parts.metric = { fn: ranking.dir === 'desc' ? 'max' : 'min', measure: { kind: 'column', ref } };
+        parts.metric = { fn: ranking.dir === 'desc' ? 'max' : 'min', measure };
       } else if (focusEntity === ref.table) rankOf(ref, label);
       else if (!focus) {
         // "what is the highest price": the value itself.
         c.subject = ref.table;
-        parts.metric = { fn: ranking.dir === 'desc' ? 'max' : 'min', measure: { kind: 'column', ref } };
+        parts.metric = { fn: ranking.dir === 'desc' ? 'max' : 'min', measure };
       } else if (column.numeric && !column.temporal) {
         c.subject = ref.table;
-        groupedBy({ fn: 'sum', measure: { kind: 'column', ref } }, label);
+        groupedBy({ fn: 'sum', measure }, label);
       } else {
         throw new Clarify(
           `I can rank ${focus.kind === 'entity' ? resolver.relation(focusEntity!).other : 'them'} by their own columns; ${column.display} belongs to ${resolver.relation(ref.table).other}.`,
@@ -290,21 +292,40 @@ const rankingWithoutKey = (c: Draft, ranking: Ranking): void => {
 const readAggregate = (c: Draft, aggregate: Aggregate): void => {
   const { resolver, lexicon, used, parts, focusEntity } = c;
   const aggregateTarget = c.at(aggregate.target);
+  // "how many hours", "how many tonnes", "how many labour hours" (the unit a word of its own after
+  // the column): an amount said in its unit, never a count of rows.
+  const unitAfter = aggregate.target === undefined ? undefined : c.at(aggregate.target + 1);
+  const unitWordAfter =
+    aggregateTarget?.kind === 'column' &&
+    unitAfter?.kind === 'column' &&
+    quantityUnitSaid(unitAfter.text) !== undefined &&
+    unitAfter.refs.some((ref) =>
+      aggregateTarget.refs.some((own) => own.column === ref.column && own.table === ref.table),
+    );
+  const saidUnit =
+    aggregateTarget?.kind === 'column'
+      ? (quantityUnitSaid(aggregateTarget.text.split(' ').pop() ?? '') ??
+        (unitWordAfter ? quantityUnitSaid(unitAfter.text) : undefined))
+      : undefined;
+  if (unitWordAfter && saidUnit) used.add(aggregate.target! + 1);
   const countColumn =
     aggregate.fn === 'count' && aggregateTarget?.kind === 'column'
       ? aggregateTarget.refs.filter((ref) => {
           const column = columnOf(lexicon, ref);
           return (
-            column?.numeric && /^(num|count|number|cnt)$/.test(column.words[column.words.length - 1] ?? '')
+            column?.numeric &&
+            (/^(num|count|number|cnt)$/.test(column.words[column.words.length - 1] ?? '') ||
+              (column.unit !== undefined && saidUnit !== undefined))
           );
         })
       : [];
   if (countColumn.length > 0 && aggregateTarget?.kind === 'column') {
-    // "the total number of citations" where citation_num holds them: its sum.
+    // "the total number of citations" where citation_num holds them, "how many tonnes" of qty_t:
+    // its sum (in the unit said).
     const ref = resolver.columnRef(countColumn, aggregateTarget.text, focusEntity);
     used.add(aggregate.target!);
     c.subject = ref.table;
-    parts.metric = { fn: 'sum', measure: { kind: 'column', ref } };
+    parts.metric = { fn: 'sum', measure: columnMeasure(resolver.column(ref), ref, aggregateTarget.text) };
   } else if (aggregate.fn === 'count') readCount(c, aggregate);
   else readMeasureAggregate(c, aggregate);
 };
@@ -400,7 +421,8 @@ const readMeasureAggregate = (c: Draft, aggregate: Aggregate): void => {
   }
   if (aggregate.word === 'how much' || target?.kind === 'measure' || target === undefined) {
     if (target?.kind === 'column') {
-      measure = { kind: 'column', ref: resolver.columnRef(target.refs, target.text, focusEntity) };
+      const ref = resolver.columnRef(target.refs, target.text, focusEntity);
+      measure = columnMeasure(resolver.column(ref), ref, target.text);
       used.add(aggregate.target!);
     } else {
       ({ measure, name } = resolver.measureNamed(target?.kind === 'measure' ? target.text : 'revenue'));
@@ -425,7 +447,7 @@ const readMeasureAggregate = (c: Draft, aggregate: Aggregate): void => {
         `${column.display} is not a number I can ${aggregate.fn === 'avg' ? 'average' : 'add up'}.`,
       );
     }
-    measure = { kind: 'column', ref };
+    measure = columnMeasure(column, ref, target.text);
   } else if (target.kind === 'entity') {
     // "total orders" counts them; "total payments" adds up their one amount.
     const table = resolver.entity(target.tables, target.text);
@@ -501,13 +523,15 @@ const readGroupedNumber = (c: Draft, index: number): void => {
   );
   const column = resolver.column(ref);
   const averaged = column.words.some((word) => averagedWords.has(word));
-  if (!averaged && !column.money && !column.words.some((word) => additiveWords.has(word))) {
+  // A quantity in a unit of measure adds up ("hectares by soil type"); a share does not.
+  const measured = isQuantityUnit(column.unit);
+  if (!averaged && !column.money && !measured && !column.words.some((word) => additiveWords.has(word))) {
     throw new Clarify(
       `Should I add up or average ${column.display}? Say “total ${column.display}” or “average ${column.display}”.`,
     );
   }
   c.subject = ref.table;
-  parts.metric = { fn: averaged ? 'avg' : 'sum', measure: { kind: 'column', ref } };
+  parts.metric = { fn: averaged ? 'avg' : 'sum', measure: columnMeasure(column, ref, item.text) };
 };
 
 /**

@@ -1,6 +1,8 @@
 // Step 1 of the builtin pipeline: a question becomes a list of tokens (words, numbers, dates,
 // quoted literals, comparison symbols). Words are lower-cased, spelling-folded and stripped of
 // possessive 's; identifiers typed as such (order_items, orderItems) become their words.
+
+import { MEASURE_UNITS } from './phrases.ts';
 import type { Token } from './types.ts';
 import { spellings, splitIdentifier, wordTable } from './words.ts';
 
@@ -22,18 +24,10 @@ const pattern = new RegExp(
   'gu',
 );
 
-const currencyWords = new Set([
-  'dollar',
-  'dollars',
-  'usd',
-  'eur',
-  'euro',
-  'euros',
-  'gbp',
-  'pound',
-  'pounds',
-  'bucks',
-]);
+/** Words of a currency after a number ("100 dollars", "8000 quid"): the units of money. */
+const currencyWords = new Set(
+  MEASURE_UNITS.flatMap((unit) => (unit.dimension === 'money' ? unit.spoken : [])),
+);
 
 /** Contractions, with and without the apostrophe: "don't" and "dont" → do not, "we've" → we have. */
 const contractions: Record<string, string[]> = wordTable({

@@ -47,6 +47,8 @@ export interface ColumnInfo {
   money: boolean;
   temporal: boolean;
   samples: string[];
+  /** The unit its values are in (`MEASURE_UNITS` name: 'tonne' of qty_t, 'hour' of labor_hrs). */
+  unit?: string;
 }
 
 export interface RelationInfo {
