@@ -1,0 +1,115 @@
+// Precision on schemas written with short identifiers and on questions whose words could be taken
+// for filters they are not (lib/answer/builtin/): each mechanism on two schemas of different
+// domains, an insurer's claims and a haulier's loads, whose columns are named the short way
+// (line_nm, first_nm, closed_dt) as many databases name them.
+import { describe, expect, it } from 'vitest';
+import { askOn, sqlOf } from '../fixtures/catalogs/ask.ts';
+import { catalogOf, col } from '../fixtures/catalogs/define.ts';
+
+const claimsCatalog = catalogOf([
+  {
+    name: 'coverage_lines',
+    columns: [
+      col('id', 'integer', 'integer'),
+      col('brokerage_id', 'integer', 'integer'),
+      col('line_cd', 'text', 'text'),
+      col('line_nm', 'text', 'text'),
+    ],
+  },
+  {
+    name: 'adjusters',
+    columns: [
+      col('id', 'integer', 'integer'),
+      col('brokerage_id', 'integer', 'integer'),
+      col('first_nm', 'text', 'text'),
+      col('last_nm', 'text', 'text'),
+      col('email', 'text', 'text'),
+    ],
+  },
+  {
+    name: 'policies',
+    columns: [
+      col('id', 'integer', 'integer'),
+      col('brokerage_id', 'integer', 'integer'),
+      col('policy_no', 'text', 'text'),
+      col('cov_line_id', 'integer', 'integer', { references: 'coverage_lines' }),
+      col('start_dt', 'date', 'date'),
+    ],
+  },
+  {
+    name: 'claims',
+    columns: [
+      col('id', 'integer', 'integer'),
+      col('brokerage_id', 'integer', 'integer'),
+      col('policy_id', 'integer', 'integer', { references: 'policies' }),
+      col('adjuster_id', 'integer', 'integer', { references: 'adjusters', nullable: true }),
+      col('fnol_dt', 'date', 'date'),
+      col('closed_dt', 'date', 'date', { nullable: true }),
+      col('status', 'text', 'text', { samples: ['open', 'under_review', 'settled', 'denied'] }),
+      col('claimed_amt', 'decimal', 'numeric(12,2)'),
+    ],
+  },
+]);
+
+const freightCatalog = catalogOf([
+  {
+    name: 'carriers',
+    columns: [
+      col('id', 'integer', 'integer'),
+      col('company_id', 'integer', 'integer'),
+      col('carrier_nm', 'text', 'text'),
+      col('scac', 'text', 'text'),
+    ],
+  },
+  {
+    name: 'drivers',
+    columns: [
+      col('id', 'integer', 'integer'),
+      col('company_id', 'integer', 'integer'),
+      col('fname', 'text', 'text'),
+      col('lname', 'text', 'text'),
+      col('phone', 'text', 'text'),
+    ],
+  },
+  {
+    name: 'loads',
+    columns: [
+      col('id', 'integer', 'integer'),
+      col('company_id', 'integer', 'integer'),
+      col('carrier_id', 'integer', 'integer', { references: 'carriers' }),
+      col('driver_id', 'integer', 'integer', { references: 'drivers', nullable: true }),
+      col('booked_dt', 'date', 'date'),
+      col('delivered_dt', 'date', 'date', { nullable: true }),
+      col('status', 'text', 'text', { samples: ['booked', 'in_transit', 'delivered', 'cancelled'] }),
+      col('weight_kg', 'integer', 'integer'),
+    ],
+  },
+]);
+
+const askClaims = askOn(claimsCatalog, 'brokerage_id');
+const askFreight = askOn(freightCatalog, 'company_id');
+const askers = { claims: askClaims, freight: askFreight } as const;
+
+describe('a name column written short (line_nm, first_nm/last_nm, fname/lname) labels its rows', () => {
+  it.each<[keyof typeof askers, string, string]>([
+    ['claims', 'number of policies per coverage line', 'GROUP BY cl.id, cl.line_nm'],
+    ['claims', 'how many claims has each adjuster got', 'a.first_nm, a.last_nm'],
+    ['freight', 'number of loads per carrier', 'GROUP BY c.id, c.carrier_nm'],
+    ['freight', 'how many loads per driver', 'd.fname, d.lname'],
+  ])('%s: %s', (schema, question, shown) => {
+    expect(sqlOf(askers[schema](question))).toContain(shown);
+  });
+});
+
+describe('a date column named <verb>_dt is the date of that verb ("closed in", "delivered in")', () => {
+  it.each<[keyof typeof askers, string, string]>([
+    ['claims', 'claims closed in september 2025', "c.closed_dt >= '2025-09-01'"],
+    ['claims', 'how many claims were closed in 2025', "c.closed_dt >= '2025-01-01'"],
+    ['freight', 'loads delivered in march 2026', "l.delivered_dt >= '2026-03-01'"],
+    ['freight', 'how many loads were delivered in 2025', "l.delivered_dt >= '2025-01-01'"],
+  ])('%s: %s', (schema, question, filter) => {
+    const sql = sqlOf(askers[schema](question));
+    expect(sql).toContain(filter);
+    expect(sql).not.toMatch(/status =/);
+  });
+});
