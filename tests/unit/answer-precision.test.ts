@@ -3,7 +3,11 @@
 // domains, an insurer's claims and a haulier's loads, whose columns are named the short way
 // (line_nm, first_nm, closed_dt) as many databases name them.
 import { describe, expect, it } from 'vitest';
-import { askOn, sqlOf } from '../fixtures/catalogs/ask.ts';
+import { builtinEngine } from '#lib/answer/builtin/index.ts';
+import type { FoundValue, Proposal, ValueProbe } from '#lib/answer/engine.ts';
+import { foldValue } from '#lib/answer/values.ts';
+import type { Catalog } from '#lib/core/catalog.ts';
+import { askOn, FIXTURE_NOW, sqlOf } from '../fixtures/catalogs/ask.ts';
 import { catalogOf, col } from '../fixtures/catalogs/define.ts';
 
 const claimsCatalog = catalogOf([
@@ -111,5 +115,64 @@ describe('a date column named <verb>_dt is the date of that verb ("closed in", "
     const sql = sqlOf(askers[schema](question));
     expect(sql).toContain(filter);
     expect(sql).not.toMatch(/status =/);
+  });
+});
+
+/** The engine with a lookup that finds `values` in the asker's data, recording what it was asked. */
+const askWithValues = (
+  catalog: Catalog,
+  tenantColumn: string,
+  values: Omit<FoundValue, 'phrase' | 'exact'>[],
+) => {
+  const probes: ValueProbe[] = [];
+  const ask = (question: string): Promise<Proposal> =>
+    builtinEngine.propose({
+      question,
+      catalog,
+      dialect: 'postgres',
+      history: [],
+      now: FIXTURE_NOW,
+      tenantColumn,
+      findValues: async (probe) => {
+        probes.push(probe);
+        return probe.phrases.flatMap((phrase) =>
+          values.flatMap((value) =>
+            foldValue(value.value) === foldValue(phrase)
+              ? [{ ...value, phrase: foldValue(phrase), exact: true }]
+              : [],
+          ),
+        );
+      },
+    });
+  return { ask, probes };
+};
+
+describe('a participle no status sample holds is a status value only when the asker’s data has it', () => {
+  const claimsData = askWithValues(claimsCatalog, 'brokerage_id', [
+    { schema: 'public', relation: 'claims', column: 'status', value: 'reopened' },
+  ]);
+  const freightData = askWithValues(freightCatalog, 'company_id', [
+    { schema: 'public', relation: 'loads', column: 'status', value: 'delayed' },
+  ]);
+
+  it.each([
+    [claimsData, 'how many reopened claims', "c.status = 'reopened'"],
+    [freightData, 'list the delayed loads', "l.status = 'delayed'"],
+  ])('%#: found in the status column: %s', async ({ ask, probes }, question, filter) => {
+    expect(sqlOf(await ask(question))).toContain(filter);
+    expect(probes.at(-1)?.columns[0]?.column).toBe('status');
+  });
+
+  it.each([
+    [claimsData, 'how many claims are sitting without an adjuster assigned'],
+    [freightData, 'how many loads are waiting without a driver'],
+  ])('%#: found nowhere, it is asked back, never invented: %s', async ({ ask }, question) => {
+    const proposal = await ask(question);
+    expect(proposal.kind).toBe('clarification');
+  });
+
+  it('reads a sampled one without a lookup', () => {
+    expect(sqlOf(askClaims('how many denied claims'))).toContain("c.status = 'denied'");
+    expect(sqlOf(askFreight('list the cancelled loads'))).toContain("l.status = 'cancelled'");
   });
 });

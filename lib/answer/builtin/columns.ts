@@ -56,7 +56,7 @@ const labelNames = [
 ];
 
 /** A person's name over two columns, written out or short. */
-const personNamePairs = [
+const personNamePairs: [string, string][] = [
   ['first_name', 'last_name'],
   ['firstname', 'lastname'],
   ['first_nm', 'last_nm'],

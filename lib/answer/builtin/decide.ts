@@ -5,7 +5,16 @@
 // they name ("dogs"). Words that link to nothing stop the question here, as a clarification.
 import { clarify, mainTables, quoted } from './clarify.ts';
 import { columnOf } from './lexicon.ts';
-import type { Clarification, Entry, Item, Lexicon, Mention, MentionOf } from './types.ts';
+import type {
+  Clarification,
+  ColumnInfo,
+  Entry,
+  Item,
+  Lexicon,
+  Mention,
+  MentionOf,
+  RelationInfo,
+} from './types.ts';
 import { joinAnd, pluralText } from './words.ts';
 
 // ---- classification ----------------------------------------------------------------------------
@@ -121,18 +130,12 @@ const participleStems = (word: string): string[] => {
   return [base, `${base}e`, undoubled];
 };
 
-/**
- * "the pending orders", "orders that are pending": a participle next to a relation whose one
- * status column has sample values (all in one letter case) reads as a value of that column, even
- * when the samples do not include it (values used by a single tenant are never sampled) — unless a
- * period follows it, which makes it the verb of a date. The description says which column and
- * value it filtered on.
- */
-const statusWord = (
+/** A participle and the relation named beside it ("the pending orders", "orders that are pending"). */
+const participleBeside = (
   lexicon: Lexicon,
   mentions: readonly Mention[],
   index: number,
-): MentionOf<'schema'> | undefined => {
+): { mention: MentionOf<'unknown'>; relation: RelationInfo } | undefined => {
   const mention = mentions[index];
   if (mention?.kind !== 'unknown' || !/^[a-z]{3,}(?:ed|ing)$/.test(mention.text)) return undefined;
   const tables = [mentions[index - 1], mentions[index + 1]].flatMap((other) =>
@@ -140,17 +143,75 @@ const statusWord = (
       ? other.entries.flatMap((entry) => (entry.kind === 'relation' && entry.rank === 3 ? [entry.table] : []))
       : [],
   );
-  if (tables.length !== 1) return undefined;
-  const relation = lexicon.relations.get(tables[0]!);
-  // "leases that started in 2025", "leases ending in 2026": the verb of one of the relation's own
-  // dates (start_date, end_date) is that date, not a status.
-  const stems = participleStems(mention.text);
-  const dated = (relation?.dates ?? []).filter((column) =>
+  const relation = tables.length === 1 ? lexicon.relations.get(tables[0]!) : undefined;
+  return relation ? { mention, relation } : undefined;
+};
+
+/** The one status column of a relation with sample values, all in one letter case and plain words. */
+const sampledStatus = (relation: RelationInfo): ColumnInfo | undefined => {
+  const statuses = relation.columns.filter(
+    (column) =>
+      column.kind === 'text' &&
+      /^(status|state|stage)$/.test(column.words.join(' ')) &&
+      column.samples.length > 1,
+  );
+  const status = statuses.length === 1 ? statuses[0]! : undefined;
+  if (!status || !status.samples.every((value) => /^[A-Za-z_]+$/.test(value))) return undefined;
+  const cased =
+    status.samples.every((value) => value === value.toLowerCase()) ||
+    status.samples.every((value) => value === value.toUpperCase());
+  return cased ? status : undefined;
+};
+
+/**
+ * "pending" in "the pending orders", when the samples of the relation's status column do not
+ * hold it: a value of that column only if the asker's data has it. The first pass asks back; the
+ * value lookup (values.ts `valueProbeOf`) looks the word up in that column, and a value found is
+ * known to the second pass as a sampled one. An invented value would filter on nothing ("claims
+ * sitting without an adjuster" is not status 'sitting').
+ */
+export const unsampledStatusWords = (
+  lexicon: Lexicon,
+  mentions: readonly Mention[],
+): { text: string; relation: RelationInfo; column: ColumnInfo }[] =>
+  mentions.flatMap((_, index, given) => {
+    // (A participle skipped as a verb before the relation counts: "reopened claims".)
+    const seen = given.map((mention, at) => modifyingParticiple(lexicon, given, at) ?? mention);
+    const beside = participleBeside(lexicon, seen, index);
+    const status = beside && sampledStatus(beside.relation);
+    if (!beside || !status || datedBy(beside.relation, beside.mention.text).length > 0) return [];
+    if (status.samples.some((value) => value.toLowerCase() === beside.mention.text)) return [];
+    return [{ text: beside.mention.text, relation: beside.relation, column: status }];
+  });
+
+/** The relation's own dates named by a participle's verb: started → start_date, closed → closed_dt. */
+const datedBy = (relation: RelationInfo, text: string): ColumnInfo[] => {
+  const stems = participleStems(text);
+  return relation.dates.filter((column) =>
     column.words.some(
       (word) => stems.includes(word) || participleStems(word).some((stem) => stems.includes(stem)),
     ),
   );
-  if (relation && dated.length === 1) {
+};
+
+/**
+ * "the cancelled orders", "orders that are cancelled": a participle next to a relation whose one
+ * status column's samples hold it reads as that value; one the samples do not hold is looked up
+ * (`unsampledStatusWords`). A participle of one of the relation's own dates is that date. The
+ * description says which column and value it filtered on.
+ */
+const statusWord = (
+  lexicon: Lexicon,
+  mentions: readonly Mention[],
+  index: number,
+): MentionOf<'schema'> | undefined => {
+  const beside = participleBeside(lexicon, mentions, index);
+  if (!beside) return undefined;
+  const { mention, relation } = beside;
+  // "leases that started in 2025", "leases ending in 2026": the verb of one of the relation's own
+  // dates (start_date, end_date) is that date, not a status.
+  const dated = datedBy(relation, mention.text);
+  if (dated.length === 1) {
     return {
       kind: 'schema',
       text: mention.text,
@@ -159,28 +220,13 @@ const statusWord = (
       end: mention.end,
     };
   }
-  const statuses = (relation?.columns ?? []).filter(
-    (column) =>
-      column.kind === 'text' &&
-      /^(status|state|stage)$/.test(column.words.join(' ')) &&
-      column.samples.length > 1,
-  );
-  const status = statuses.length === 1 ? statuses[0]! : undefined;
-  if (!relation || !status) return undefined;
-  // "students started between January and June": a participle the samples do not hold, followed by
-  // a period, names the dated event rather than a status; an invented value would filter on nothing.
-  const sampled = status.samples.some((value) => value.toLowerCase() === mention.text);
-  if (!sampled && mentions.slice(index + 1).some((other) => other.kind === 'period')) return undefined;
-  const casing = status.samples.every((value) => value === value.toLowerCase())
-    ? mention.text
-    : status.samples.every((value) => value === value.toUpperCase())
-      ? mention.text.toUpperCase()
-      : undefined;
-  if (casing === undefined || !status.samples.every((value) => /^[A-Za-z_]+$/.test(value))) return undefined;
+  const status = sampledStatus(relation);
+  const value = status?.samples.find((sample) => sample.toLowerCase() === mention.text);
+  if (!status || value === undefined) return undefined;
   return {
     kind: 'schema',
     text: mention.text,
-    entries: [{ kind: 'value', table: relation.key, column: status.name, value: casing }],
+    entries: [{ kind: 'value', table: relation.key, column: status.name, value }],
     at: mention.at,
     end: mention.end,
   };
