@@ -73,6 +73,7 @@ const freightCatalog = catalogOf([
       col('fname', 'text', 'text'),
       col('lname', 'text', 'text'),
       col('phone', 'text', 'text'),
+      col('hired_dt', 'date', 'date'),
     ],
   },
   {
@@ -174,5 +175,21 @@ describe('a participle no status sample holds is a status value only when the as
   it('reads a sampled one without a lookup', () => {
     expect(sqlOf(askClaims('how many denied claims'))).toContain("c.status = 'denied'");
     expect(sqlOf(askFreight('list the cancelled loads'))).toContain("l.status = 'cancelled'");
+  });
+});
+
+describe('a period after a relation each subject row points at dates the subject, not that relation', () => {
+  it.each<[keyof typeof askers, string, string]>([
+    ['claims', 'claims on policies in 2025', "c.fnol_dt >= '2025-01-01'"],
+    ['freight', 'loads of drivers in 2025', "l.booked_dt >= '2025-01-01'"],
+  ])('%s: %s', (schema, question, filter) => {
+    expect(sqlOf(askers[schema](question))).toContain(filter);
+  });
+
+  it.each<[keyof typeof askers, string, string]>([
+    ['claims', 'policies with claims in 2025', "c.fnol_dt >= '2025-01-01'"],
+    ['freight', 'drivers with loads in 2025', "l.booked_dt >= '2025-01-01'"],
+  ])('%s: rows pointing at the subject are still dated by their own date: %s', (schema, question, filter) => {
+    expect(sqlOf(askers[schema](question))).toContain(filter);
   });
 });
