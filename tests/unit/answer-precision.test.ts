@@ -49,6 +49,7 @@ const claimsCatalog = catalogOf([
       col('adjuster_id', 'integer', 'integer', { references: 'adjusters', nullable: true }),
       col('fnol_dt', 'date', 'date'),
       col('closed_dt', 'date', 'date', { nullable: true }),
+      col('paid_dt', 'date', 'date', { nullable: true }),
       col('status', 'text', 'text', { samples: ['open', 'under_review', 'settled', 'denied'] }),
       col('claimed_amt', 'decimal', 'numeric(12,2)'),
     ],
@@ -84,6 +85,7 @@ const freightCatalog = catalogOf([
       col('carrier_id', 'integer', 'integer', { references: 'carriers' }),
       col('driver_id', 'integer', 'integer', { references: 'drivers', nullable: true }),
       col('booked_dt', 'date', 'date'),
+      col('pickup_dt', 'date', 'date', { nullable: true }),
       col('delivered_dt', 'date', 'date', { nullable: true }),
       col('status', 'text', 'text', { samples: ['booked', 'in_transit', 'delivered', 'cancelled'] }),
       col('weight_kg', 'integer', 'integer'),
@@ -190,6 +192,23 @@ describe('a period after a relation each subject row points at dates the subject
     ['claims', 'policies with claims in 2025', "c.fnol_dt >= '2025-01-01'"],
     ['freight', 'drivers with loads in 2025', "l.booked_dt >= '2025-01-01'"],
   ])('%s: rows pointing at the subject are still dated by their own date: %s', (schema, question, filter) => {
+    expect(sqlOf(askers[schema](question))).toContain(filter);
+  });
+});
+
+describe('a verb right before a period that names one date of the rows is that date', () => {
+  it.each<[keyof typeof askers, string, string]>([
+    ['claims', 'how many claims did we pay in 2025', "c.paid_dt >= '2025-01-01'"],
+    ['freight', 'how many loads did we deliver last year', "l.delivered_dt >= '2025-01-01'"],
+    ['freight', 'loads picked up on 14 feb 2026', "l.pickup_dt >= '2026-02-14'"],
+  ])('%s: %s', (schema, question, filter) => {
+    expect(sqlOf(askers[schema](question))).toContain(filter);
+  });
+
+  it.each<[keyof typeof askers, string, string]>([
+    ['claims', 'how many claims did we get in 2025', "c.fnol_dt >= '2025-01-01'"],
+    ['freight', 'how many loads did we have in 2025', "l.booked_dt >= '2025-01-01'"],
+  ])('%s: a verb that names no date leaves the rows’ own date: %s', (schema, question, filter) => {
     expect(sqlOf(askers[schema](question))).toContain(filter);
   });
 });

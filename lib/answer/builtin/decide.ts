@@ -15,6 +15,7 @@ import type {
   MentionOf,
   RelationInfo,
 } from './types.ts';
+import { lexicalDatabase } from './wordnet.ts';
 import { joinAnd, pluralText } from './words.ts';
 
 // ---- classification ----------------------------------------------------------------------------
@@ -194,6 +195,30 @@ const datedBy = (relation: RelationInfo, text: string): ColumnInfo[] => {
   );
 };
 
+/** Particles a phrasal verb's date column is written with, joined: pickup_at, checkin, signup_date. */
+const PARTICLES = ['up', 'in', 'out', 'off', 'over'];
+
+/**
+ * The dates of a relation a verb of the question names in any form: "did we deliver"
+ * (delivered_at), "did we pay" (paid_dt, by the irregular form), "picked up" (pickup_at).
+ */
+export const datesOfVerb = (relation: RelationInfo, verb: string): ColumnInfo[] => {
+  const database = lexicalDatabase();
+  const bases = new Set([
+    verb,
+    ...participleStems(verb),
+    ...(database?.readings(verb) ?? []).flatMap((reading) =>
+      reading.wordClass === 'v' ? [reading.lemma] : [],
+    ),
+  ]);
+  const said = (word: string): boolean =>
+    bases.has(word) ||
+    participleStems(word).some((stem) => bases.has(stem)) ||
+    (database?.readings(word) ?? []).some((reading) => reading.wordClass === 'v' && bases.has(reading.lemma)) ||
+    PARTICLES.some((particle) => word.endsWith(particle) && bases.has(word.slice(0, -particle.length)));
+  return relation.dates.filter((column) => column.words.some(said));
+};
+
 /**
  * "the cancelled orders", "orders that are cancelled": a participle next to a relation whose one
  * status column's samples hold it reads as that value; one the samples do not hold is looked up
@@ -227,6 +252,39 @@ const statusWord = (
     kind: 'schema',
     text: mention.text,
     entries: [{ kind: 'value', table: relation.key, column: status.name, value }],
+    at: mention.at,
+    end: mention.end,
+  };
+};
+
+/**
+ * "how many claims did we pay in 2025": a word that links to nothing, read by the lexical database
+ * as a verb, between the rows named and a period, that names exactly one of their dates
+ * (`datesOfVerb`) is that date.
+ */
+const verbOfDate = (
+  lexicon: Lexicon,
+  mentions: readonly Mention[],
+  index: number,
+): MentionOf<'schema'> | undefined => {
+  const mention = mentions[index];
+  if (mention?.kind !== 'unknown' || mentions[index + 1]?.kind !== 'period') return undefined;
+  const previous = mentions[index - 1];
+  const tables =
+    previous?.kind === 'schema'
+      ? previous.entries.flatMap((entry) => (entry.kind === 'relation' && entry.rank === 3 ? [entry.table] : []))
+      : [];
+  const relation = tables.length === 1 ? lexicon.relations.get(tables[0]!) : undefined;
+  const verb = lexicalDatabase()
+    ?.readings(mention.text)
+    .some((reading) => reading.wordClass === 'v');
+  if (!relation || !verb) return undefined;
+  const dates = datesOfVerb(relation, mention.text);
+  if (dates.length !== 1) return undefined;
+  return {
+    kind: 'schema',
+    text: mention.text,
+    entries: [{ kind: 'column', table: relation.key, column: dates[0]!.name, rank: 2 }],
     at: mention.at,
     end: mention.end,
   };
@@ -309,6 +367,7 @@ export const decide = (
   const mentions = given.map(
     (mention, index) =>
       statusWord(lexicon, given, index) ??
+      verbOfDate(lexicon, given, index) ??
       modifyingParticiple(lexicon, given, index) ??
       datedStatus(lexicon, given, index) ??
       mention,
