@@ -4,7 +4,7 @@
 // (line_nm, first_nm, closed_dt) as many databases name them.
 import { describe, expect, it } from 'vitest';
 import { builtinEngine } from '#lib/answer/builtin/index.ts';
-import type { FoundValue, Proposal, ValueProbe } from '#lib/answer/engine.ts';
+import type { FoundValue, PriorTurn, Proposal, ValueProbe } from '#lib/answer/engine.ts';
 import { foldValue } from '#lib/answer/values.ts';
 import type { Catalog } from '#lib/core/catalog.ts';
 import { askOn, FIXTURE_NOW, sqlOf } from '../fixtures/catalogs/ask.ts';
@@ -54,6 +54,16 @@ const claimsCatalog = catalogOf([
       col('claimed_amt', 'decimal', 'numeric(12,2)'),
     ],
   },
+  {
+    name: 'salvage_sales',
+    columns: [
+      col('id', 'integer', 'integer'),
+      col('brokerage_id', 'integer', 'integer'),
+      col('claim_id', 'integer', 'integer', { references: 'claims' }),
+      col('ss_status', 'text', 'text', { samples: ['listed', 'sold', 'withdrawn'] }),
+      col('ss_amt', 'decimal', 'numeric(12,2)'),
+    ],
+  },
 ]);
 
 const freightCatalog = catalogOf([
@@ -89,6 +99,16 @@ const freightCatalog = catalogOf([
       col('delivered_dt', 'date', 'date', { nullable: true }),
       col('status', 'text', 'text', { samples: ['booked', 'in_transit', 'delivered', 'cancelled'] }),
       col('weight_kg', 'integer', 'integer'),
+    ],
+  },
+  {
+    name: 'fuel_purchases',
+    columns: [
+      col('id', 'integer', 'integer'),
+      col('company_id', 'integer', 'integer'),
+      col('driver_id', 'integer', 'integer', { references: 'drivers' }),
+      col('fp_status', 'text', 'text', { samples: ['approved', 'queried', 'rejected'] }),
+      col('fp_dt', 'date', 'date'),
     ],
   },
 ]);
@@ -210,5 +230,76 @@ describe('a verb right before a period that names one date of the rows is that d
     ['freight', 'how many loads did we have in 2025', "l.booked_dt >= '2025-01-01'"],
   ])('%s: a verb that names no date leaves the rows’ own date: %s', (schema, question, filter) => {
     expect(sqlOf(askers[schema](question))).toContain(filter);
+  });
+});
+
+describe('a column prefixed with its relation’s initials answers to the rest (wo_status → "status")', () => {
+  it.each<[keyof typeof askers, string, string]>([
+    ['claims', 'salvage sales per status', 'GROUP BY ss.ss_status'],
+    ['freight', 'fuel purchases by status', 'GROUP BY fp.fp_status'],
+  ])('%s: %s', (schema, question, grouping) => {
+    expect(sqlOf(askers[schema](question))).toContain(grouping);
+  });
+});
+
+/** A conversation on one schema: each question asked with the turns before it. */
+const conversation = (schema: keyof typeof askers, questions: readonly string[]): Proposal[] => {
+  const history: PriorTurn[] = [];
+  return questions.map((question) => {
+    const proposal = askers[schema](question, { history: [...history] });
+    history.push({
+      question,
+      kind: proposal.kind,
+      engine: 'builtin',
+      ...(proposal.kind === 'sql' ? { state: JSON.parse(JSON.stringify(proposal.state)) } : {}),
+    });
+    return proposal;
+  });
+};
+
+describe('follow-ups keep what they refer to, or ask', () => {
+  it.each<[keyof typeof askers, string, string, string]>([
+    ['claims', 'how many claims per adjuster', 'only count the denied ones', "c.status = 'denied' GROUP BY"],
+    [
+      'freight',
+      'how many loads per carrier',
+      'only count the delivered ones',
+      "l.status = 'delivered' GROUP BY",
+    ],
+  ])('%s: the same measure said again keeps the grouping: %s → %s', (schema, first, second, kept) => {
+    expect(sqlOf(conversation(schema, [first, second])[1]!)).toContain(kept);
+  });
+
+  it.each<[keyof typeof askers, string, string]>([
+    ['claims', 'how many claims were filed by the fnords', 'and in 2025?'],
+    ['claims', 'how many claims were filed by the fnords', 'split that by status'],
+    ['freight', 'how many loads did the wibbles carry', 'how does that break down by status'],
+    ['freight', 'how many loads did the wibbles carry', 'and the cancelled ones?'],
+  ])(
+    '%s: after a question asked back, one that refers to it is asked back: %s → %s',
+    (schema, first, second) => {
+      const [asked, followUp] = conversation(schema, [first, second]);
+      expect(asked!.kind).toBe('clarification');
+      expect(followUp!.kind).toBe('clarification');
+    },
+  );
+
+  it.each<[keyof typeof askers, string, string, string]>([
+    ['claims', 'list the denied claims', 'which adjusters are they with', "c.status = 'denied'"],
+    ['freight', 'list the cancelled loads', 'which carriers are they with', "l.status = 'cancelled'"],
+  ])(
+    '%s: rows referred to keep their conditions on a new subject: %s → %s',
+    (schema, first, second, kept) => {
+      const sql = sqlOf(conversation(schema, [first, second])[1]!);
+      expect(sql).toContain(kept);
+      expect(sql).toMatch(/^SELECT DISTINCT/);
+    },
+  );
+
+  it.each<[keyof typeof askers, string, string]>([
+    ['claims', 'how many claims in march 2025', "c.fnol_dt >= '2025-04-01' AND c.fnol_dt < '2025-05-01'"],
+    ['freight', 'how many loads in march 2024', "l.booked_dt >= '2024-04-01' AND l.booked_dt < '2024-05-01'"],
+  ])('%s: a month without its year takes the year before: %s → and in april?', (schema, first, period) => {
+    expect(sqlOf(conversation(schema, [first, 'and in april?'])[1]!)).toContain(period);
   });
 });

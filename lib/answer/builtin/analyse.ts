@@ -328,7 +328,9 @@ const bindPeriod = (b: Binding, item: ItemOf<'period'>, index: number): void => 
     previous?.kind === 'verb' && before?.kind === 'entity'
       ? before.tables.flatMap((table) => {
           const relation = lexicon.relations.get(table);
-          return relation ? datesOfVerb(relation, previous.text).map((date) => ({ table, column: date.name })) : [];
+          return relation
+            ? datesOfVerb(relation, previous.text).map((date) => ({ table, column: date.name }))
+            : [];
         })
       : [];
   if (ownDated) {

@@ -82,7 +82,17 @@ export const labelsOf = (relation: CatalogRelation, one: string, available: Set<
   return [];
 };
 
-export const trailingTimeWords = new Set(['at', 'on', 'date', 'dt', 'time', 'timestamp', 'ts', 'datetime', 'day']);
+export const trailingTimeWords = new Set([
+  'at',
+  'on',
+  'date',
+  'dt',
+  'time',
+  'timestamp',
+  'ts',
+  'datetime',
+  'day',
+]);
 
 /**
  * Words of a date that comes after the row's own event: a deadline, an end or a later step
@@ -248,6 +258,9 @@ export const columnAliases = (
   if (words.length > own.length && own.every((word, index) => singular(words[index] ?? '') === word)) {
     aliases.push(words.slice(own.length));
   }
+  // work_orders.wo_status → "status", purchase_orders.po_date → "date": the relation's initials.
+  const initials = own.map((word) => word[0]).join('');
+  if (own.length > 1 && words.length > 1 && words[0] === initials) aliases.push(words.slice(1));
   return aliases;
 };
 

@@ -395,6 +395,7 @@ export const readFilters = (c: Draft, subject: string): void => {
       label: period.label,
     });
     parts.period = true;
+    if (period.yearless) parts.yearless = true;
   }
 };
 

@@ -113,8 +113,12 @@ const classifyOne = (
   // view's), so that every question computes it the same way.
   if (entries.some((entry) => entry.kind === 'measure'))
     return { kind: 'measure', text: mention.text, ...span };
+  // "fuel purchases by status": a column of a relation the question names (fp_status, known by
+  // its short name) before a column of another relation named so in full (loads.status).
+  const ownColumns = entries.filter((entry) => entry.kind === 'column' && named.has(entry.table));
+  const columnEntries = ownColumns.length > 0 ? ownColumns : entries;
   for (const rank of [3, 2, 1]) {
-    const columns = best<Extract<Entry, { kind: 'column' }>>(entries, 'column', rank);
+    const columns = best<Extract<Entry, { kind: 'column' }>>(columnEntries, 'column', rank);
     if (columns.length > 0) return asColumn(columns);
     const relations = best<Extract<Entry, { kind: 'relation' }>>(entries, 'relation', rank);
     if (relations.length > 0 && rank < 3) return asEntity(relations);
@@ -157,7 +161,7 @@ const sampledStatus = (relation: RelationInfo): ColumnInfo | undefined => {
       column.samples.length > 1,
   );
   const status = statuses.length === 1 ? statuses[0]! : undefined;
-  if (!status || !status.samples.every((value) => /^[A-Za-z_]+$/.test(value))) return undefined;
+  if (!status?.samples.every((value) => /^[A-Za-z_]+$/.test(value))) return undefined;
   const cased =
     status.samples.every((value) => value === value.toLowerCase()) ||
     status.samples.every((value) => value === value.toUpperCase());
@@ -214,7 +218,9 @@ export const datesOfVerb = (relation: RelationInfo, verb: string): ColumnInfo[] 
   const said = (word: string): boolean =>
     bases.has(word) ||
     participleStems(word).some((stem) => bases.has(stem)) ||
-    (database?.readings(word) ?? []).some((reading) => reading.wordClass === 'v' && bases.has(reading.lemma)) ||
+    (database?.readings(word) ?? []).some(
+      (reading) => reading.wordClass === 'v' && bases.has(reading.lemma),
+    ) ||
     PARTICLES.some((particle) => word.endsWith(particle) && bases.has(word.slice(0, -particle.length)));
   return relation.dates.filter((column) => column.words.some(said));
 };
@@ -272,7 +278,9 @@ const verbOfDate = (
   const previous = mentions[index - 1];
   const tables =
     previous?.kind === 'schema'
-      ? previous.entries.flatMap((entry) => (entry.kind === 'relation' && entry.rank === 3 ? [entry.table] : []))
+      ? previous.entries.flatMap((entry) =>
+          entry.kind === 'relation' && entry.rank === 3 ? [entry.table] : [],
+        )
       : [];
   const relation = tables.length === 1 ? lexicon.relations.get(tables[0]!) : undefined;
   const verb = lexicalDatabase()

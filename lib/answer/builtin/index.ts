@@ -247,8 +247,17 @@ export const proposeBuiltin = (input: EngineInput, known?: KnownValues, wanted?:
   const refersBack =
     mentions.some((mention) => mention.kind === 'anaphora' || mention.kind === 'followup') ||
     /^\W*(?:\w+\s+){0,3}(?:their|its)\b/i.test(core);
+  // "and public liability?", "split that by silo", "how does that break down by channel": a
+  // question that goes on from one before it, when nothing before it was answered.
+  const continues =
+    /^\W*and\b/i.test(core) ||
+    /\b(?:that|this|it)\s+(?:by|per)\b/i.test(core) ||
+    /\b(?:does|do|did|can|could|would|is|was|split|break|group|sort)\s+(?:that|this|it)\b/i.test(core);
   const lastTurn = input.history.at(-1);
-  if (refersBack && lastTurn !== undefined && (lastTurn.kind === 'clarification' || !prior)) {
+  if (
+    lastTurn !== undefined &&
+    ((refersBack && (lastTurn.kind === 'clarification' || !prior)) || (continues && !prior))
+  ) {
     return {
       kind: 'clarification',
       message:

@@ -250,7 +250,9 @@ export const valueProbeOf = (
     ...statusColumns,
     ...probeColumns(lexicon, question).filter(
       (column) =>
-        !statusColumns.some((status) => status.relation === column.relation && status.column === column.column),
+        !statusColumns.some(
+          (status) => status.relation === column.relation && status.column === column.column,
+        ),
     ),
   ].slice(0, MAX_COLUMNS);
   return columns.length === 0 ? undefined : { probe: { phrases, columns }, runs };
