@@ -28,6 +28,7 @@ const claimsCatalog = catalogOf([
       col('first_nm', 'text', 'text'),
       col('last_nm', 'text', 'text'),
       col('email', 'text', 'text'),
+      col('is_licensed', 'boolean', 'boolean'),
     ],
   },
   {
@@ -51,6 +52,7 @@ const claimsCatalog = catalogOf([
       col('closed_dt', 'date', 'date', { nullable: true }),
       col('paid_dt', 'date', 'date', { nullable: true }),
       col('status', 'text', 'text', { samples: ['open', 'under_review', 'settled', 'denied'] }),
+      col('channel', 'text', 'text', { samples: ['broker', 'direct', 'aggregator'] }),
       col('claimed_amt', 'decimal', 'numeric(12,2)'),
     ],
   },
@@ -74,6 +76,8 @@ const freightCatalog = catalogOf([
       col('company_id', 'integer', 'integer'),
       col('carrier_nm', 'text', 'text'),
       col('scac', 'text', 'text'),
+      col('is_bonded', 'boolean', 'boolean'),
+      col('tier', 'text', 'text', { samples: ['gold', 'silver', 'bronze'] }),
     ],
   },
   {
@@ -301,5 +305,28 @@ describe('follow-ups keep what they refer to, or ask', () => {
     ['freight', 'how many loads in march 2024', "l.booked_dt >= '2024-04-01' AND l.booked_dt < '2024-05-01'"],
   ])('%s: a month without its year takes the year before: %s → and in april?', (schema, first, period) => {
     expect(sqlOf(conversation(schema, [first, 'and in april?'])[1]!)).toContain(period);
+  });
+});
+
+describe('words that change which rows are counted are never dropped nor misread', () => {
+  it.each<[keyof typeof askers, string, string]>([
+    ['claims', 'how many claims came direct rather than through a broker', "c.channel <> 'broker'"],
+    ['freight', 'carriers in gold tier as opposed to silver', "c.tier <> 'silver'"],
+  ])('%s: "rather than", "as opposed to" exclude what follows: %s', (schema, question, excluded) => {
+    expect(sqlOf(askers[schema](question))).toContain(excluded);
+  });
+
+  it.each<[keyof typeof askers, string, string]>([
+    ['claims', 'which adjusters have licensing', 'a.is_licensed = TRUE'],
+    ['freight', 'which carriers have bonding', 'c.is_bonded = TRUE'],
+  ])('%s: a verb form naming a yes/no column is that condition: %s', (schema, question, flag) => {
+    expect(sqlOf(askers[schema](question))).toContain(flag);
+  });
+
+  it.each<[keyof typeof askers, string]>([
+    ['claims', 'claims above 20000 on policies'],
+    ['freight', 'loads over 500 for carriers'],
+  ])('%s: a number before a relation each row has one of is no count of it: %s', (schema, question) => {
+    expect(askers[schema](question).kind).toBe('clarification');
   });
 });

@@ -299,6 +299,49 @@ const verbOfDate = (
 };
 
 /**
+ * "which venues have seating": a verb form skipped as filler whose stem names exactly one yes/no
+ * column of the relations the question names (is_seated) is that column, a condition; leaving it
+ * out would answer for every row.
+ */
+const verbOfFlag = (
+  lexicon: Lexicon,
+  mentions: readonly Mention[],
+  index: number,
+): MentionOf<'schema'> | undefined => {
+  const mention = mentions[index];
+  if (mention?.kind !== 'verb') return undefined;
+  const stems = participleStems(mention.text);
+  const tables = new Set(
+    mentions.flatMap((other) =>
+      other.kind === 'schema'
+        ? other.entries.flatMap((entry) =>
+            entry.kind === 'relation' && entry.rank === 3 ? [entry.table] : [],
+          )
+        : [],
+    ),
+  );
+  const flags = [...tables].flatMap((table) =>
+    (lexicon.relations.get(table)?.columns ?? [])
+      .filter(
+        (column) =>
+          column.kind === 'boolean' &&
+          column.words.some(
+            (word) => stems.includes(word) || participleStems(word).some((stem) => stems.includes(stem)),
+          ),
+      )
+      .map((column) => ({ table, column: column.name })),
+  );
+  if (flags.length !== 1) return undefined;
+  return {
+    kind: 'schema',
+    text: mention.text,
+    entries: [{ kind: 'column', table: flags[0]!.table, column: flags[0]!.column, rank: 2 }],
+    at: mention.at,
+    end: mention.end,
+  };
+};
+
+/**
  * "disputed invoices", "flagged leases": a participle the scanner skipped as a filler verb, put
  * before a relation whose status column does not hold it, restricts that relation: leaving it out
  * would answer for every row. It is an unexplained word instead (asked back, with readings). A
@@ -376,6 +419,7 @@ export const decide = (
     (mention, index) =>
       statusWord(lexicon, given, index) ??
       verbOfDate(lexicon, given, index) ??
+      verbOfFlag(lexicon, given, index) ??
       modifyingParticiple(lexicon, given, index) ??
       datedStatus(lexicon, given, index) ??
       mention,
