@@ -9,6 +9,7 @@ import { foldValue } from '#lib/answer/values.ts';
 import type { Catalog } from '#lib/core/catalog.ts';
 import { askOn, FIXTURE_NOW, sqlOf } from '../fixtures/catalogs/ask.ts';
 import { catalogOf, col } from '../fixtures/catalogs/define.ts';
+import { SHOP_TENANT_COLUMN, shopCatalog } from '../fixtures/catalogs/shop.ts';
 
 const claimsCatalog = catalogOf([
   {
@@ -54,6 +55,16 @@ const claimsCatalog = catalogOf([
       col('status', 'text', 'text', { samples: ['open', 'under_review', 'settled', 'denied'] }),
       col('channel', 'text', 'text', { samples: ['broker', 'direct', 'aggregator'] }),
       col('claimed_amt', 'decimal', 'numeric(12,2)'),
+    ],
+  },
+  {
+    name: 'premium_invoices',
+    columns: [
+      col('id', 'integer', 'integer'),
+      col('brokerage_id', 'integer', 'integer'),
+      col('policy_id', 'integer', 'integer', { references: 'policies' }),
+      col('inv_dt', 'date', 'date'),
+      col('total', 'decimal', 'numeric(12,2)'),
     ],
   },
   {
@@ -328,5 +339,23 @@ describe('words that change which rows are counted are never dropped nor misread
     ['freight', 'loads over 500 for carriers'],
   ])('%s: a number before a relation each row has one of is no count of it: %s', (schema, question) => {
     expect(askers[schema](question).kind).toBe('clarification');
+  });
+});
+
+describe('a question for rows of a relation is never answered by one number over all of them', () => {
+  it.each<[string, string, (question: string) => Proposal]>([
+    ['claims', 'which policies have been billed more than $1,000 in total', askClaims],
+    ['shop', 'which customers have spent more than $1,000 in total', askOn(shopCatalog, SHOP_TENANT_COLUMN)],
+  ])('%s: %s', (_schema, question, ask) => {
+    const proposal = ask(question);
+    if (proposal.kind === 'sql') expect(proposal.sql).toMatch(/GROUP BY/);
+    else expect(proposal.message).toMatch(/one number/);
+  });
+
+  it.each<[keyof typeof askers, string, string]>([
+    ['claims', 'which adjusters have more than 5 claims', 'HAVING COUNT(*) > 5'],
+    ['freight', 'which carriers have more than 5 loads', 'HAVING COUNT(*) > 5'],
+  ])('%s: a count per row still reads: %s', (schema, question, having) => {
+    expect(sqlOf(askers[schema](question))).toContain(having);
   });
 });

@@ -40,7 +40,7 @@ import { tokenize } from './tokens.ts';
 import type { Interpretation, Lexicon, Mention, Note } from './types.ts';
 import { type KnownValues, proposeWithValues, type ValuesWanted } from './value-pass.ts';
 import { valueProbeOf } from './values.ts';
-import { joinAnd } from './words.ts';
+import { joinAnd, singular } from './words.ts';
 
 export const MAX_QUESTION_LENGTH = 1000;
 /** How far back a follow-up may reach past clarifications and small talk. */
@@ -221,6 +221,22 @@ export const proposeBuiltin = (input: EngineInput, known?: KnownValues, wanted?:
     };
   }
   const intent = inUnit(interpretation.intent, durationUnit);
+  // "which customers have been billed more than $10,000 in total": rows of a relation asked for,
+  // one number over all of them read; not an answer to the question.
+  const asked = /^\W*(?:which|who)\b/i.test(core)
+    ? mentions.find((mention) => mention.kind === 'schema')
+    : undefined;
+  const askedRows =
+    asked?.kind === 'schema' &&
+    asked.entries.some((entry) => entry.kind === 'relation' && entry.rank === 3) &&
+    intent.metric !== undefined &&
+    intent.group === undefined;
+  if (askedRows) {
+    return {
+      kind: 'clarification',
+      message: `I read one number over all the ${asked.text} rather than which ${asked.text}. Could you ask for it per ${singular(asked.text)}, for example “total per ${singular(asked.text)}”, or for the total alone?`,
+    };
+  }
   const spanNamed = mentions.some(
     (mention) =>
       mention.kind === 'schema' &&
