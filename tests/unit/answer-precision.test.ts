@@ -359,3 +359,42 @@ describe('a question for rows of a relation is never answered by one number over
     expect(sqlOf(askers[schema](question))).toContain(having);
   });
 });
+
+describe('a list shows the columns the question filters on, however wide the rows', () => {
+  /** A relation with many columns before the one the question names. */
+  const wide = (name: string, tenant: string, last: ReturnType<typeof col>) =>
+    catalogOf([
+      {
+        name,
+        columns: [
+          col('id', 'integer', 'integer'),
+          col(tenant, 'integer', 'integer'),
+          ...Array.from({ length: 14 }, (_, index) => col(`note_${index + 1}`, 'integer', 'integer')),
+          col('created_at', 'date', 'date'),
+          last,
+        ],
+      },
+    ]);
+  it.each<[string, (question: string) => Proposal, string, string]>([
+    [
+      'clinic',
+      askOn(
+        wide('visits', 'clinic_id', col('discharged_at', 'date', 'date', { nullable: true })),
+        'clinic_id',
+      ),
+      'visits discharged in 2025',
+      'v.discharged_at FROM visits',
+    ],
+    [
+      'hotel',
+      askOn(
+        wide('bookings', 'hotel_id', col('cancelled_on', 'date', 'date', { nullable: true })),
+        'hotel_id',
+      ),
+      'bookings cancelled in 2025',
+      'b.cancelled_on FROM bookings',
+    ],
+  ])('%s', (_schema, ask, question, shown) => {
+    expect(sqlOf(ask(question))).toContain(shown);
+  });
+});
