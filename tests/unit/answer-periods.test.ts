@@ -71,7 +71,9 @@ describe('periodAt', () => {
 
   it.each(cases)('%s', (text, from, to, label) => {
     const found = period(text);
-    expect(found).toEqual({ ...(from ? { from } : {}), ...(to ? { to } : {}), label });
+    // A month or quarter said without its year is marked so (a follow-up takes the year before).
+    const yearless = text === 'in May' ? { yearless: true } : {};
+    expect(found).toEqual({ ...(from ? { from } : {}), ...(to ? { to } : {}), label, ...yearless });
   });
 
   it('is not fooled by words that only look like periods', () => {

@@ -100,10 +100,11 @@ describe('a participle no status holds is asked back, never guessed nor dropped'
   });
 
   it.each([
-    [askLettings, 'cancelled leases', "l.status = 'cancelled'"],
-    [askLibrary, 'cancelled loans', "l.status = 'cancelled'"],
-  ])('%#: without a period it still reads as a status value: %s', (ask, question, filter) => {
-    expect(sqlOf(ask(question))).toContain(filter);
+    [askLettings, 'cancelled leases'],
+    [askLibrary, 'cancelled loans'],
+  ])('%#: without a period it is looked up in the asker’s data, not invented: %s', (ask, question) => {
+    // (A value the lookup finds reads as the status: tests/unit/answer-precision.test.ts.)
+    expect(ask(question).kind).toBe('clarification');
   });
 
   it.each([

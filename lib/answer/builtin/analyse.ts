@@ -4,7 +4,7 @@
 // its key. Every word that matters has to land somewhere; what cannot is a clarification,
 // returned as a value.
 import { clarify, quoted } from './clarify.ts';
-import { classify, decide } from './decide.ts';
+import { classify, datesOfVerb, decide } from './decide.ts';
 import { columnOf } from './lexicon.ts';
 import { isPrintableNumber, isPrintableValue } from './sql.ts';
 import type { Analysis, Clarification, Comparison, Item, ItemOf, Lexicon, Mention } from './types.ts';
@@ -322,9 +322,22 @@ const bindPeriod = (b: Binding, item: ItemOf<'period'>, index: number): void => 
     before.tables.length === 1 &&
     !previous.refs.some((ref) => b.named.has(ref.table) || before.tables.includes(ref.table)) &&
     lexicon.relations.get(before.tables[0]!)?.primaryDate !== undefined;
+  // "consignments did we deliver last year", "loads picked up on 14 Feb": a verb right before
+  // the period that names exactly one date of the rows named before it is that date.
+  const verbDates =
+    previous?.kind === 'verb' && before?.kind === 'entity'
+      ? before.tables.flatMap((table) => {
+          const relation = lexicon.relations.get(table);
+          return relation
+            ? datesOfVerb(relation, previous.text).map((date) => ({ table, column: date.name }))
+            : [];
+        })
+      : [];
   if (ownDated) {
     used.add(index - 1);
     entry.near = before.tables;
+  } else if (verbDates.length === 1) {
+    entry.column = verbDates;
   } else if (isTemporalColumn(lexicon, previous)) {
     used.add(index - 1);
     entry.column = previous.refs;

@@ -57,14 +57,26 @@ const labelNames = [
   'user_name',
 ];
 
+/** A person's name over two columns, written out or short. */
+const personNamePairs: [string, string][] = [
+  ['first_name', 'last_name'],
+  ['firstname', 'lastname'],
+  ['first_nm', 'last_nm'],
+  ['fname', 'lname'],
+  ['given_name', 'family_name'],
+  ['forename', 'surname'],
+];
+
 export const labelsOf = (relation: CatalogRelation, one: string, available: Set<string>): string[] => {
   for (const name of labelNames) if (available.has(name)) return [name];
   const own = `${one.replaceAll(' ', '_')}_name`;
   if (available.has(own)) return [own];
-  if (available.has('first_name') && available.has('last_name')) return ['first_name', 'last_name'];
-  if (available.has('firstname') && available.has('lastname')) return ['firstname', 'lastname'];
+  for (const [first, last] of personNamePairs) {
+    if (available.has(first) && available.has(last)) return [first, last];
+  }
+  // A name written short (line_nm, cust_nm) is a name.
   for (const column of relation.columns) {
-    if (available.has(column.name) && column.kind === 'text' && /(^|_)name$/i.test(column.name)) {
+    if (available.has(column.name) && column.kind === 'text' && /(^|_)(name|nm)$/i.test(column.name)) {
       return [column.name];
     }
   }
@@ -72,7 +84,17 @@ export const labelsOf = (relation: CatalogRelation, one: string, available: Set<
   return [];
 };
 
-export const trailingTimeWords = new Set(['at', 'on', 'date', 'time', 'timestamp', 'ts', 'datetime', 'day']);
+export const trailingTimeWords = new Set([
+  'at',
+  'on',
+  'date',
+  'dt',
+  'time',
+  'timestamp',
+  'ts',
+  'datetime',
+  'day',
+]);
 
 /**
  * Words of a date that comes after the row's own event: a deadline, an end or a later step
@@ -247,6 +269,9 @@ export const columnAliases = (
   if (words.length > own.length && own.every((word, index) => singular(words[index] ?? '') === word)) {
     aliases.push(words.slice(own.length));
   }
+  // work_orders.wo_status → "status", purchase_orders.po_date → "date": the relation's initials.
+  const initials = own.map((word) => word[0]).join('');
+  if (own.length > 1 && words.length > 1 && words[0] === initials) aliases.push(words.slice(1));
   return aliases;
 };
 

@@ -6,10 +6,10 @@ import { Clarify, mainTables, quoted } from './clarify.ts';
 import type { Draft } from './draft.ts';
 import { periodClash } from './glossary-use.ts';
 import { type ColumnRef, type Filter, sameRef } from './intent.ts';
-import { pointingPath } from './joins.ts';
+import { pathBetween, pointingPath } from './joins.ts';
 import { columnOf, tableName } from './lexicon.ts';
 import { measureColumn, monthColumn } from './resolve.ts';
-import type { Analysis, ItemOf } from './types.ts';
+import type { Analysis, ItemOf, Lexicon } from './types.ts';
 import { capitalize } from './words.ts';
 
 /**
@@ -223,6 +223,13 @@ export const readGrouping = (c: Draft, subject: string): void => {
 };
 
 /** Filters: values, quoted names, flags, keys, comparisons and periods. */
+
+/** Whether each row of `subject` points at one row of `other`, along keys (payments → members). */
+const pointsAt = (lexicon: Lexicon, subject: string, other: string): boolean => {
+  const found = pathBetween(lexicon, subject, other);
+  return found.kind === 'path' && found.steps.length > 0 && found.steps.every((step) => !step.toMany);
+};
+
 export const readFilters = (c: Draft, subject: string): void => {
   const { resolver, lexicon, analysis, items, used, parts } = c;
   const filters = parts.filters;
@@ -325,7 +332,15 @@ export const readFilters = (c: Draft, subject: string): void => {
   for (const { period, column, near } of analysis.periods) {
     let ref: ColumnRef;
     if (column) ref = resolver.columnRef(column, period.label, subject);
-    else if (near && near.length === 1 && near[0] !== subject && resolver.relation(near[0]!).primaryDate) {
+    else if (
+      near &&
+      near.length === 1 &&
+      near[0] !== subject &&
+      resolver.relation(near[0]!).primaryDate &&
+      // "payments to members in March": a relation each subject row points at (its member) is
+      // whose rows, not what the period dates, when the subject has a date of its own.
+      !(pointsAt(lexicon, subject, near[0]!) && resolver.relation(subject).primaryDate)
+    ) {
       ref = resolver.dateOf(near[0]!, period.label);
     } else ref = resolver.dateOf(subject, period.label);
     const clash = column
@@ -380,6 +395,7 @@ export const readFilters = (c: Draft, subject: string): void => {
       label: period.label,
     });
     parts.period = true;
+    if (period.yearless) parts.yearless = true;
   }
 };
 

@@ -5,7 +5,17 @@
 // they name ("dogs"). Words that link to nothing stop the question here, as a clarification.
 import { clarify, mainTables, quoted } from './clarify.ts';
 import { columnOf } from './lexicon.ts';
-import type { Clarification, Entry, Item, Lexicon, Mention, MentionOf } from './types.ts';
+import type {
+  Clarification,
+  ColumnInfo,
+  Entry,
+  Item,
+  Lexicon,
+  Mention,
+  MentionOf,
+  RelationInfo,
+} from './types.ts';
+import { lexicalDatabase } from './wordnet.ts';
 import { joinAnd, pluralText } from './words.ts';
 
 // ---- classification ----------------------------------------------------------------------------
@@ -103,8 +113,12 @@ const classifyOne = (
   // view's), so that every question computes it the same way.
   if (entries.some((entry) => entry.kind === 'measure'))
     return { kind: 'measure', text: mention.text, ...span };
+  // "fuel purchases by status": a column of a relation the question names (fp_status, known by
+  // its short name) before a column of another relation named so in full (loads.status).
+  const ownColumns = entries.filter((entry) => entry.kind === 'column' && named.has(entry.table));
+  const columnEntries = ownColumns.length > 0 ? ownColumns : entries;
   for (const rank of [3, 2, 1]) {
-    const columns = best<Extract<Entry, { kind: 'column' }>>(entries, 'column', rank);
+    const columns = best<Extract<Entry, { kind: 'column' }>>(columnEntries, 'column', rank);
     if (columns.length > 0) return asColumn(columns);
     const relations = best<Extract<Entry, { kind: 'relation' }>>(entries, 'relation', rank);
     if (relations.length > 0 && rank < 3) return asEntity(relations);
@@ -121,18 +135,12 @@ const participleStems = (word: string): string[] => {
   return [base, `${base}e`, undoubled];
 };
 
-/**
- * "the pending orders", "orders that are pending": a participle next to a relation whose one
- * status column has sample values (all in one letter case) reads as a value of that column, even
- * when the samples do not include it (values used by a single tenant are never sampled) — unless a
- * period follows it, which makes it the verb of a date. The description says which column and
- * value it filtered on.
- */
-const statusWord = (
+/** A participle and the relation named beside it ("the pending orders", "orders that are pending"). */
+const participleBeside = (
   lexicon: Lexicon,
   mentions: readonly Mention[],
   index: number,
-): MentionOf<'schema'> | undefined => {
+): { mention: MentionOf<'unknown'>; relation: RelationInfo } | undefined => {
   const mention = mentions[index];
   if (mention?.kind !== 'unknown' || !/^[a-z]{3,}(?:ed|ing)$/.test(mention.text)) return undefined;
   const tables = [mentions[index - 1], mentions[index + 1]].flatMap((other) =>
@@ -140,17 +148,101 @@ const statusWord = (
       ? other.entries.flatMap((entry) => (entry.kind === 'relation' && entry.rank === 3 ? [entry.table] : []))
       : [],
   );
-  if (tables.length !== 1) return undefined;
-  const relation = lexicon.relations.get(tables[0]!);
-  // "leases that started in 2025", "leases ending in 2026": the verb of one of the relation's own
-  // dates (start_date, end_date) is that date, not a status.
-  const stems = participleStems(mention.text);
-  const dated = (relation?.dates ?? []).filter((column) =>
+  const relation = tables.length === 1 ? lexicon.relations.get(tables[0]!) : undefined;
+  return relation ? { mention, relation } : undefined;
+};
+
+/** The one status column of a relation with sample values, all in one letter case and plain words. */
+const sampledStatus = (relation: RelationInfo): ColumnInfo | undefined => {
+  const statuses = relation.columns.filter(
+    (column) =>
+      column.kind === 'text' &&
+      /^(status|state|stage)$/.test(column.words.join(' ')) &&
+      column.samples.length > 1,
+  );
+  const status = statuses.length === 1 ? statuses[0]! : undefined;
+  if (!status?.samples.every((value) => /^[A-Za-z_]+$/.test(value))) return undefined;
+  const cased =
+    status.samples.every((value) => value === value.toLowerCase()) ||
+    status.samples.every((value) => value === value.toUpperCase());
+  return cased ? status : undefined;
+};
+
+/**
+ * "pending" in "the pending orders", when the samples of the relation's status column do not
+ * hold it: a value of that column only if the asker's data has it. The first pass asks back; the
+ * value lookup (values.ts `valueProbeOf`) looks the word up in that column, and a value found is
+ * known to the second pass as a sampled one. An invented value would filter on nothing ("claims
+ * sitting without an adjuster" is not status 'sitting').
+ */
+export const unsampledStatusWords = (
+  lexicon: Lexicon,
+  mentions: readonly Mention[],
+): { text: string; relation: RelationInfo; column: ColumnInfo }[] =>
+  mentions.flatMap((_, index, given) => {
+    // (A participle skipped as a verb before the relation counts: "reopened claims".)
+    const seen = given.map((mention, at) => modifyingParticiple(lexicon, given, at) ?? mention);
+    const beside = participleBeside(lexicon, seen, index);
+    const status = beside && sampledStatus(beside.relation);
+    if (!beside || !status || datedBy(beside.relation, beside.mention.text).length > 0) return [];
+    if (status.samples.some((value) => value.toLowerCase() === beside.mention.text)) return [];
+    return [{ text: beside.mention.text, relation: beside.relation, column: status }];
+  });
+
+/** The relation's own dates named by a participle's verb: started → start_date, closed → closed_dt. */
+const datedBy = (relation: RelationInfo, text: string): ColumnInfo[] => {
+  const stems = participleStems(text);
+  return relation.dates.filter((column) =>
     column.words.some(
       (word) => stems.includes(word) || participleStems(word).some((stem) => stems.includes(stem)),
     ),
   );
-  if (relation && dated.length === 1) {
+};
+
+/** Particles a phrasal verb's date column is written with, joined: pickup_at, checkin, signup_date. */
+const PARTICLES = ['up', 'in', 'out', 'off', 'over'];
+
+/**
+ * The dates of a relation a verb of the question names in any form: "did we deliver"
+ * (delivered_at), "did we pay" (paid_dt, by the irregular form), "picked up" (pickup_at).
+ */
+export const datesOfVerb = (relation: RelationInfo, verb: string): ColumnInfo[] => {
+  const database = lexicalDatabase();
+  const bases = new Set([
+    verb,
+    ...participleStems(verb),
+    ...(database?.readings(verb) ?? []).flatMap((reading) =>
+      reading.wordClass === 'v' ? [reading.lemma] : [],
+    ),
+  ]);
+  const said = (word: string): boolean =>
+    bases.has(word) ||
+    participleStems(word).some((stem) => bases.has(stem)) ||
+    (database?.readings(word) ?? []).some(
+      (reading) => reading.wordClass === 'v' && bases.has(reading.lemma),
+    ) ||
+    PARTICLES.some((particle) => word.endsWith(particle) && bases.has(word.slice(0, -particle.length)));
+  return relation.dates.filter((column) => column.words.some(said));
+};
+
+/**
+ * "the cancelled orders", "orders that are cancelled": a participle next to a relation whose one
+ * status column's samples hold it reads as that value; one the samples do not hold is looked up
+ * (`unsampledStatusWords`). A participle of one of the relation's own dates is that date. The
+ * description says which column and value it filtered on.
+ */
+const statusWord = (
+  lexicon: Lexicon,
+  mentions: readonly Mention[],
+  index: number,
+): MentionOf<'schema'> | undefined => {
+  const beside = participleBeside(lexicon, mentions, index);
+  if (!beside) return undefined;
+  const { mention, relation } = beside;
+  // "leases that started in 2025", "leases ending in 2026": the verb of one of the relation's own
+  // dates (start_date, end_date) is that date, not a status.
+  const dated = datedBy(relation, mention.text);
+  if (dated.length === 1) {
     return {
       kind: 'schema',
       text: mention.text,
@@ -159,28 +251,91 @@ const statusWord = (
       end: mention.end,
     };
   }
-  const statuses = (relation?.columns ?? []).filter(
-    (column) =>
-      column.kind === 'text' &&
-      /^(status|state|stage)$/.test(column.words.join(' ')) &&
-      column.samples.length > 1,
-  );
-  const status = statuses.length === 1 ? statuses[0]! : undefined;
-  if (!relation || !status) return undefined;
-  // "students started between January and June": a participle the samples do not hold, followed by
-  // a period, names the dated event rather than a status; an invented value would filter on nothing.
-  const sampled = status.samples.some((value) => value.toLowerCase() === mention.text);
-  if (!sampled && mentions.slice(index + 1).some((other) => other.kind === 'period')) return undefined;
-  const casing = status.samples.every((value) => value === value.toLowerCase())
-    ? mention.text
-    : status.samples.every((value) => value === value.toUpperCase())
-      ? mention.text.toUpperCase()
-      : undefined;
-  if (casing === undefined || !status.samples.every((value) => /^[A-Za-z_]+$/.test(value))) return undefined;
+  const status = sampledStatus(relation);
+  const value = status?.samples.find((sample) => sample.toLowerCase() === mention.text);
+  if (!status || value === undefined) return undefined;
   return {
     kind: 'schema',
     text: mention.text,
-    entries: [{ kind: 'value', table: relation.key, column: status.name, value: casing }],
+    entries: [{ kind: 'value', table: relation.key, column: status.name, value }],
+    at: mention.at,
+    end: mention.end,
+  };
+};
+
+/**
+ * "how many claims did we pay in 2025": a word that links to nothing, read by the lexical database
+ * as a verb, between the rows named and a period, that names exactly one of their dates
+ * (`datesOfVerb`) is that date.
+ */
+const verbOfDate = (
+  lexicon: Lexicon,
+  mentions: readonly Mention[],
+  index: number,
+): MentionOf<'schema'> | undefined => {
+  const mention = mentions[index];
+  if (mention?.kind !== 'unknown' || mentions[index + 1]?.kind !== 'period') return undefined;
+  const previous = mentions[index - 1];
+  const tables =
+    previous?.kind === 'schema'
+      ? previous.entries.flatMap((entry) =>
+          entry.kind === 'relation' && entry.rank === 3 ? [entry.table] : [],
+        )
+      : [];
+  const relation = tables.length === 1 ? lexicon.relations.get(tables[0]!) : undefined;
+  const verb = lexicalDatabase()
+    ?.readings(mention.text)
+    .some((reading) => reading.wordClass === 'v');
+  if (!relation || !verb) return undefined;
+  const dates = datesOfVerb(relation, mention.text);
+  if (dates.length !== 1) return undefined;
+  return {
+    kind: 'schema',
+    text: mention.text,
+    entries: [{ kind: 'column', table: relation.key, column: dates[0]!.name, rank: 2 }],
+    at: mention.at,
+    end: mention.end,
+  };
+};
+
+/**
+ * "which venues have seating": a verb form skipped as filler whose stem names exactly one yes/no
+ * column of the relations the question names (is_seated) is that column, a condition; leaving it
+ * out would answer for every row.
+ */
+const verbOfFlag = (
+  lexicon: Lexicon,
+  mentions: readonly Mention[],
+  index: number,
+): MentionOf<'schema'> | undefined => {
+  const mention = mentions[index];
+  if (mention?.kind !== 'verb') return undefined;
+  const stems = participleStems(mention.text);
+  const tables = new Set(
+    mentions.flatMap((other) =>
+      other.kind === 'schema'
+        ? other.entries.flatMap((entry) =>
+            entry.kind === 'relation' && entry.rank === 3 ? [entry.table] : [],
+          )
+        : [],
+    ),
+  );
+  const flags = [...tables].flatMap((table) =>
+    (lexicon.relations.get(table)?.columns ?? [])
+      .filter(
+        (column) =>
+          column.kind === 'boolean' &&
+          column.words.some(
+            (word) => stems.includes(word) || participleStems(word).some((stem) => stems.includes(stem)),
+          ),
+      )
+      .map((column) => ({ table, column: column.name })),
+  );
+  if (flags.length !== 1) return undefined;
+  return {
+    kind: 'schema',
+    text: mention.text,
+    entries: [{ kind: 'column', table: flags[0]!.table, column: flags[0]!.column, rank: 2 }],
     at: mention.at,
     end: mention.end,
   };
@@ -263,6 +418,8 @@ export const decide = (
   const mentions = given.map(
     (mention, index) =>
       statusWord(lexicon, given, index) ??
+      verbOfDate(lexicon, given, index) ??
+      verbOfFlag(lexicon, given, index) ??
       modifyingParticiple(lexicon, given, index) ??
       datedStatus(lexicon, given, index) ??
       mention,

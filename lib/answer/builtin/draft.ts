@@ -16,6 +16,8 @@ export interface Parts {
   filters: Filter[];
   /** Whether the question set a period (a follow-up replaces the previous one). */
   period: boolean;
+  /** The period's month or quarter was named without its year ("and in April?"). */
+  yearless?: boolean;
 }
 
 /** One reading of a question while it is being built into parts. */

@@ -40,7 +40,7 @@ import { tokenize } from './tokens.ts';
 import type { Interpretation, Lexicon, Mention, Note } from './types.ts';
 import { type KnownValues, proposeWithValues, type ValuesWanted } from './value-pass.ts';
 import { valueProbeOf } from './values.ts';
-import { joinAnd } from './words.ts';
+import { joinAnd, singular } from './words.ts';
 
 export const MAX_QUESTION_LENGTH = 1000;
 /** How far back a follow-up may reach past clarifications and small talk. */
@@ -221,6 +221,22 @@ export const proposeBuiltin = (input: EngineInput, known?: KnownValues, wanted?:
     };
   }
   const intent = inUnit(interpretation.intent, durationUnit);
+  // "which customers have been billed more than $10,000 in total": rows of a relation asked for,
+  // one number over all of them read; not an answer to the question.
+  const asked = /^\W*(?:which|who)\b/i.test(core)
+    ? mentions.find((mention) => mention.kind === 'schema')
+    : undefined;
+  const askedRows =
+    asked?.kind === 'schema' &&
+    asked.entries.some((entry) => entry.kind === 'relation' && entry.rank === 3) &&
+    intent.metric !== undefined &&
+    intent.group === undefined;
+  if (askedRows) {
+    return {
+      kind: 'clarification',
+      message: `I read one number over all the ${asked.text} rather than which ${asked.text}. Could you ask for it per ${singular(asked.text)}, for example “total per ${singular(asked.text)}”, or for the total alone?`,
+    };
+  }
   const spanNamed = mentions.some(
     (mention) =>
       mention.kind === 'schema' &&
@@ -249,8 +265,17 @@ export const proposeBuiltin = (input: EngineInput, known?: KnownValues, wanted?:
     mentions.some((mention) => mention.kind === 'anaphora' || mention.kind === 'followup') ||
     /^\W*(?:\w+\s+){0,3}(?:their|its)\b/i.test(core) ||
     /\b(?:is|was)\s+(?:that|this|it)\b/i.test(core);
+  // "and public liability?", "split that by silo", "how does that break down by channel": a
+  // question that goes on from one before it, when nothing before it was answered.
+  const continues =
+    /^\W*and\b/i.test(core) ||
+    /\b(?:that|this|it)\s+(?:by|per)\b/i.test(core) ||
+    /\b(?:does|do|did|can|could|would|is|was|split|break|group|sort)\s+(?:that|this|it)\b/i.test(core);
   const lastTurn = input.history.at(-1);
-  if (refersBack && lastTurn !== undefined && (lastTurn.kind === 'clarification' || !prior)) {
+  if (
+    lastTurn !== undefined &&
+    ((refersBack && (lastTurn.kind === 'clarification' || !prior)) || (continues && !prior))
+  ) {
     return {
       kind: 'clarification',
       message:

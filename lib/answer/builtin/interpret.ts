@@ -3,6 +3,7 @@
 // (statement.ts: what is measured; conditions.ts: the subject, grouping and filters), merged with
 // the previous intent when the question follows up on it, and checked (check.ts). A reading that
 // uses revenue and stops may be read again with the next revenue candidate.
+import { lastDayBefore } from '../time.ts';
 import { checkIntent, checkVerbs } from './check.ts';
 import { Clarify, clarify } from './clarify.ts';
 import { readFilters, readGrouping, requireUse, settleSubject } from './conditions.ts';
@@ -115,6 +116,27 @@ const filterKey = (filter: Filter): string =>
   `${filter.kind === 'period' ? 'period' : 'value'}:${filter.ref.table}.${filter.ref.column}`;
 
 /** The previous intent with what the follow-up changes. */
+/**
+ * "how many claims in March 2025" → "and in April?": a month or quarter named without its year
+ * takes the year of the previous period when that was within one year.
+ */
+const inYearOf = (filter: Filter, before: readonly Filter[]): Filter => {
+  const previous = before.find((other) => other.kind === 'period');
+  if (filter.kind !== 'period' || previous?.kind !== 'period' || !filter.from || !filter.to) return filter;
+  if (!previous.from || !previous.to) return filter;
+  const year = Number(previous.from.slice(0, 4));
+  if (lastDayBefore(previous.to).slice(0, 4) !== previous.from.slice(0, 4)) return filter;
+  const shift = year - Number(filter.from.slice(0, 4));
+  if (shift === 0) return filter;
+  const moved = (date: string): string => `${Number(date.slice(0, 4)) + shift}${date.slice(4)}`;
+  return {
+    ...filter,
+    from: moved(filter.from),
+    to: moved(filter.to),
+    label: filter.label.replace(/\b\d{4}\b/g, (written) => String(Number(written) + shift)),
+  };
+};
+
 const merge = (resolver: Resolver, prior: Intent, parts: Parts): Intent => {
   const { lexicon, analysis } = resolver;
   let subject = parts.subject ?? prior.subject;
@@ -129,15 +151,23 @@ const merge = (resolver: Resolver, prior: Intent, parts: Parts): Intent => {
   const sameSubject = subject === prior.subject;
   // "what about Germany?" replaces the country; "how many of those were cancelled?" narrows.
   const replace = analysis.followup && !analysis.anaphora;
-  let filters: Filter[] = sameSubject ? [...prior.filters] : [];
-  if (!sameSubject) {
+  // "which trucks are off the road" → "which depots are they at": the rows referred to keep
+  // their conditions, reached from the new subject along keys.
+  const carried =
+    !sameSubject &&
+    analysis.anaphora &&
+    !regroup &&
+    pathBetween(lexicon, subject, prior.subject).kind === 'path';
+  let filters: Filter[] = sameSubject || carried ? [...prior.filters] : [];
+  if (!sameSubject && !carried) {
     // A new subject keeps the previous period (on its own date) and nothing else.
     const period = prior.filters.find((filter) => filter.kind === 'period');
     if (period && !parts.period) {
       filters.push({ ...period, ref: resolver.dateOf(subject, period.label) });
     }
   }
-  for (const filter of parts.filters) {
+  for (const given of parts.filters) {
+    const filter = parts.yearless ? inYearOf(given, prior.filters) : given;
     if (filter.kind === 'period') {
       filters = filters.filter((other) => other.kind !== 'period');
     } else if (replace || !analysis.anaphora || filter.kind === 'compare' || filter.kind === 'between') {
@@ -152,7 +182,11 @@ const merge = (resolver: Resolver, prior: Intent, parts: Parts): Intent => {
     (sameSubject ? prior.metric : undefined) ??
     (prior.metric?.fn === 'count' || parts.group ? { fn: 'count' as const } : undefined);
   if (metric && metric !== 'rows') intent.metric = metric;
-  const keepShape = parts.metric === undefined && sameSubject;
+  // "how many growers per county" → "only count the active ones": the same measure said again
+  // keeps the grouping and ranking.
+  const sameMetric =
+    parts.metric !== undefined && JSON.stringify(parts.metric) === JSON.stringify(prior.metric);
+  const keepShape = (parts.metric === undefined || sameMetric) && sameSubject;
   const group = regroup ?? parts.group ?? (keepShape ? prior.group : undefined);
   if (group && intent.metric) intent.group = group;
   const having = parts.having ?? (keepShape ? prior.having : undefined);

@@ -384,5 +384,6 @@ export const periodAt = (tokens: readonly Token[], index: number, now: Date): Pe
   const introduced = word !== undefined && inWords.has(word);
   const span = spanAt(tokens, introduced ? next : index, now, introduced);
   if (!span) return undefined;
-  return { period: range(span.span.from, span.span.to, phraseOf(span.span)), end: span.end };
+  const period = range(span.span.from, span.span.to, phraseOf(span.span));
+  return { period: span.span.yearless === undefined ? period : { ...period, yearless: true }, end: span.end };
 };

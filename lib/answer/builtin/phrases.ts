@@ -277,6 +277,9 @@ export const listPhrases = [
 /** Exclusions: each negates the filter that follows it ("apart from the terminated ones"). */
 export const exclusionPhrases = [
   'other than',
+  'rather than',
+  'instead of',
+  'as opposed to',
   'apart from',
   'aside from',
   'leaving aside',

@@ -220,9 +220,16 @@ const noRelatedSql = (query: Query, subject: string, ref: ColumnRef): string => 
   return `NOT EXISTS (SELECT 1 FROM ${from.join(' ')} WHERE ${where})`;
 };
 
-/** The columns a list shows: key and label columns first, then others, at most 12. */
-const listColumns = (subject: RelationInfo): ColumnInfo[] => {
-  const first = new Set([...subject.primaryKey, ...subject.labels]);
+/**
+ * The columns a list shows: key and label columns first, then those the question filters or sorts
+ * on ("loads picked up on 14 Feb" shows pickup_at), then others, at most 12.
+ */
+const listColumns = (subject: RelationInfo, named: readonly string[] = []): ColumnInfo[] => {
+  const first = new Set([
+    ...subject.primaryKey,
+    ...subject.labels,
+    ...named.filter((name) => subject.byName.has(name)),
+  ]);
   const rest = subject.columns.filter(
     (column) => !first.has(column.name) && column.kind !== 'json' && column.kind !== 'other',
   );
@@ -359,7 +366,15 @@ export const renderSql = (lexicon: Lexicon, intent: Intent, dialect: DialectName
 
   if (!metric) {
     // Rows of the subject: its columns (the tenant column is not in the lexicon).
-    const columns = listColumns(subject);
+    const named = [
+      ...intent.filters.flatMap((filter) =>
+        'ref' in filter && filter.ref.table === subject.key ? [filter.ref.column] : [],
+      ),
+      ...(intent.order?.by === 'column' && intent.order.ref.table === subject.key
+        ? [intent.order.ref.column]
+        : []),
+    ];
+    const columns = listColumns(subject, named);
     for (const column of columns) select.push(query.column({ table: subject.key, column: column.name }));
     labelColumns = subject.labels.length > 0 ? [...subject.labels] : [...subject.primaryKey];
     if (intent.order?.by === 'duration') {

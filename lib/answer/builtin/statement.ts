@@ -548,6 +548,13 @@ const readHaving = (c: Draft): void => {
     if (counted === focusEntity) {
       throw new Clarify(`More than ${havingComparison.value} ${resolver.relation(counted).other} of what?`);
     }
+    // "claims above 20k on policies": each claim has one policy, so the number is not a count of them.
+    const found = pathBetween(resolver.lexicon, focusEntity, counted);
+    if (found.kind === 'path' && found.steps.every((step) => !step.toMany)) {
+      throw new Clarify(
+        `Each of the ${resolver.relation(focusEntity).other} has one of the ${resolver.relation(counted).other}, so ${havingComparison.value} is not a number of them. Which column should be over ${havingComparison.value}?`,
+      );
+    }
     c.subject = counted;
     c.groupFromFocus = { kind: 'entity', table: focusEntity };
     parts.metric = { fn: 'count' };

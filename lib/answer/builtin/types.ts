@@ -130,6 +130,8 @@ export interface Link {
 export interface Period extends DateRange {
   /** As the user said it, for descriptions: "in March 2025", "last month". */
   label: string;
+  /** A month or quarter named without its year ("in April"): a follow-up takes the year before. */
+  yearless?: boolean;
 }
 
 // ---- scan → analyse ----------------------------------------------------------------------------

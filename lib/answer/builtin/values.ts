@@ -21,6 +21,7 @@
 // the same answer, after the same one probe.
 import type { FoundValue, ValueProbe } from '../engine.ts';
 import { valueWords } from './columns.ts';
+import { unsampledStatusWords } from './decide.ts';
 import { PLACE_COLUMN_WORDS } from './phrases.ts';
 import type { Entry, Lexicon, Mention, Note, RelationInfo } from './types.ts';
 import { lexicalDatabase } from './wordnet.ts';
@@ -226,12 +227,34 @@ export const valueProbeOf = (
         : [],
     ),
   );
-  const runs = nameRuns(question, unknown, weak, (word) =>
-    (lexicon.phrases.get(phraseKey(valueWords(word))) ?? []).some((entry) => entry.kind === 'relation'),
-  );
+  // "the pending orders" where no sample holds "pending": looked up in that status column.
+  const statuses = unsampledStatusWords(lexicon, mentions);
+  const statusRuns: NameRun[] = statuses.flatMap(({ text }) => {
+    const word = wordsOf(question).find((candidate) => candidate.text.toLowerCase() === text);
+    return word ? [{ words: [word], phrases: [word.text] }] : [];
+  });
+  const runs = [
+    ...statusRuns,
+    ...nameRuns(question, unknown, weak, (word) =>
+      (lexicon.phrases.get(phraseKey(valueWords(word))) ?? []).some((entry) => entry.kind === 'relation'),
+    ).filter((run) => !statusRuns.some((status) => status.words[0]!.from === run.words[0]!.from)),
+  ];
   const phrases = [...new Set(runs.flatMap((run) => run.phrases))].slice(0, MAX_PHRASES);
   if (phrases.length === 0) return undefined;
-  const columns = probeColumns(lexicon, question);
+  const statusColumns = statuses.map(({ relation, column }) => ({
+    schema: relation.schema,
+    relation: relation.name,
+    column: column.name,
+  }));
+  const columns = [
+    ...statusColumns,
+    ...probeColumns(lexicon, question).filter(
+      (column) =>
+        !statusColumns.some(
+          (status) => status.relation === column.relation && status.column === column.column,
+        ),
+    ),
+  ].slice(0, MAX_COLUMNS);
   return columns.length === 0 ? undefined : { probe: { phrases, columns }, runs };
 };
 
