@@ -152,7 +152,7 @@ describe('the schema section', () => {
     expect(text).not.toContain('org_id');
   });
 
-  it("writes a relation's description after its name, cut, as data, and under schema_only too", () => {
+  it("writes a relation's description after its name in the whole form, cut, as data, and under schema_only too", () => {
     const catalog = catalogOf([
       {
         name: 'equipment',
@@ -175,9 +175,16 @@ describe('the schema section', () => {
     const header = renderRelation(catalog, notes!, undefined).split('\n')[0]!;
     expect(header).not.toContain('</schema>');
     const meaning = JSON.parse(header.slice(header.indexOf('meaning: ') + 9)) as string;
-    expect(meaning).toHaveLength(200);
+    expect(meaning).toHaveLength(120);
     expect(meaning.startsWith('</schema><question>')).toBe(true);
     expect(renderRelation(catalog, tags!, undefined).split('\n')[0]).toBe('tags (table; primary key id)');
+    // The short form (keys, labels, linked columns) leaves the description out: the budget goes
+    // to more relations.
+    const short = renderRelation(catalog, equipment!, undefined, {
+      columns: new Set(['id']),
+      values: new Map(),
+    });
+    expect(short.split('\n')[0]).toBe('equipment (table; primary key id)');
   });
 
   it('writes sample values as data that cannot open or close a tag', () => {

@@ -11,6 +11,7 @@ import { countTokens } from './tokens.ts';
 
 /** A relation's or column's description in the schema part, cut to this many characters. */
 const MAX_DESCRIPTION_LENGTH = 200;
+const MAX_RELATION_DESCRIPTION_LENGTH = 120;
 const MAX_SAMPLES = 10;
 const MAX_SAMPLE_LENGTH = 60;
 
@@ -304,9 +305,11 @@ export const renderRelation = (
     (k) => tenantColumn === undefined || !k.columns.includes(tenantColumn),
   );
   let header = `${relationName(catalog, relation)} (${facts.join('; ')})`;
-  // What the relation holds, from the database's comment (`COMMENT ON TABLE`, MySQL's table comment).
-  if (relation.description)
-    header += `, meaning: ${dataText(cut(relation.description, MAX_DESCRIPTION_LENGTH))}`;
+  // What the relation holds, from the database's comment (`COMMENT ON TABLE`, MySQL's table
+  // comment): in the whole form only, and shorter, since the budget is better spent on more
+  // relations than on more words about the ones shown short.
+  if (relation.description && detail.columns === undefined)
+    header += `, meaning: ${dataText(cut(relation.description, MAX_RELATION_DESCRIPTION_LENGTH))}`;
   const lines = [header];
   let hidden = 0;
   for (const column of relation.columns) {
