@@ -4,7 +4,7 @@
 // passed through the guard of the dialect as tenant 1 and run on PGlite, on a PostgreSQL server
 // (TABLETALK_TEST_POSTGRES_URL) and on MySQL/MariaDB (TABLETALK_TEST_MYSQL_URL); the numbers are
 // the seed's own, tenant 2's orders never counted.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { proposeBuiltin } from '#lib/answer/builtin/index.ts';
 import { effectivePolicy } from '#lib/core/row-policy.ts';
 import { guardMysql } from '#lib/dialects/mysql/sql-guard.ts';

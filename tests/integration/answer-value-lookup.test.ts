@@ -6,7 +6,7 @@
 // (TABLETALK_TEST_POSTGRES_URL) and on MySQL/MariaDB (TABLETALK_TEST_MYSQL_URL). A value that only
 // tenant 2 has gives tenant 1 the very answer a value that exists nowhere gives, after the same
 // one probe.
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { builtinEngine } from '#lib/answer/builtin/index.ts';
 import type { Proposal } from '#lib/answer/engine.ts';
 import { lookUpValues } from '#lib/answer/values.ts';

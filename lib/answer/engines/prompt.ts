@@ -15,7 +15,7 @@
 // of the query that already ran: the rows are data in a delimited section, capped, never
 // instructions, and the query is fixed by then, so nothing a row says can change what runs.
 
-import type { Catalog, CatalogRelation } from '#lib/core/catalog.ts';
+import type { CatalogRelation } from '#lib/core/catalog.ts';
 import { dialectNamed } from '#lib/dialects/index.ts';
 import { type Glossary, isEmptyGlossary } from '#lib/store/glossary.ts';
 import type { EngineInput, ResultRows, SqlProposal } from '../engine.ts';

@@ -102,16 +102,27 @@ interface VectorTexts {
   columns: Map<string, { key: string; column: string }[]>;
 }
 
-const vectorTextsByCatalog = new WeakMap<Catalog, Map<string, VectorTexts>>();
+/**
+ * `build` remembered per catalog and tenant column: what linking reads off a catalog is read once
+ * per catalog object, and forgotten with it.
+ */
+export const perCatalog = <T>(
+  build: (catalog: Catalog, tenantColumn: string | undefined) => T,
+): ((catalog: Catalog, tenantColumn: string | undefined) => T) => {
+  const built = new WeakMap<Catalog, Map<string, T>>();
+  return (catalog, tenantColumn) => {
+    let byTenant = built.get(catalog);
+    if (!byTenant) {
+      byTenant = new Map();
+      built.set(catalog, byTenant);
+    }
+    const key = tenantColumn ?? '';
+    if (!byTenant.has(key)) byTenant.set(key, build(catalog, tenantColumn));
+    return byTenant.get(key)!;
+  };
+};
 
-const vectorTexts = (catalog: Catalog, tenantColumn: string | undefined): VectorTexts => {
-  let byTenant = vectorTextsByCatalog.get(catalog);
-  if (!byTenant) {
-    byTenant = new Map();
-    vectorTextsByCatalog.set(catalog, byTenant);
-  }
-  const cached = byTenant.get(tenantColumn ?? '');
-  if (cached) return cached;
+const vectorTexts = perCatalog((catalog, tenantColumn): VectorTexts => {
   const texts: VectorTexts = { relations: new Map(), columns: new Map() };
   for (const relation of catalog.relations) {
     const key = relationKey(relation);
@@ -142,9 +153,8 @@ const vectorTexts = (catalog: Catalog, tenantColumn: string | undefined): Vector
   for (const [text, owners] of texts.columns)
     if (new Set(owners.map((owner) => owner.key)).size > VECTOR_COLUMN_MAX_RELATIONS)
       texts.columns.delete(text);
-  byTenant.set(tenantColumn ?? '', texts);
   return texts;
-};
+});
 
 /**
  * Question words nothing else linked, compared in meaning (word vectors) with the relations'

@@ -14,7 +14,7 @@
 import type { Catalog } from '#lib/core/catalog.ts';
 import { wordVectors } from '../builtin/vectors.ts';
 import { lexicalDatabase } from '../builtin/wordnet.ts';
-import { foldText, relationKey } from './word-links.ts';
+import { foldText, perCatalog, relationKey } from './word-links.ts';
 
 // ---- WordNet pointers ----------------------------------------------------------------------------
 
@@ -133,16 +133,7 @@ interface ValueSets {
   sets: Map<string, { values: string[]; owners: { key: string; column: string }[] }>;
 }
 
-const valueSetsByCatalog = new WeakMap<Catalog, Map<string, ValueSets>>();
-
-const valueSetsOf = (catalog: Catalog, tenantColumn: string | undefined): ValueSets => {
-  let byTenant = valueSetsByCatalog.get(catalog);
-  if (!byTenant) {
-    byTenant = new Map();
-    valueSetsByCatalog.set(catalog, byTenant);
-  }
-  const cached = byTenant.get(tenantColumn ?? '');
-  if (cached) return cached;
+const valueSetsOf = perCatalog((catalog, tenantColumn): ValueSets => {
   const found: ValueSets = { values: new Map(), sets: new Map() };
   for (const relation of catalog.relations) {
     const key = relationKey(relation);
@@ -165,9 +156,8 @@ const valueSetsOf = (catalog: Catalog, tenantColumn: string | undefined): ValueS
       found.sets.set(setKey, set);
     }
   }
-  byTenant.set(tenantColumn ?? '', found);
   return found;
-};
+});
 
 /** A value a term of the question names in other words. */
 export interface ValueWordHit {
