@@ -41,6 +41,7 @@ import type { Interpretation, Lexicon, Mention, Note } from './types.ts';
 import { type KnownValues, proposeWithValues, type ValuesWanted } from './value-pass.ts';
 import { valueProbeOf } from './values.ts';
 import { joinAnd } from './words.ts';
+import { optionsFor, quotedIn, unknownWithoutOptions } from './options.ts';
 
 export const MAX_QUESTION_LENGTH = 1000;
 /** How far back a follow-up may reach past clarifications and small talk. */
@@ -127,7 +128,12 @@ const readQuestion = (
 };
 
 /** The question read as one answer; the second pass of the value lookup passes `known`. */
-export const proposeBuiltin = (input: EngineInput, known?: KnownValues, wanted?: ValuesWanted): Proposal => {
+export const proposeBuiltin = (
+  input: EngineInput,
+  known?: KnownValues,
+  wanted?: ValuesWanted,
+  offer = true,
+): Proposal => {
   const lexicon = known?.lexicon ?? lexiconFor(input.catalog, input.tenantColumn, input.glossary);
   const question = input.question.trim();
   if (question.length === 0) {
@@ -192,6 +198,15 @@ export const proposeBuiltin = (input: EngineInput, known?: KnownValues, wanted?:
   let notes: Note[] = [];
   const ranked = interpretation.kind === 'clarify' ? rankedAggregate(core, readIntent) : undefined;
   if (ranked) interpretation = checkIntent(lexicon, ranked);
+  /**
+   * A rewrite of the question asked as the user would ask it after this clarification (options.ts):
+   * the SQL it is answered with, if it is answered.
+   */
+  const answerAfter = (text: string): string | undefined => {
+    const history = [...input.history, { question, kind: 'clarification' as const, engine: BUILTIN_ENGINE }];
+    const proposal = proposeBuiltin({ ...input, question: text, history }, known, undefined, false);
+    return proposal.kind === 'sql' ? proposal.sql : undefined;
+  };
   if (interpretation.kind === 'clarify' && interpretation.reason === 'unknown-words') {
     // Readings with evidence (readings.ts): the words that link to nothing read every other way.
     const words = mentions.flatMap((mention) => (mention.kind === 'unknown' ? [mention.text] : []));
@@ -202,22 +217,39 @@ export const proposeBuiltin = (input: EngineInput, known?: KnownValues, wanted?:
     if (best) {
       ({ mentions, interpretation } = read(best.question));
       notes = best.notes;
-    } else if (alternatives.length > 0) {
-      return {
-        kind: 'clarification',
-        message: `${interpretation.message.replace(/ I can answer questions about .*$/, '')} Did you mean one of these?`,
-        suggestions: alternatives.slice(0, MAX_OPTIONS).map((alternative) => alternative.question),
-      };
+    } else if (offer || alternatives.length > 0) {
+      // The readings with evidence first, then rewrites with the schema's nearest names (options.ts).
+      const offered = alternatives.slice(0, MAX_OPTIONS).map((alternative) => alternative.question);
+      if (offer && offered.length < MAX_OPTIONS) {
+        const tried = new Set(alternatives.map((alternative) => alternative.question));
+        offered.push(...optionsFor(lexicon, core, words, answerAfter, tried, MAX_OPTIONS - offered.length));
+      }
+      return offered.length > 0
+        ? {
+            kind: 'clarification',
+            message: `${interpretation.message.replace(/ I can answer questions about .*$/, '')} Did you mean one of these?`,
+            suggestions: offered,
+          }
+        : { kind: 'clarification', message: unknownWithoutOptions(lexicon, core, words) };
     }
   }
   if (interpretation.kind === 'clarify') {
-    // A phrase that could mean two things: each meaning, named, as a question to pick.
-    const options = candidateReadings(lexicon, core, interpretation, readIntent).slice(0, MAX_OPTIONS);
+    // A phrase that could mean two things: each meaning, named, as a question to pick; then
+    // rewrites around the phrases the clarification names (options.ts).
+    const readings = candidateReadings(lexicon, core, interpretation, readIntent).slice(0, MAX_OPTIONS);
+    const offered = readings.map((reading) => reading.question);
+    if (offer && offered.length < MAX_OPTIONS) {
+      const named = quotedIn(core, interpretation.message);
+      if (named.length > 0)
+        offered.push(
+          ...optionsFor(lexicon, core, named, answerAfter, new Set(offered), MAX_OPTIONS - offered.length),
+        );
+    }
     return {
       kind: 'clarification',
       message: interpretation.message,
       ...(interpretation.candidates ? { candidates: interpretation.candidates } : {}),
-      ...(options.length > 1 ? { suggestions: options.map((option) => option.question) } : {}),
+      ...(offered.length > 0 ? { suggestions: offered } : {}),
     };
   }
   const intent = inUnit(interpretation.intent, durationUnit);

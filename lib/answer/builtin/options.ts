@@ -1,0 +1,277 @@
+// Options offered with a clarification (docs/design.md "Answering on unseen databases"). When the
+// engine asks back on a question that looks answerable — words that link to nothing, or a phrase it
+// could not place — it rewrites the question around those words and offers the rewrites it can
+// answer: each word replaced by a schema name near it (in meaning by word vectors or WordNet, in
+// spelling, as an abbreviation the identifier uses, or in a column's description), or left out
+// when it only modifies. Every rewrite is asked again through the whole pipeline, as the user
+// would ask it after the clarification, and offered only when it is answered: so asking an option
+// gives exactly its reading. Best first, at most three; a few rewrites are tried at most, since
+// each is a whole pipeline run.
+
+import { mainTables, quoted } from './clarify.ts';
+import { editDistance } from './link.ts';
+import { ENGINE_WORDS } from './phrases.ts';
+import { describedBy, loadedVectors, locate, partOfName, rewrite } from './readings.ts';
+import type { Lexicon, RelationInfo } from './types.ts';
+import { lexicalDatabase } from './wordnet.ts';
+import { capitalize, joinAnd, singular } from './words.ts';
+
+/** Rewrites asked through the pipeline per clarification, at most (each is a whole run). */
+export const MAX_REWRITES = 6;
+/** Options offered, at most. */
+export const MAX_OPTIONS = 3;
+/** Words of a question rewritten at once, at most: more is another question, not a reading. */
+const MAX_WORDS = 4;
+/** Replacements kept per word, best first. */
+const PER_WORD = 4;
+/** Word-vector similarity a relation, and a column, needs to stand for a word. */
+const MIN_RELATION_SIMILARITY = 0.35;
+const MIN_COLUMN_SIMILARITY = 0.45;
+
+/** What a replacement costs, by its evidence: the lower, the likelier the reading. */
+const COST = {
+  /** One edit from a word of the schema or of the engine ("averge" → average). */
+  spelling: 0.3,
+  /** A word of a relation's name ("fuel" → fuel purchases). */
+  partOfName: 0.35,
+  /** The identifier abbreviates the word ("level" → lvl, "severity" → sev). */
+  abbreviation: 0.4,
+  /** WordNet: a synonym or a broader term is a word of the name. */
+  wordnet: 0.5,
+  /** Word vectors: 1.2 − similarity (0.8 at 0.4, 0.4 at 0.8). */
+  vectors: 1.2,
+  /** A column's description uses the word. */
+  description: 0.7,
+  /** Left out: a word that modifies (adjective, adverb, verb), or a noun. */
+  leaveModifier: 0.6,
+  leaveNoun: 1,
+} as const;
+
+/** One way to read a word of the question: the text put in its place. */
+interface Replacement {
+  from: number;
+  to: number;
+  text: string;
+  cost: number;
+}
+
+/** A rewritten question and what its replacements cost. */
+export interface Option {
+  question: string;
+  cost: number;
+}
+
+/** The name of a relation, in the number the word was said in. */
+const relationWord = (relation: RelationInfo, word: string): string =>
+  singular(word) === word && !word.endsWith('s') ? relation.one : relation.other;
+
+/** Whether `short` abbreviates `long`: same first letter, its letters in order ("lvl" of level). */
+const abbreviates = (short: string, long: string): boolean => {
+  if (short.length < 2 || short.length >= long.length || short[0] !== long[0]) return false;
+  let index = 0;
+  for (const letter of long) if (letter === short[index]) index += 1;
+  return index === short.length;
+};
+
+/** Columns of the schema a word may stand for, each with its relation (keys and tenant left out). */
+const columnsOf = (lexicon: Lexicon) =>
+  [...lexicon.relations.values()].flatMap((relation) =>
+    relation.columns
+      .filter((column) => !column.key && column.name !== lexicon.tenantColumn)
+      .map((column) => ({ relation, column })),
+  );
+
+/** The replacements of one word or phrase of `question` at `at`, best first. */
+const replacementsOf = (lexicon: Lexicon, question: string, at: { from: number; to: number }): Replacement[] => {
+  const written = question.slice(at.from, at.to);
+  const phrase = written.toLowerCase();
+  const word = phrase.split(/\s+/).at(-1) ?? phrase;
+  const found: Replacement[] = [];
+  const add = (text: string, cost: number) => found.push({ ...at, text, cost });
+  const relations = [...lexicon.relations.values()];
+  const columns = columnsOf(lexicon);
+  const database = lexicalDatabase();
+  const wordClass = database?.dominantClass(word);
+  const inDictionary = (database?.readings(word).length ?? 0) > 0;
+
+  // Near in meaning (word vectors): relations (a word for people only to a relation of people),
+  // then columns.
+  const vectors = loadedVectors();
+  if (vectors?.has(word)) {
+    const person = database?.person(word) ?? false;
+    const people = (relation: RelationInfo) =>
+      database?.person(singular(relation.other.split(' ').at(-1) ?? relation.other)) ?? false;
+    const byName = new Map(relations.map((relation) => [relation.other, relation]));
+    for (const near of vectors.nearest(
+      phrase,
+      relations.filter((relation) => people(relation) === person).map((relation) => relation.other),
+      MIN_RELATION_SIMILARITY,
+    )) {
+      const relation = byName.get(near.candidate)!;
+      if (near.candidate !== phrase) add(relationWord(relation, word), COST.vectors - near.similarity);
+    }
+    if (!person) {
+      // A column by its words that say something: "at", "no", "dt" of due_at, invoice_no, paid_dt
+      // only say that it is a time or a number.
+      const displays = new Map<string, string>();
+      for (const { column } of columns) {
+        const telling = column.words.filter((part) => part.length > 2 && vectors.has(part)).join(' ');
+        if (telling) displays.set(telling, column.display);
+      }
+      for (const near of vectors.nearest(phrase, displays.keys(), MIN_COLUMN_SIMILARITY)) {
+        const display = displays.get(near.candidate)!;
+        if (display !== phrase) add(display, COST.vectors + 0.05 - near.similarity);
+      }
+    }
+  }
+  // A word of a relation's name ("fuel" of fuel purchases).
+  for (const name of partOfName(lexicon, word)) {
+    add(name, COST.partOfName);
+  }
+  // Spelling: one edit (two from seven letters) from a word of the schema or of the engine.
+  if (!inDictionary && /^[a-z]{4,}$/.test(word)) {
+    const limit = word.length >= 7 ? 2 : 1;
+    const vocabulary = new Set(ENGINE_WORDS);
+    for (const relation of relations) for (const part of relation.other.split(' ')) vocabulary.add(part);
+    for (const { column } of columns) for (const part of column.words) vocabulary.add(part);
+    for (const candidate of vocabulary) {
+      if (candidate.length < 3 || candidate === word) continue;
+      const distance = editDistance(word, candidate, limit);
+      if (distance <= limit) add(candidate, COST.spelling + 0.1 * (distance - 1));
+    }
+  }
+  // An identifier that abbreviates the word ("lvl" of level, "amt" of amount).
+  for (const { column } of columns) {
+    if (column.words.some((part) => !(database?.readings(part).length ?? 0) && abbreviates(part, word)))
+      add(column.display, COST.abbreviation);
+  }
+  // WordNet: a synonym or broader term of the noun is a word of a relation's or column's name.
+  if (database && wordClass === 'n') {
+    const related = database.related(word, 'n', 2);
+    const terms = new Set([...related.synonyms, ...related.broader].filter((term) => !term.includes(' ')));
+    terms.delete(word);
+    for (const relation of relations) {
+      if (relation.other.split(' ').some((part) => terms.has(singular(part))))
+        add(relationWord(relation, word), COST.wordnet);
+    }
+    for (const { column } of columns) {
+      if (column.words.some((part) => terms.has(singular(part)))) add(column.display, COST.wordnet + 0.05);
+    }
+  }
+  for (const name of describedBy(lexicon, word).slice(0, 2)) add(name, COST.description);
+  // Left out: cheaper for a word that only modifies than for a noun.
+  add('', wordClass === 'n' ? COST.leaveNoun : COST.leaveModifier);
+
+  const seen = new Set<string>();
+  return found
+    .sort((left, right) => left.cost - right.cost)
+    .filter((replacement) => {
+      const key = replacement.text.toLowerCase();
+      if (key === phrase || seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    })
+    .slice(0, PER_WORD);
+};
+
+/**
+ * Rewrites of `question` around `words` (words that link to nothing, or phrases the engine could
+ * not place), cheapest first; two neighbouring words read as one name are replaced once ("credit
+ * hours" → cr hrs). A name (a capitalized word inside the sentence) is never replaced or left out.
+ */
+export const rewritesOf = (lexicon: Lexicon, question: string, words: readonly string[]): Option[] => {
+  const spots = [...new Set(words.map((word) => word.toLowerCase()))].flatMap((word) => {
+    const at = locate(question, word);
+    return at && !(/^\p{Lu}/u.test(question.charAt(at.from)) && at.from > 0) ? [at] : [];
+  });
+  if (spots.length === 0 || spots.length > MAX_WORDS || spots.length < new Set(words).size) return [];
+  spots.sort((left, right) => left.from - right.from);
+  const perSpot = spots.map((at) => replacementsOf(lexicon, question, at));
+  let combinations: { chosen: Replacement[]; cost: number }[] = [{ chosen: [], cost: 0 }];
+  for (const replacements of perSpot) {
+    combinations = combinations.flatMap(({ chosen, cost }) =>
+      replacements.map((replacement) => {
+        const previous = chosen.at(-1);
+        // The same name for this word and the one right before it: one name for both.
+        if (
+          previous &&
+          previous.text !== '' &&
+          previous.text === replacement.text &&
+          /^\s+$/.test(question.slice(previous.to, replacement.from))
+        ) {
+          return {
+            chosen: [...chosen.slice(0, -1), { ...previous, to: replacement.to }],
+            cost: cost + Math.min(previous.cost, replacement.cost) * 0.25,
+          };
+        }
+        return { chosen: [...chosen, replacement], cost: cost + replacement.cost };
+      }),
+    );
+  }
+  const seen = new Set<string>();
+  return combinations
+    .sort((left, right) => left.cost - right.cost)
+    .flatMap(({ chosen, cost }) => {
+      const text = rewrite(question, chosen);
+      if (text.length === 0 || seen.has(text.toLowerCase())) return [];
+      seen.add(text.toLowerCase());
+      return [{ question: text, cost }];
+    });
+};
+
+/**
+ * The options of a clarification: the cheapest rewrites of `question` around `words` that
+ * `answer` answers (it asks a question through the whole pipeline, as after the clarification,
+ * and returns the SQL it gives, if any), one per distinct answer, best first. `skip` holds
+ * questions already offered or tried; at most MAX_REWRITES are asked.
+ */
+export const optionsFor = (
+  lexicon: Lexicon,
+  question: string,
+  words: readonly string[],
+  answer: (question: string) => string | undefined,
+  skip: ReadonlySet<string> = new Set(),
+  wanted = MAX_OPTIONS,
+): string[] => {
+  const options: string[] = [];
+  const answers = new Set<string>();
+  let asked = 0;
+  for (const rewritten of rewritesOf(lexicon, question, words)) {
+    if (options.length >= wanted || asked >= MAX_REWRITES) break;
+    if (skip.has(rewritten.question)) continue;
+    asked += 1;
+    const sql = answer(rewritten.question);
+    if (sql === undefined || answers.has(sql)) continue;
+    answers.add(sql);
+    options.push(rewritten.question);
+  }
+  return options;
+};
+
+/** The phrases a clarification's message quotes that the question says (“status”, “name”). */
+export const quotedIn = (question: string, message: string): string[] =>
+  [...message.matchAll(/“([^”]+)”/g)]
+    .map((match) => match[1]!.toLowerCase())
+    .filter((phrase, index, all) => all.indexOf(phrase) === index && locate(question, phrase) !== undefined);
+
+/**
+ * The message of a question asked back for words that link to nothing when no rewrite of it is
+ * answered: it says why none is offered (too many such words, a name the data does not hold, or
+ * no name of the schema in their place reads), and what the engine can answer.
+ */
+export const unknownWithoutOptions = (lexicon: Lexicon, question: string, words: readonly string[]): string => {
+  const unknown = [...new Set(words)];
+  const named = joinAnd(unknown.map(quoted));
+  const means = unknown.length === 1 ? 'means' : 'mean';
+  const names = unknown.filter((word) => {
+    const at = locate(question, word.toLowerCase());
+    return at !== undefined && at.from > 0 && /^\p{Lu}/u.test(question.charAt(at.from));
+  });
+  const why =
+    unknown.length > MAX_WORDS
+      ? `Too many of its words are not names I know for me to guess which question you mean.`
+      : names.length > 0
+        ? `${capitalize(joinAnd(names.map(quoted)))} ${names.length === 1 ? 'looks like a name' : 'look like names'} I found nowhere in the data I can search, so I have no reading to offer.`
+        : `None of the names I know in ${unknown.length === 1 ? 'its' : 'their'} place, nor leaving ${unknown.length === 1 ? 'it' : 'them'} out, gives a question I can answer.`;
+  return `I'm not sure what ${named} ${means} here. ${why} I can answer questions about ${mainTables(lexicon)}.`;
+};
