@@ -41,7 +41,15 @@ import type { Interpretation, Lexicon, Mention, Note } from './types.ts';
 import { type KnownValues, proposeWithValues, type ValuesWanted } from './value-pass.ts';
 import { valueProbeOf } from './values.ts';
 import { joinAnd } from './words.ts';
-import { optionsFor, quotedIn, unknownWithoutOptions } from './options.ts';
+import {
+  dateRewrites,
+  distinctOptions,
+  exampleRewrites,
+  MAX_REWRITES,
+  optionsFor,
+  quotedIn,
+  unknownWithoutOptions,
+} from './options.ts';
 
 export const MAX_QUESTION_LENGTH = 1000;
 /** How far back a follow-up may reach past clarifications and small talk. */
@@ -218,11 +226,16 @@ export const proposeBuiltin = (
       ({ mentions, interpretation } = read(best.question));
       notes = best.notes;
     } else if (offer || alternatives.length > 0) {
-      // The readings with evidence first, then rewrites with the schema's nearest names (options.ts).
-      const offered = alternatives.slice(0, MAX_OPTIONS).map((alternative) => alternative.question);
-      if (offer && offered.length < MAX_OPTIONS) {
+      // The readings with evidence first, then rewrites with the schema's nearest names (options.ts),
+      // each asked again as after this clarification.
+      let offered = alternatives.slice(0, MAX_OPTIONS).map((alternative) => alternative.question);
+      if (offer) {
+        const asked = offered.flatMap((text) => {
+          const sql = answerAfter(text);
+          return sql === undefined ? [] : [{ question: text, sql }];
+        });
         const tried = new Set(alternatives.map((alternative) => alternative.question));
-        offered.push(...optionsFor(lexicon, core, words, answerAfter, tried, MAX_OPTIONS - offered.length));
+        offered = distinctOptions([...asked, ...optionsFor(lexicon, core, words, answerAfter, tried)]);
       }
       return offered.length > 0
         ? {
@@ -239,10 +252,29 @@ export const proposeBuiltin = (
     const readings = candidateReadings(lexicon, core, interpretation, readIntent).slice(0, MAX_OPTIONS);
     const offered = readings.map((reading) => reading.question);
     if (offer && offered.length < MAX_OPTIONS) {
+      // Which date a period dates; the message's own examples applied to the question.
+      const periods = mentions.flatMap((mention) => (mention.kind === 'period' ? [mention.period.label] : []));
+      const answers = new Set<string>();
+      for (const rewritten of [
+        ...dateRewrites(lexicon, core, interpretation.candidates, periods),
+        ...exampleRewrites(core, interpretation.message),
+      ].slice(0, MAX_REWRITES)) {
+        const sql = offered.length < MAX_OPTIONS ? answerAfter(rewritten) : undefined;
+        if (sql !== undefined && !answers.has(sql) && !offered.includes(rewritten)) {
+          answers.add(sql);
+          offered.push(rewritten);
+        }
+      }
+      // Rewrites around the phrases the message names, or else the words skipped as verbs.
       const named = quotedIn(core, interpretation.message);
-      if (named.length > 0)
+      const skipped = mentions.flatMap((mention) => (mention.kind === 'verb' ? [mention.text] : []));
+      const words = named.length > 0 ? named : skipped;
+      // (An ambiguity read each way is answered by its readings: nothing else is offered beside them.)
+      if (words.length > 0 && readings.length === 0 && offered.length < MAX_OPTIONS)
         offered.push(
-          ...optionsFor(lexicon, core, named, answerAfter, new Set(offered), MAX_OPTIONS - offered.length),
+          ...optionsFor(lexicon, core, words, answerAfter, new Set(offered), MAX_OPTIONS - offered.length).map(
+            (option) => option.question,
+          ),
         );
     }
     return {

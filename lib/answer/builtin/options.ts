@@ -14,7 +14,7 @@ import { ENGINE_WORDS } from './phrases.ts';
 import { describedBy, loadedVectors, locate, partOfName, rewrite } from './readings.ts';
 import type { Lexicon, RelationInfo } from './types.ts';
 import { lexicalDatabase } from './wordnet.ts';
-import { capitalize, joinAnd, singular } from './words.ts';
+import { joinAnd, singular } from './words.ts';
 
 /** Rewrites asked through the pipeline per clarification, at most (each is a whole run). */
 export const MAX_REWRITES = 6;
@@ -73,6 +73,30 @@ const abbreviates = (short: string, long: string): boolean => {
   return index === short.length;
 };
 
+/** Whether a word of the question is said by one of `parts` (the same word, or abbreviated). */
+const saidBy = (word: string, parts: readonly string[]): boolean =>
+  parts.some((part) => singular(part) === singular(word) || abbreviates(part, word));
+
+/**
+ * The span a replacement takes: the word, and the words next to it the replacement says too
+ * ("claim amount" → claim amt, not "claim amt amount").
+ */
+const spanOf = (question: string, at: { from: number; to: number }, text: string) => {
+  const parts = text.toLowerCase().split(/\s+/).filter(Boolean);
+  let { from, to } = at;
+  if (parts.length === 0) return { from, to };
+  for (let next = /^\s+([\p{L}]+)/u.exec(question.slice(to)); next && saidBy(next[1]!.toLowerCase(), parts); ) {
+    to += next[0].length;
+    next = /^\s+([\p{L}]+)/u.exec(question.slice(to));
+  }
+  for (let previous = /([\p{L}]+)\s+$/u.exec(question.slice(0, from)); previous; ) {
+    if (!saidBy(previous[1]!.toLowerCase(), parts)) break;
+    from = previous.index;
+    previous = /([\p{L}]+)\s+$/u.exec(question.slice(0, from));
+  }
+  return { from, to };
+};
+
 /** Columns of the schema a word may stand for, each with its relation (keys and tenant left out). */
 const columnsOf = (lexicon: Lexicon) =>
   [...lexicon.relations.values()].flatMap((relation) =>
@@ -87,7 +111,7 @@ const replacementsOf = (lexicon: Lexicon, question: string, at: { from: number; 
   const phrase = written.toLowerCase();
   const word = phrase.split(/\s+/).at(-1) ?? phrase;
   const found: Replacement[] = [];
-  const add = (text: string, cost: number) => found.push({ ...at, text, cost });
+  const add = (text: string, cost: number) => found.push({ ...spanOf(question, at, text), text, cost });
   const relations = [...lexicon.relations.values()];
   const columns = columnsOf(lexicon);
   const database = lexicalDatabase();
@@ -142,7 +166,8 @@ const replacementsOf = (lexicon: Lexicon, question: string, at: { from: number; 
   }
   // An identifier that abbreviates the word ("lvl" of level, "amt" of amount).
   for (const { column } of columns) {
-    if (column.words.some((part) => !(database?.readings(part).length ?? 0) && abbreviates(part, word)))
+    const coined = (part: string) => part.length <= 3 || !(database?.readings(part).length ?? 0);
+    if (column.words.some((part) => coined(part) && abbreviates(part, word)))
       add(column.display, COST.abbreviation);
   }
   // WordNet: a synonym or broader term of the noun is a word of a relation's or column's name.
@@ -219,6 +244,12 @@ export const rewritesOf = (lexicon: Lexicon, question: string, words: readonly s
     });
 };
 
+/** A question offered back, with the SQL it is answered with when asked. */
+export interface Offered {
+  question: string;
+  sql: string;
+}
+
 /**
  * The options of a clarification: the cheapest rewrites of `question` around `words` that
  * `answer` answers (it asks a question through the whole pipeline, as after the clarification,
@@ -232,20 +263,31 @@ export const optionsFor = (
   answer: (question: string) => string | undefined,
   skip: ReadonlySet<string> = new Set(),
   wanted = MAX_OPTIONS,
-): string[] => {
-  const options: string[] = [];
-  const answers = new Set<string>();
+): Offered[] => {
+  const options: Offered[] = [];
   let asked = 0;
   for (const rewritten of rewritesOf(lexicon, question, words)) {
     if (options.length >= wanted || asked >= MAX_REWRITES) break;
     if (skip.has(rewritten.question)) continue;
     asked += 1;
     const sql = answer(rewritten.question);
-    if (sql === undefined || answers.has(sql)) continue;
-    answers.add(sql);
-    options.push(rewritten.question);
+    if (sql === undefined || options.some((option) => option.sql === sql)) continue;
+    options.push({ question: rewritten.question, sql });
   }
   return options;
+};
+
+/**
+ * Options in order, one per answer: of two questions answered alike, the shorter is offered, in
+ * the place of the first; at most MAX_OPTIONS.
+ */
+export const distinctOptions = (options: readonly Offered[]): string[] => {
+  const byAnswer = new Map<string, string>();
+  for (const { question, sql } of options) {
+    const kept = byAnswer.get(sql);
+    if (kept === undefined || question.length < kept.length) byAnswer.set(sql, question);
+  }
+  return [...byAnswer.values()].slice(0, MAX_OPTIONS);
 };
 
 /** The phrases a clarification's message quotes that the question says (“status”, “name”). */
@@ -260,18 +302,85 @@ export const quotedIn = (question: string, message: string): string[] =>
  * no name of the schema in their place reads), and what the engine can answer.
  */
 export const unknownWithoutOptions = (lexicon: Lexicon, question: string, words: readonly string[]): string => {
-  const unknown = [...new Set(words)];
-  const named = joinAnd(unknown.map(quoted));
-  const means = unknown.length === 1 ? 'means' : 'mean';
-  const names = unknown.filter((word) => {
+  // Each word as written; a name's words together ("Gerald Whitcombe").
+  const written: { text: string; name: boolean; from: number; to: number }[] = [];
+  for (const word of new Set(words)) {
     const at = locate(question, word.toLowerCase());
-    return at !== undefined && at.from > 0 && /^\p{Lu}/u.test(question.charAt(at.from));
-  });
+    const text = at ? question.slice(at.from, at.to) : word;
+    const name = at !== undefined && at.from > 0 && /^\p{Lu}/u.test(text);
+    const previous = written.at(-1);
+    if (at && previous?.name && name && /^\s+$/.test(question.slice(previous.to, at.from))) {
+      previous.text = question.slice(previous.from, at.to);
+      previous.to = at.to;
+    } else written.push({ text, name, from: at?.from ?? -1, to: at?.to ?? -1 });
+  }
+  const named = joinAnd(written.map((word) => quoted(word.text)));
+  const means = written.length === 1 ? 'means' : 'mean';
+  const names = written.filter((word) => word.name).map((word) => quoted(word.text));
   const why =
-    unknown.length > MAX_WORDS
-      ? `Too many of its words are not names I know for me to guess which question you mean.`
+    new Set(words).size > MAX_WORDS
+      ? 'Too many of its words are not names I know for me to guess which question you mean.'
       : names.length > 0
-        ? `${capitalize(joinAnd(names.map(quoted)))} ${names.length === 1 ? 'looks like a name' : 'look like names'} I found nowhere in the data I can search, so I have no reading to offer.`
-        : `None of the names I know in ${unknown.length === 1 ? 'its' : 'their'} place, nor leaving ${unknown.length === 1 ? 'it' : 'them'} out, gives a question I can answer.`;
+        ? `${joinAnd(names)} ${names.length === 1 ? 'looks like a name' : 'look like names'} I found nowhere in the data I can search, so I have no reading to offer.`
+        : `None of the names I know in ${written.length === 1 ? 'its' : 'their'} place, nor leaving ${written.length === 1 ? 'it' : 'them'} out, gives a question I can answer.`;
   return `I'm not sure what ${named} ${means} here. ${why} I can answer questions about ${mainTables(lexicon)}.`;
+};
+
+/** The relation a clarification's candidate names (by key, or by the name the engine shows). */
+const relationNamed = (lexicon: Lexicon, table: string): RelationInfo | undefined =>
+  [...lexicon.relations.values()].find(
+    (relation) =>
+      relation.key === table || relation.name === table || `${relation.schema}.${relation.name}` === table,
+  );
+
+/**
+ * Which date a period dates, when the clarification asks ("Which date of invoices do you mean:
+ * issued on or due on?"): the question with each candidate date named right before the period
+ * ("invoices due on in 2024"), which binds the period to it.
+ */
+export const dateRewrites = (
+  lexicon: Lexicon,
+  question: string,
+  candidates: readonly { table: string; column?: string }[] | undefined,
+  periods: readonly string[],
+): string[] => {
+  const dates = (candidates ?? []).flatMap((candidate) => {
+    const column =
+      candidate.column === undefined
+        ? undefined
+        : relationNamed(lexicon, candidate.table)?.byName.get(candidate.column);
+    return column?.temporal ? [column] : [];
+  });
+  if (dates.length === 0 || dates.length !== candidates?.length) return [];
+  const at = periods.map((label) => locate(question, label.toLowerCase())).find((found) => found);
+  if (!at) return [];
+  return dates.map((column) => rewrite(question, [{ from: at.from, to: at.from, text: `${column.display} ` }]));
+};
+
+/** Words that say nothing of their own in an example: function words and the engine's words. */
+const FUNCTION_WORDS = new Set([...ENGINE_WORDS, 'by', 'of', 'the', 'a', 'an', 'in', 'on', 'for', 'to', 'and', 'or']);
+
+/**
+ * The clarification's own examples applied to the question: an example that says a phrase of the
+ * question with more words ("hectares" → “total hectares”) replaces that phrase. The phrase must
+ * be at least half of the example and say something of its own, and an example never brings a
+ * number the question does not say ("status over 10").
+ */
+export const exampleRewrites = (question: string, message: string): string[] => {
+  const found: string[] = [];
+  for (const [, example] of message.matchAll(/“([^”]+)”/g)) {
+    const words = example!.toLowerCase().split(/\s+/);
+    if (locate(question, example!.toLowerCase())) continue;
+    if (words.some((word) => /\d/.test(word) && !question.includes(word))) continue;
+    let best: { from: number; to: number } | undefined;
+    for (let length = words.length - 1; length >= Math.ceil(words.length / 2) && !best; length -= 1) {
+      for (let start = 0; start + length <= words.length && !best; start += 1) {
+        const run = words.slice(start, start + length);
+        if (run.every((word) => FUNCTION_WORDS.has(word))) continue;
+        best = locate(question, run.join(' '));
+      }
+    }
+    if (best) found.push(rewrite(question, [{ ...best, text: example! }]));
+  }
+  return [...new Set(found)];
 };
