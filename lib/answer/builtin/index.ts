@@ -25,6 +25,15 @@ import { printable } from './glossary-use.ts';
 import { BUILTIN_ENGINE, type DurationUnit, type Intent, readState, stateOf } from './intent.ts';
 import { interpret } from './interpret.ts';
 import { columnOf, lexiconFor, relationOf } from './lexicon.ts';
+import {
+  dateRewrites,
+  distinctOptions,
+  exampleRewrites,
+  MAX_REWRITES,
+  optionsFor,
+  quotedIn,
+  unknownWithoutOptions,
+} from './options.ts';
 import { ratioProposal, ratioQuestion, sideQuestion } from './ratio.ts';
 import {
   alternativesOf,
@@ -41,15 +50,6 @@ import type { Interpretation, Lexicon, Mention, Note } from './types.ts';
 import { type KnownValues, proposeWithValues, type ValuesWanted } from './value-pass.ts';
 import { valueProbeOf } from './values.ts';
 import { joinAnd } from './words.ts';
-import {
-  dateRewrites,
-  distinctOptions,
-  exampleRewrites,
-  MAX_REWRITES,
-  optionsFor,
-  quotedIn,
-  unknownWithoutOptions,
-} from './options.ts';
 
 export const MAX_QUESTION_LENGTH = 1000;
 /** How far back a follow-up may reach past clarifications and small talk. */
@@ -253,7 +253,9 @@ export const proposeBuiltin = (
     const offered = readings.map((reading) => reading.question);
     if (offer && offered.length < MAX_OPTIONS) {
       // Which date a period dates; the message's own examples applied to the question.
-      const periods = mentions.flatMap((mention) => (mention.kind === 'period' ? [mention.period.label] : []));
+      const periods = mentions.flatMap((mention) =>
+        mention.kind === 'period' ? [mention.period.label] : [],
+      );
       const answers = new Set<string>();
       for (const rewritten of [
         ...dateRewrites(lexicon, core, interpretation.candidates, periods),
@@ -272,9 +274,14 @@ export const proposeBuiltin = (
       // (An ambiguity read each way is answered by its readings: nothing else is offered beside them.)
       if (words.length > 0 && readings.length === 0 && offered.length < MAX_OPTIONS)
         offered.push(
-          ...optionsFor(lexicon, core, words, answerAfter, new Set(offered), MAX_OPTIONS - offered.length).map(
-            (option) => option.question,
-          ),
+          ...optionsFor(
+            lexicon,
+            core,
+            words,
+            answerAfter,
+            new Set(offered),
+            MAX_OPTIONS - offered.length,
+          ).map((option) => option.question),
         );
     }
     return {

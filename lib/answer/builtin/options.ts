@@ -47,6 +47,11 @@ const COST = {
   leaveNoun: 1,
 } as const;
 
+/** The article before a noun left out, or its preposition and article when it ends the phrase. */
+const LEAD_IN_ARTICLE = /(?:^|\s)(?:a|an|the)\s+$/i;
+const LEAD_IN_PHRASE =
+  /(?:^|\s)(?:(?:in|on|at|for|of|to|by|with|from|per)\s+)?(?:(?:a|an|the|our|their)\s+)?$/i;
+
 /** One way to read a word of the question: the text put in its place. */
 interface Replacement {
   from: number;
@@ -85,7 +90,10 @@ const spanOf = (question: string, at: { from: number; to: number }, text: string
   const parts = text.toLowerCase().split(/\s+/).filter(Boolean);
   let { from, to } = at;
   if (parts.length === 0) return { from, to };
-  for (let next = /^\s+([\p{L}]+)/u.exec(question.slice(to)); next && saidBy(next[1]!.toLowerCase(), parts); ) {
+  for (
+    let next = /^\s+([\p{L}]+)/u.exec(question.slice(to));
+    next && saidBy(next[1]!.toLowerCase(), parts);
+  ) {
     to += next[0].length;
     next = /^\s+([\p{L}]+)/u.exec(question.slice(to));
   }
@@ -106,7 +114,11 @@ const columnsOf = (lexicon: Lexicon) =>
   );
 
 /** The replacements of one word or phrase of `question` at `at`, best first. */
-const replacementsOf = (lexicon: Lexicon, question: string, at: { from: number; to: number }): Replacement[] => {
+const replacementsOf = (
+  lexicon: Lexicon,
+  question: string,
+  at: { from: number; to: number },
+): Replacement[] => {
   const written = question.slice(at.from, at.to);
   const phrase = written.toLowerCase();
   const word = phrase.split(/\s+/).at(-1) ?? phrase;
@@ -184,8 +196,16 @@ const replacementsOf = (lexicon: Lexicon, question: string, at: { from: number; 
     }
   }
   for (const name of describedBy(lexicon, word).slice(0, 2)) add(name, COST.description);
-  // Left out: cheaper for a word that only modifies than for a noun.
-  add('', wordClass === 'n' ? COST.leaveNoun : COST.leaveModifier);
+  // Left out: cheaper for a word that only modifies than for a noun, which takes its article with
+  // it ("tell me a joke about" is not "tell me a about"), and its preposition when it ends the
+  // phrase ("downtime in hours for 2024" → "downtime for 2024").
+  if (wordClass === 'n') {
+    const ends = /^\s*(?:$|[?.!,;]|(?:in|on|at|for|of|to|by|with|from|per|during|since)\b)/i.test(
+      question.slice(at.to),
+    );
+    const before = (ends ? LEAD_IN_PHRASE : LEAD_IN_ARTICLE).exec(question.slice(0, at.from));
+    found.push({ from: before ? before.index : at.from, to: at.to, text: '', cost: COST.leaveNoun });
+  } else add('', COST.leaveModifier);
 
   const seen = new Set<string>();
   return found
@@ -277,15 +297,26 @@ export const optionsFor = (
   return options;
 };
 
+/** Whether the words of `shorter` are those of `longer` with some left out, in order. */
+const tidierOf = (shorter: string, longer: string): boolean => {
+  const short = shorter.toLowerCase().split(/\s+/);
+  const long = longer.toLowerCase().split(/\s+/);
+  if (short.length >= long.length) return false;
+  let index = 0;
+  for (const word of long) if (word === short[index]) index += 1;
+  return index === short.length;
+};
+
 /**
- * Options in order, one per answer: of two questions answered alike, the shorter is offered, in
- * the place of the first; at most MAX_OPTIONS.
+ * Options in order, one per answer: of two questions answered alike the first is offered, or
+ * the later one when it says the same with words left out ("total claim amt in 2025" for "total
+ * claim amt amount in 2025"); at most MAX_OPTIONS.
  */
 export const distinctOptions = (options: readonly Offered[]): string[] => {
   const byAnswer = new Map<string, string>();
   for (const { question, sql } of options) {
     const kept = byAnswer.get(sql);
-    if (kept === undefined || question.length < kept.length) byAnswer.set(sql, question);
+    if (kept === undefined || tidierOf(question, kept)) byAnswer.set(sql, question);
   }
   return [...byAnswer.values()].slice(0, MAX_OPTIONS);
 };
@@ -301,7 +332,11 @@ export const quotedIn = (question: string, message: string): string[] =>
  * answered: it says why none is offered (too many such words, a name the data does not hold, or
  * no name of the schema in their place reads), and what the engine can answer.
  */
-export const unknownWithoutOptions = (lexicon: Lexicon, question: string, words: readonly string[]): string => {
+export const unknownWithoutOptions = (
+  lexicon: Lexicon,
+  question: string,
+  words: readonly string[],
+): string => {
   // Each word as written; a name's words together ("Gerald Whitcombe").
   const written: { text: string; name: boolean; from: number; to: number }[] = [];
   for (const word of new Set(words)) {
@@ -354,11 +389,26 @@ export const dateRewrites = (
   if (dates.length === 0 || dates.length !== candidates?.length) return [];
   const at = periods.map((label) => locate(question, label.toLowerCase())).find((found) => found);
   if (!at) return [];
-  return dates.map((column) => rewrite(question, [{ from: at.from, to: at.from, text: `${column.display} ` }]));
+  return dates.map((column) =>
+    rewrite(question, [{ from: at.from, to: at.from, text: `${column.display} ` }]),
+  );
 };
 
 /** Words that say nothing of their own in an example: function words and the engine's words. */
-const FUNCTION_WORDS = new Set([...ENGINE_WORDS, 'by', 'of', 'the', 'a', 'an', 'in', 'on', 'for', 'to', 'and', 'or']);
+const FUNCTION_WORDS = new Set([
+  ...ENGINE_WORDS,
+  'by',
+  'of',
+  'the',
+  'a',
+  'an',
+  'in',
+  'on',
+  'for',
+  'to',
+  'and',
+  'or',
+]);
 
 /**
  * The clarification's own examples applied to the question: an example that says a phrase of the
