@@ -135,12 +135,18 @@ const readQuestion = (
   return { mentions, interpretation: interpret({ lexicon, analysis, ...(prior ? { prior } : {}) }) };
 };
 
-/** The question read as one answer; the second pass of the value lookup passes `known`. */
+/**
+ * The question read as one answer; the second pass of the value lookup passes `known`. A
+ * clarification offers options (`offer`); a rewrite checked for an option is read as it is
+ * (`weigh` false: no readings weighed, no options), so that it is offered only when asking it
+ * is answered at once.
+ */
 export const proposeBuiltin = (
   input: EngineInput,
   known?: KnownValues,
   wanted?: ValuesWanted,
   offer = true,
+  weigh = true,
 ): Proposal => {
   const lexicon = known?.lexicon ?? lexiconFor(input.catalog, input.tenantColumn, input.glossary);
   const question = input.question.trim();
@@ -212,9 +218,11 @@ export const proposeBuiltin = (
    */
   const answerAfter = (text: string): string | undefined => {
     const history = [...input.history, { question, kind: 'clarification' as const, engine: BUILTIN_ENGINE }];
-    const proposal = proposeBuiltin({ ...input, question: text, history }, known, undefined, false);
+    const proposal = proposeBuiltin({ ...input, question: text, history }, known, undefined, false, false);
     return proposal.kind === 'sql' ? proposal.sql : undefined;
   };
+  if (interpretation.kind === 'clarify' && !weigh)
+    return { kind: 'clarification', message: interpretation.message };
   if (interpretation.kind === 'clarify' && interpretation.reason === 'unknown-words') {
     // Readings with evidence (readings.ts): the words that link to nothing read every other way.
     const words = mentions.flatMap((mention) => (mention.kind === 'unknown' ? [mention.text] : []));

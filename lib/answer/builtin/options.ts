@@ -233,25 +233,32 @@ export const rewritesOf = (lexicon: Lexicon, question: string, words: readonly s
   spots.sort((left, right) => left.from - right.from);
   const perSpot = spots.map((at) => replacementsOf(lexicon, question, at));
   let combinations: { chosen: Replacement[]; cost: number }[] = [{ chosen: [], cost: 0 }];
-  for (const replacements of perSpot) {
-    combinations = combinations.flatMap(({ chosen, cost }) =>
-      replacements.map((replacement) => {
-        const previous = chosen.at(-1);
+  for (const [index, replacements] of perSpot.entries()) {
+    const spot = spots[index]!;
+    combinations = combinations.flatMap(({ chosen, cost }) => {
+      const previous = chosen.at(-1);
+      // The word is already taken in by the name before it ("credit hours" → cr hrs).
+      if (previous && previous.to >= spot.to) return [{ chosen, cost }];
+      return replacements.flatMap((replacement) => {
         // The same name for this word and the one right before it: one name for both.
         if (
           previous &&
           previous.text !== '' &&
           previous.text === replacement.text &&
-          /^\s+$/.test(question.slice(previous.to, replacement.from))
+          /^\s*$/.test(question.slice(previous.to, Math.max(previous.to, replacement.from)))
         ) {
-          return {
-            chosen: [...chosen.slice(0, -1), { ...previous, to: replacement.to }],
-            cost: cost + Math.min(previous.cost, replacement.cost) * 0.25,
-          };
+          return [
+            {
+              chosen: [...chosen.slice(0, -1), { ...previous, to: Math.max(previous.to, replacement.to) }],
+              cost: cost + Math.min(previous.cost, replacement.cost) * 0.25,
+            },
+          ];
         }
-        return { chosen: [...chosen, replacement], cost: cost + replacement.cost };
-      }),
-    );
+        // Two replacements never overlap.
+        if (previous && replacement.from < previous.to) return [];
+        return [{ chosen: [...chosen, replacement], cost: cost + replacement.cost }];
+      });
+    });
   }
   const seen = new Set<string>();
   return combinations
