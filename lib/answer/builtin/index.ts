@@ -216,7 +216,11 @@ export const proposeBuiltin = (
    * A rewrite of the question asked as the user would ask it after this clarification (options.ts):
    * the SQL it is answered with, if it is answered.
    */
+  let budget = MAX_REWRITES;
   const answerAfter = (text: string): string | undefined => {
+    // At most MAX_REWRITES per clarification, over all its kinds of options (each is a run).
+    if (budget <= 0) return undefined;
+    budget -= 1;
     const history = [...input.history, { question, kind: 'clarification' as const, engine: BUILTIN_ENGINE }];
     const proposal = proposeBuiltin({ ...input, question: text, history }, known, undefined, false, false);
     return proposal.kind === 'sql' ? proposal.sql : undefined;
@@ -238,9 +242,12 @@ export const proposeBuiltin = (
       // each asked again as after this clarification.
       let offered = alternatives.slice(0, MAX_OPTIONS).map((alternative) => alternative.question);
       if (offer) {
-        const asked = offered.flatMap((text) => {
-          const sql = answerAfter(text);
-          return sql === undefined ? [] : [{ question: text, sql }];
+        // (A reading with evidence was read as it is offered: its SQL is its intent's.)
+        const asked = alternatives.slice(0, MAX_OPTIONS).flatMap((alternative) => {
+          const rendered = renderSql(lexicon, alternative.intent, input.dialect);
+          return rendered.kind === 'sql'
+            ? [{ question: alternative.question, sql: rendered.rendered.sql }]
+            : [];
         });
         const tried = new Set(alternatives.map((alternative) => alternative.question));
         offered = distinctOptions([...asked, ...optionsFor(lexicon, core, words, answerAfter, tried)]);
