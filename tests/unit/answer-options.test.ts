@@ -255,6 +255,19 @@ describe('with no option, the clarification says why', () => {
   });
 });
 
+describe('a side of a ratio stopped at a word it does not know', () => {
+  it.each([
+    ['library', 'the ratio of open loans to glimmered loans', '“glimmered”', '“glimmered loans”'],
+    ['haulage', 'the ratio of incidents to zorbly depots', '“zorbly”', '“zorbly depots”'],
+  ] as const)('names the word and the side (%s): %s', (schema, question, word, side) => {
+    const proposal = askOf(schema)(question);
+    expect(proposal.kind).toBe('clarification');
+    const message = proposal.kind === 'clarification' ? proposal.message : '';
+    expect(message).toContain(`${word} means in ${side}`);
+    expect(message).not.toMatch(/rephrase/);
+  });
+});
+
 describe('options answered alike', () => {
   it('keeps one per answer, the first, or a later one that says it with words left out', () => {
     expect(

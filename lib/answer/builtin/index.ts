@@ -17,7 +17,7 @@ import type { Engine, EngineInput, PriorTurn, Proposal } from '../engine.ts';
 import { adviceRequest } from './advice.ts';
 import { analyse } from './analyse.ts';
 import { checkIntent } from './check.ts';
-import { isClarification } from './clarify.ts';
+import { isClarification, mainTables, quoted } from './clarify.ts';
 import { conversation, refusal } from './converse.ts';
 import { describeIntent, interpretationOf, shapeOf } from './describe.ts';
 import { prepareGlossarySql } from './glossary-sql.ts';
@@ -173,7 +173,18 @@ export const proposeBuiltin = (
   const ratio = ratioQuestion(core);
   if (ratio) {
     // Each side read on its own; when both are one value each, their ratio (ratio.ts).
-    const read = (side: string) => readQuestion(lexicon, sideQuestion(side), input.now).interpretation;
+    // A side stopped at words that link to nothing says which, and that it stops the ratio.
+    const read = (side: string) => {
+      const { interpretation } = readQuestion(lexicon, sideQuestion(side), input.now);
+      if (interpretation.kind !== 'clarify' || interpretation.reason !== 'unknown-words')
+        return interpretation;
+      // (The words as the clarification names them.)
+      const words = [...new Set(interpretation.message.match(/“[^”]+”/g) ?? [])];
+      return {
+        ...interpretation,
+        message: `I'm not sure what ${joinAnd(words)} ${words.length === 1 ? 'means' : 'mean'} in ${quoted(side.trim())}, so I cannot work out that side of the ratio. I can answer questions about ${mainTables(lexicon)}.`,
+      };
+    };
     const left = read(ratio.left);
     const right = read(ratio.right);
     if (left.kind === 'clarify') return { kind: 'clarification', message: left.message };
