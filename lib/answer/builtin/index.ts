@@ -300,14 +300,9 @@ export const proposeBuiltin = (
       // (An ambiguity read each way is answered by its readings: nothing else is offered beside them.)
       if (words.length > 0 && readings.length === 0 && offered.length < MAX_OPTIONS)
         offered.push(
-          ...optionsFor(
-            lexicon,
-            core,
-            words,
-            answerAfter,
-            new Set(offered),
-            MAX_OPTIONS - offered.length,
-          ).map((option) => option.question),
+          ...optionsFor(lexicon, core, words, answerAfter, new Set(offered), MAX_OPTIONS - offered.length)
+            .filter((option) => !answers.has(option.sql))
+            .map((option) => option.question),
         );
     }
     return {
