@@ -172,8 +172,12 @@ const suite = (dialect: Dialect, schema: () => string, run: () => Runner) => {
           .split(/for |by Dr\. /)[1]!
           .toLowerCase()
           .split(' ');
+      // (Any case: a clarification quotes the name as it was written.)
       const masked = (proposal: Proposal, question: string) =>
-        words(question).reduce((json, word) => json.replaceAll(word, 'NAME'), JSON.stringify(proposal));
+        words(question).reduce(
+          (json, word) => json.replace(new RegExp(word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'), 'gi'), 'NAME'),
+          JSON.stringify(proposal),
+        );
       expect(masked(other.proposal, theirs)).toBe(masked(none.proposal, nobodys));
       expect(other.proposal.kind).toBe('clarification');
       expect([other.probes, none.probes]).toEqual([1, 1]);

@@ -17,7 +17,7 @@ import type { Engine, EngineInput, PriorTurn, Proposal } from '../engine.ts';
 import { adviceRequest } from './advice.ts';
 import { analyse } from './analyse.ts';
 import { checkIntent } from './check.ts';
-import { isClarification } from './clarify.ts';
+import { isClarification, mainTables, quoted } from './clarify.ts';
 import { conversation, refusal } from './converse.ts';
 import { describeIntent, interpretationOf, shapeOf } from './describe.ts';
 import { prepareGlossarySql } from './glossary-sql.ts';
@@ -25,6 +25,15 @@ import { printable } from './glossary-use.ts';
 import { BUILTIN_ENGINE, type DurationUnit, type Intent, readState, stateOf } from './intent.ts';
 import { interpret } from './interpret.ts';
 import { columnOf, lexiconFor, relationOf } from './lexicon.ts';
+import {
+  dateRewrites,
+  distinctOptions,
+  exampleRewrites,
+  MAX_REWRITES,
+  optionsFor,
+  quotedIn,
+  unknownWithoutOptions,
+} from './options.ts';
 import { ratioProposal, ratioQuestion, sideQuestion } from './ratio.ts';
 import {
   alternativesOf,
@@ -126,8 +135,19 @@ const readQuestion = (
   return { mentions, interpretation: interpret({ lexicon, analysis, ...(prior ? { prior } : {}) }) };
 };
 
-/** The question read as one answer; the second pass of the value lookup passes `known`. */
-export const proposeBuiltin = (input: EngineInput, known?: KnownValues, wanted?: ValuesWanted): Proposal => {
+/**
+ * The question read as one answer; the second pass of the value lookup passes `known`. A
+ * clarification offers options (`offer`); a rewrite checked for an option is read as it is
+ * (`weigh` false: no readings weighed, no options), so that it is offered only when asking it
+ * is answered at once.
+ */
+export const proposeBuiltin = (
+  input: EngineInput,
+  known?: KnownValues,
+  wanted?: ValuesWanted,
+  offer = true,
+  weigh = true,
+): Proposal => {
   const lexicon = known?.lexicon ?? lexiconFor(input.catalog, input.tenantColumn, input.glossary);
   const question = input.question.trim();
   if (question.length === 0) {
@@ -153,7 +173,18 @@ export const proposeBuiltin = (input: EngineInput, known?: KnownValues, wanted?:
   const ratio = ratioQuestion(core);
   if (ratio) {
     // Each side read on its own; when both are one value each, their ratio (ratio.ts).
-    const read = (side: string) => readQuestion(lexicon, sideQuestion(side), input.now).interpretation;
+    // A side stopped at words that link to nothing says which, and that it stops the ratio.
+    const read = (side: string) => {
+      const { interpretation } = readQuestion(lexicon, sideQuestion(side), input.now);
+      if (interpretation.kind !== 'clarify' || interpretation.reason !== 'unknown-words')
+        return interpretation;
+      // (The words as the clarification names them.)
+      const words = [...new Set(interpretation.message.match(/“[^”]+”/g) ?? [])];
+      return {
+        ...interpretation,
+        message: `I'm not sure what ${joinAnd(words)} ${words.length === 1 ? 'means' : 'mean'} in ${quoted(side.trim())}, so I cannot work out that side of the ratio. I can answer questions about ${mainTables(lexicon)}.`,
+      };
+    };
     const left = read(ratio.left);
     const right = read(ratio.right);
     if (left.kind === 'clarify') return { kind: 'clarification', message: left.message };
@@ -192,6 +223,21 @@ export const proposeBuiltin = (input: EngineInput, known?: KnownValues, wanted?:
   let notes: Note[] = [];
   const ranked = interpretation.kind === 'clarify' ? rankedAggregate(core, readIntent) : undefined;
   if (ranked) interpretation = checkIntent(lexicon, ranked);
+  /**
+   * A rewrite of the question asked as the user would ask it after this clarification (options.ts):
+   * the SQL it is answered with, if it is answered.
+   */
+  let budget = MAX_REWRITES;
+  const answerAfter = (text: string): string | undefined => {
+    // At most MAX_REWRITES per clarification, over all its kinds of options (each is a run).
+    if (budget <= 0) return undefined;
+    budget -= 1;
+    const history = [...input.history, { question, kind: 'clarification' as const, engine: BUILTIN_ENGINE }];
+    const proposal = proposeBuiltin({ ...input, question: text, history }, known, undefined, false, false);
+    return proposal.kind === 'sql' ? proposal.sql : undefined;
+  };
+  if (interpretation.kind === 'clarify' && !weigh)
+    return { kind: 'clarification', message: interpretation.message };
   if (interpretation.kind === 'clarify' && interpretation.reason === 'unknown-words') {
     // Readings with evidence (readings.ts): the words that link to nothing read every other way.
     const words = mentions.flatMap((mention) => (mention.kind === 'unknown' ? [mention.text] : []));
@@ -202,22 +248,68 @@ export const proposeBuiltin = (input: EngineInput, known?: KnownValues, wanted?:
     if (best) {
       ({ mentions, interpretation } = read(best.question));
       notes = best.notes;
-    } else if (alternatives.length > 0) {
-      return {
-        kind: 'clarification',
-        message: `${interpretation.message.replace(/ I can answer questions about .*$/, '')} Did you mean one of these?`,
-        suggestions: alternatives.slice(0, MAX_OPTIONS).map((alternative) => alternative.question),
-      };
+    } else if (offer || alternatives.length > 0) {
+      // The readings with evidence first, then rewrites with the schema's nearest names (options.ts),
+      // each asked again as after this clarification.
+      let offered = alternatives.slice(0, MAX_OPTIONS).map((alternative) => alternative.question);
+      if (offer) {
+        // (A reading with evidence was read as it is offered: its SQL is its intent's.)
+        const asked = alternatives.slice(0, MAX_OPTIONS).flatMap((alternative) => {
+          const rendered = renderSql(lexicon, alternative.intent, input.dialect);
+          return rendered.kind === 'sql'
+            ? [{ question: alternative.question, sql: rendered.rendered.sql }]
+            : [];
+        });
+        const tried = new Set(alternatives.map((alternative) => alternative.question));
+        offered = distinctOptions([...asked, ...optionsFor(lexicon, core, words, answerAfter, tried)]);
+      }
+      return offered.length > 0
+        ? {
+            kind: 'clarification',
+            message: `${interpretation.message.replace(/ I can answer questions about .*$/, '')} Did you mean one of these?`,
+            suggestions: offered,
+          }
+        : { kind: 'clarification', message: unknownWithoutOptions(lexicon, core, words) };
     }
   }
   if (interpretation.kind === 'clarify') {
-    // A phrase that could mean two things: each meaning, named, as a question to pick.
-    const options = candidateReadings(lexicon, core, interpretation, readIntent).slice(0, MAX_OPTIONS);
+    // A phrase that could mean two things: each meaning, named, as a question to pick; then
+    // rewrites around the phrases the clarification names (options.ts).
+    const readings = candidateReadings(lexicon, core, interpretation, readIntent).slice(0, MAX_OPTIONS);
+    const offered = readings.map((reading) => reading.question);
+    if (offer && offered.length < MAX_OPTIONS) {
+      // Which date a period dates; the message's own examples applied to the question.
+      const periods = mentions.flatMap((mention) =>
+        mention.kind === 'period' ? [mention.period.label] : [],
+      );
+      const answers = new Set<string>();
+      for (const rewritten of [
+        ...dateRewrites(lexicon, core, interpretation.candidates, periods),
+        ...exampleRewrites(core, interpretation.message),
+      ].slice(0, MAX_REWRITES)) {
+        const sql = offered.length < MAX_OPTIONS ? answerAfter(rewritten) : undefined;
+        if (sql !== undefined && !answers.has(sql) && !offered.includes(rewritten)) {
+          answers.add(sql);
+          offered.push(rewritten);
+        }
+      }
+      // Rewrites around the phrases the message names, or else the words skipped as verbs.
+      const named = quotedIn(core, interpretation.message);
+      const skipped = mentions.flatMap((mention) => (mention.kind === 'verb' ? [mention.text] : []));
+      const words = named.length > 0 ? named : skipped;
+      // (An ambiguity read each way is answered by its readings: nothing else is offered beside them.)
+      if (words.length > 0 && readings.length === 0 && offered.length < MAX_OPTIONS)
+        offered.push(
+          ...optionsFor(lexicon, core, words, answerAfter, new Set(offered), MAX_OPTIONS - offered.length)
+            .filter((option) => !answers.has(option.sql))
+            .map((option) => option.question),
+        );
+    }
     return {
       kind: 'clarification',
       message: interpretation.message,
       ...(interpretation.candidates ? { candidates: interpretation.candidates } : {}),
-      ...(options.length > 1 ? { suggestions: options.map((option) => option.question) } : {}),
+      ...(offered.length > 0 ? { suggestions: offered } : {}),
     };
   }
   const intent = inUnit(interpretation.intent, durationUnit);

@@ -62,7 +62,7 @@ const escapeRegExp = (text: string): string => text.replace(/[.*+?^${}()|[\]\\]/
 const wordChar = /[\p{L}\p{N}_]/u;
 
 /** Where `word` stands in `question` (case-insensitive, whole word), if it does. */
-const locate = (question: string, word: string): { from: number; to: number } | undefined => {
+export const locate = (question: string, word: string): { from: number; to: number } | undefined => {
   const lower = question.toLowerCase();
   // Offsets are the question's own only when lower-casing kept every length.
   if (lower.length !== question.length || word.length === 0) return undefined;
@@ -95,7 +95,7 @@ const PLACE_PREPOSITIONS = /(?:^|\s)(?:[Ii]n|[Aa]t|[Ff]rom|[Nn]ear|[Aa]round)\s+
 const ORDINARY_NOUN_TAGS = 1;
 
 /** The word vectors, or none when their file is missing or unreadable (the evidence is optional). */
-const loadedVectors = (): WordVectors | undefined => {
+export const loadedVectors = (): WordVectors | undefined => {
   try {
     return wordVectors();
   } catch {
@@ -104,7 +104,7 @@ const loadedVectors = (): WordVectors | undefined => {
 };
 
 /** Relation names, and column names beside them: what a word may be read as. */
-const schemaNames = (lexicon: Lexicon): { relations: string[]; columns: string[] } => {
+export const schemaNames = (lexicon: Lexicon): { relations: string[]; columns: string[] } => {
   const relations: string[] = [];
   const columns = new Set<string>();
   for (const relation of lexicon.relations.values()) {
@@ -155,7 +155,7 @@ const nearNames = (
 };
 
 /** Relations whose name has the word as one of its words ("maintenance" of maintenance requests). */
-const partOfName = (lexicon: Lexicon, word: string): string[] => {
+export const partOfName = (lexicon: Lexicon, word: string): string[] => {
   const base = singular(word);
   return [...lexicon.relations.values()]
     .filter((relation) => {
@@ -166,7 +166,7 @@ const partOfName = (lexicon: Lexicon, word: string): string[] => {
 };
 
 /** Columns whose description uses the word. */
-const describedBy = (lexicon: Lexicon, word: string): string[] => {
+export const describedBy = (lexicon: Lexicon, word: string): string[] => {
   const base = singular(word);
   const found: string[] = [];
   for (const relation of lexicon.relations.values()) {
@@ -340,7 +340,10 @@ const widened = (question: string, link: WordLink): WordLink['replace'] => {
 };
 
 /** `question` with the replacements made (they do not overlap), spaces tidied. */
-const rewrite = (question: string, replacements: readonly WordLink['replace'][]): string => {
+export const rewrite = (
+  question: string,
+  replacements: readonly { from: number; to: number; text: string }[],
+): string => {
   let text = question;
   for (const { from, to, text: by } of [...replacements].sort((left, right) => right.from - left.from)) {
     text = text.slice(0, from) + by + text.slice(to);
