@@ -254,7 +254,10 @@ describe('a farm co-op: words linked through descriptions', () => {
 
   it('offers the kinds a description lists, and answers none of them', () => {
     expect(suggestionsOf(ask('list the agrochemicals', farm))).toEqual(['list the input purchases']);
-    expect(suggestionsOf(ask('how many fertiliser purchases', farm))).toEqual(['how many input purchases']);
+    // One option, the tidiest wording of that reading: asking it counts the input purchases.
+    const options = suggestionsOf(ask('how many fertiliser purchases', farm));
+    expect(options).toHaveLength(1);
+    expect(sqlOf(ask(options[0]!, farm)).sql).toMatch(/FROM input_purchases/);
   });
 
   it('links a name two descriptions give to neither, and generic nouns to nothing', () => {

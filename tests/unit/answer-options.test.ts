@@ -93,6 +93,7 @@ const farm = catalogOf([
       col('field_name', 'text', 'text'),
       col('soil_type', 'text', 'text', { samples: ['clay', 'loam'] }),
       col('hectares', 'decimal', 'numeric(10,2)'),
+      col('drainage_index', 'decimal', 'numeric(10,2)'),
     ],
   },
 ]);
@@ -214,7 +215,8 @@ describe('an ambiguity: one option per reading, phrased so that the engine reads
 
 describe('the clarification’s own examples, applied to the question', () => {
   it.each([
-    ['farm', 'hectares by soil type', 'SUM(f.hectares)', 'AVG(f.hectares)'],
+    // (Hectares, a unit, are added up without asking; an index is not.)
+    ['farm', 'drainage index by soil type', 'SUM(f.drainage_index)', 'AVG(f.drainage_index)'],
     ['library', 'pages by genre', 'SUM(b.pages)', 'AVG(b.pages)'],
   ] as const)('%s: %s', (schema, question, total, average) => {
     const proposal = askOf(schema)(question);
