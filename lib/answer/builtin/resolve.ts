@@ -195,10 +195,11 @@ export class Resolver {
   }
 
   /** What a measure word means: a metric of the glossary by its term, else revenue. */
-  measureNamed(text: string): { measure: Measure; name: string } {
+  /** `added`: the measure is added up ("how much was paid"), where any verb may name the amount. */
+  measureNamed(text: string, added = false): { measure: Measure; name: string } {
     const own = this.lexicon.metrics.get(phraseKey(text.split(' ')));
     if (own) return { measure: own, name: text };
-    const measure = this.revenue();
+    const measure = this.revenue(added);
     // An amount a verb named ("how much was paid"): called by its column, not revenue.
     const tier = this.lexicon.revenueTiers[this.revenueTier] ?? [];
     if (measure.kind === 'column' && !tier.includes(measure))
@@ -241,10 +242,10 @@ export class Resolver {
     );
   }
 
-  revenue(): Measure {
+  revenue(added = false): Measure {
     this.usedRevenue = true;
     const tier = this.lexicon.revenueTiers[this.revenueTier] ?? [];
-    const said = amountSaid(this.lexicon, this.analysis.words, tier, this.named);
+    const said = amountSaid(this.lexicon, this.analysis.words, tier, this.named, added);
     if (said) return said;
     if (tier.length === 1) return tier[0]!;
     if (tier.length === 0) {

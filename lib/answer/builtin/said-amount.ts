@@ -26,14 +26,16 @@ const verbLemmas = (word: string): Set<string> => {
 
 /**
  * The amount a verb of `words` names in place of `revenue`: a money column of a relation `revenue`
- * reads (or one the question names) whose name holds a form of that verb. A verb asking for a
- * balance that no such column answers is asked back. Undefined: revenue stands.
+ * reads (or one the question names) whose name holds a form of that verb. Any verb where an amount
+ * is added up (`anyVerb`: "how much was paid"); elsewhere ("top 5 claims by amount") only a verb
+ * asking for a balance, which no column answering it makes asked back. Undefined: revenue stands.
  */
 export const amountSaid = (
   lexicon: Lexicon,
   words: readonly string[],
   revenue: readonly Measure[],
   named: ReadonlySet<string>,
+  anyVerb: boolean,
 ): Measure | undefined => {
   const tables = new Set(named);
   const inRevenue = new Set<string>();
@@ -51,7 +53,8 @@ export const amountSaid = (
   );
   for (const word of words) {
     const lemmas = verbLemmas(word);
-    if (lemmas.size === 0) continue;
+    const balance = [...lemmas].some((lemma) => BALANCE_VERBS.has(lemma));
+    if (lemmas.size === 0 || (!anyVerb && !balance)) continue;
     const found = money.filter((column) =>
       column.words.some((part) => [...verbLemmas(part)].some((lemma) => lemmas.has(lemma))),
     );
@@ -65,7 +68,7 @@ export const amountSaid = (
         )}. Which one do you mean?`,
       );
     }
-    if ([...lemmas].some((lemma) => BALANCE_VERBS.has(lemma))) {
+    if (balance) {
       throw new Clarify(
         `I can't find an amount still owed in this database, only amounts billed or paid. Which amount should I add up?`,
       );

@@ -431,6 +431,7 @@ const readMeasureAggregate = (c: Draft, aggregate: Aggregate): void => {
               [target.text],
               lexicon.revenueTiers[resolver.revenueTier] ?? [],
               resolver.named,
+              true,
             )
           : undefined;
       if (said?.kind === 'column') {
@@ -444,7 +445,7 @@ const readMeasureAggregate = (c: Draft, aggregate: Aggregate): void => {
       measure = columnMeasure(resolver.column(ref), ref, target.text);
       used.add(aggregate.target!);
     } else {
-      ({ measure, name } = resolver.measureNamed(target?.kind === 'measure' ? target.text : 'revenue'));
+      ({ measure, name } = resolver.measureNamed(target?.kind === 'measure' ? target.text : 'revenue', true));
       if (target?.kind === 'measure') used.add(aggregate.target!);
     }
   } else if (target.kind === 'column') {
