@@ -28,7 +28,11 @@ const isNumericColumn = (lexicon: Lexicon, item: Item | undefined): item is Item
 const isTemporalColumn = (lexicon: Lexicon, item: Item | undefined): item is ItemOf<'column'> =>
   item?.kind === 'column' && item.refs.every((ref) => columnOf(lexicon, ref)?.temporal);
 
-export const analyse = (lexicon: Lexicon, given: readonly Mention[]): Analysis | Clarification => {
+export const analyse = (
+  lexicon: Lexicon,
+  given: readonly Mention[],
+  words: readonly string[] = [],
+): Analysis | Clarification => {
   const decided = decide(lexicon, given);
   if ('kind' in decided) return decided;
   const { items, named } = decided;
@@ -48,6 +52,7 @@ export const analyse = (lexicon: Lexicon, given: readonly Mention[]): Analysis |
     list: false,
     anaphora: false,
     verbs: [],
+    words: [...words],
     followup: false,
   };
   const b: Binding = {

@@ -59,6 +59,18 @@ export const checkIntent = (lexicon: Lexicon, intent: Intent): Interpretation =>
       };
     }
   }
+  // "members who never hired a machine": rows with no related row of a relation cannot also be
+  // joined through it (that answer is always empty); the relation beyond it is asked back.
+  const joined = new Set(planned.plan.steps.map((step) => step.to));
+  for (const filter of intent.filters) {
+    if (filter.kind !== 'absent' || filter.ref.table === intent.subject || !joined.has(filter.ref.table))
+      continue;
+    const beyond = [...tables].filter((table) => table !== filter.ref.table && table !== intent.subject);
+    return {
+      kind: 'clarify',
+      message: `${capitalize(name(intent.subject))} with no ${name(filter.ref.table)} have none to link them to ${beyond.length > 0 ? joinAnd(beyond.map(name)) : 'anything else'}. Could you ask about ${name(intent.subject)} with no ${name(filter.ref.table)} on their own?`,
+    };
+  }
   const metric = intent.metric;
   const glossaryProblem = metricProblem(lexicon.definitions, intent);
   if (glossaryProblem) return { kind: 'clarify', message: glossaryProblem };

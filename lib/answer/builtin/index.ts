@@ -130,7 +130,8 @@ const readQuestion = (
 ): { mentions: Mention[]; interpretation: Interpretation } => {
   const tokens = tokenize(text);
   const mentions = scan(lexicon, tokens, now);
-  const analysis = analyse(lexicon, mentions);
+  const words = tokens.flatMap((token) => (token.kind === 'word' ? [token.text.toLowerCase()] : []));
+  const analysis = analyse(lexicon, mentions, words);
   if (isClarification(analysis)) return { mentions, interpretation: analysis };
   return { mentions, interpretation: interpret({ lexicon, analysis, ...(prior ? { prior } : {}) }) };
 };

@@ -9,6 +9,7 @@ import { sameRef } from './intent.ts';
 import { pathBetween } from './joins.ts';
 import { columnOf, tableName } from './lexicon.ts';
 import { dimensionWords, ratingWords, rowSizeWords } from './phrases.ts';
+import { amountSaid } from './said-amount.ts';
 import type { Analysis, ColumnInfo, ItemOf, Lexicon, RelationInfo, ValueMatch } from './types.ts';
 import { capitalize, joinAnd, phraseKey } from './words.ts';
 
@@ -194,10 +195,16 @@ export class Resolver {
   }
 
   /** What a measure word means: a metric of the glossary by its term, else revenue. */
-  measureNamed(text: string): { measure: Measure; name: string } {
+  /** `added`: the measure is added up ("how much was paid"), where any verb may name the amount. */
+  measureNamed(text: string, added = false): { measure: Measure; name: string } {
     const own = this.lexicon.metrics.get(phraseKey(text.split(' ')));
     if (own) return { measure: own, name: text };
-    return { measure: this.revenue(), name: 'revenue' };
+    const measure = this.revenue(added);
+    // An amount a verb named ("how much was paid"): called by its column, not revenue.
+    const tier = this.lexicon.revenueTiers[this.revenueTier] ?? [];
+    if (measure.kind === 'column' && !tier.includes(measure))
+      return { measure, name: this.column(measure.ref).display };
+    return { measure, name: 'revenue' };
   }
 
   /** The column a dimension word ranks rows of `table` by ("heaviest" → weight_kg): its only one. */
@@ -235,9 +242,11 @@ export class Resolver {
     );
   }
 
-  revenue(): Measure {
+  revenue(added = false): Measure {
     this.usedRevenue = true;
     const tier = this.lexicon.revenueTiers[this.revenueTier] ?? [];
+    const said = amountSaid(this.lexicon, this.analysis.words, tier, this.named, added);
+    if (said) return said;
     if (tier.length === 1) return tier[0]!;
     if (tier.length === 0) {
       throw new Clarify(

@@ -8,6 +8,7 @@ import { pathBetween } from './joins.ts';
 import { columnOf, mainRelations, tableName } from './lexicon.ts';
 import { additiveWords, averagedWords, rowSizeWords, sizeRankings, spanRankings } from './phrases.ts';
 import { measureColumn } from './resolve.ts';
+import { amountSaid } from './said-amount.ts';
 import type { Analysis, ItemOf, Lexicon, Ranking, RankKey } from './types.ts';
 import { columnMeasure, isQuantityUnit, quantityUnitSaid } from './units.ts';
 import { capitalize, joinAnd, pluralText, singular } from './words.ts';
@@ -421,11 +422,30 @@ const readMeasureAggregate = (c: Draft, aggregate: Aggregate): void => {
   }
   if (aggregate.word === 'how much' || target?.kind === 'measure' || target === undefined) {
     if (target?.kind === 'column') {
-      const ref = resolver.columnRef(target.refs, target.text, focusEntity);
+      // "how much was paid": an amount, never the date a word also names (paid_on).
+      const numeric = target.refs.filter((ref) => columnOf(lexicon, ref)?.numeric);
+      const said =
+        numeric.length === 0
+          ? amountSaid(
+              lexicon,
+              [target.text],
+              lexicon.revenueTiers[resolver.revenueTier] ?? [],
+              resolver.named,
+              true,
+            )
+          : undefined;
+      if (said?.kind === 'column') {
+        numeric.push(said.ref);
+      } else if (numeric.length === 0) {
+        throw new Clarify(
+          `${capitalize(target.text)} ${pluralText(target.text) ? 'are not numbers' : 'is not a number'} I can add up.`,
+        );
+      }
+      const ref = resolver.columnRef(numeric, target.text, focusEntity);
       measure = columnMeasure(resolver.column(ref), ref, target.text);
       used.add(aggregate.target!);
     } else {
-      ({ measure, name } = resolver.measureNamed(target?.kind === 'measure' ? target.text : 'revenue'));
+      ({ measure, name } = resolver.measureNamed(target?.kind === 'measure' ? target.text : 'revenue', true));
       if (target?.kind === 'measure') used.add(aggregate.target!);
     }
   } else if (target.kind === 'column') {

@@ -268,6 +268,8 @@ export interface Analysis {
   followup: boolean;
   /** Verbs skipped as filler ("published", "handled"). */
   verbs: string[];
+  /** The question's words, lower case: a verb among them may name the amount ("how much was paid"). */
+  words: string[];
 }
 
 // ---- interpret → the pipeline ------------------------------------------------------------------
