@@ -14,14 +14,32 @@ import type { Guard } from '#lib/sql/types.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
 import type { Glossary } from '#lib/store/glossary.ts';
 
-/** Relations an expression names as `table.column` or `schema.table.column`. */
+/** Words that may follow a relation in FROM or JOIN and are no alias of it. */
+const NOT_ALIASES = new Set(
+  'where on using join inner left right full cross natural group order having limit offset union except intersect window lateral'.split(
+    ' ',
+  ),
+);
+
+/**
+ * Relations an expression names as `table.column` or `schema.table.column`: not the aliases a
+ * subquery of it declares (`EXISTS (SELECT 1 FROM regular_gifts rg WHERE rg.supporter_id =
+ * supporters.id)` names supporters; rg is regular_gifts inside the subquery, where the guard reads it).
+ */
 const relationsIn = (expression: string): string[] => {
   const names = new Set<string>();
   const unquoted = expression.replace(/'(?:[^']|'')*'/g, "''");
+  const aliases = new Set<string>();
+  for (const match of unquoted.matchAll(
+    /\b(?:from|join)\s+[A-Za-z_][A-Za-z0-9_$]*(?:\.[A-Za-z_][A-Za-z0-9_$]*)?\s+(?:as\s+)?([A-Za-z_][A-Za-z0-9_$]*)/gi,
+  )) {
+    const alias = match[1]!.toLowerCase();
+    if (!NOT_ALIASES.has(alias)) aliases.add(alias);
+  }
   for (const match of unquoted.matchAll(
     /\b([A-Za-z_][A-Za-z0-9_$]*(?:\.[A-Za-z_][A-Za-z0-9_$]*)?)\.[A-Za-z_][A-Za-z0-9_$]*\b/g,
   )) {
-    names.add(match[1]!);
+    if (!aliases.has(match[1]!.toLowerCase())) names.add(match[1]!);
   }
   return [...names];
 };

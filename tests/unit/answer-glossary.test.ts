@@ -58,6 +58,31 @@ describe('checkGlossary', () => {
     );
     expect(probeSql('metric', 'SUM(total)')).toBeUndefined();
   });
+
+  it.each([
+    [
+      'a subquery with an alias',
+      'EXISTS (SELECT 1 FROM order_items oi WHERE oi.order_id = orders.id AND oi.quantity > 5)',
+      'orders',
+    ],
+    [
+      'a join inside a subquery, aliased with AS',
+      'customers.id IN (SELECT o.customer_id FROM orders AS o JOIN payments p ON p.order_id = o.id)',
+      'customers',
+    ],
+  ])(
+    'probes a filter over %s with the relations outside it, and the guard accepts it',
+    async (_, filter, from) => {
+      expect(probeSql('filter', filter)).toBe(`SELECT 1 AS value FROM ${from} WHERE ${filter}`);
+      await expect(
+        checkGlossary(parseGlossary({ synonyms: {}, metrics: {}, filters: { named: filter } }), {
+          catalog: shopCatalog,
+          policy,
+          guard: guardPostgres,
+        }),
+      ).resolves.toBeUndefined();
+    },
+  );
 });
 
 describe('descriptions files', () => {
