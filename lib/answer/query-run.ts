@@ -223,6 +223,30 @@ const limitsInTime = (deadline: number | undefined) => {
     : { ...limits, timeoutMs: Math.max(1_000, Math.min(limits.timeoutMs, left)) };
 };
 
+/** The database's guard as the asker: its tenant and scope, a row cap. */
+const guardAsAsker = async (request: AnswerRequest, deps: AnswerDependencies) => {
+  const { catalog, tenant } = request;
+  const guard = await (deps.guardFor ?? guardOf)(catalog.full.dialect);
+  return async (sql: string, rowCap: number) =>
+    guard({
+      sql,
+      catalog: catalog.full,
+      policy: catalog.policy,
+      ...(tenant.tenant !== undefined ? { tenant: tenant.tenant } : {}),
+      ...(tenant.scope !== undefined ? { scope: tenant.scope } : {}),
+      rowCap,
+    });
+};
+
+/** Runs what the guard printed on the request's database, within the time left (measured as `db`). */
+const runOnDatabase =
+  (request: AnswerRequest, deps: AnswerDependencies, timings: Timings) =>
+  (sql: string, params: readonly unknown[]) =>
+    timings.measure('db', async () => {
+      const connector = await (deps.connectorFor ?? connectorFor)(request.database);
+      return connector.execute(sql, params, deps.limits ?? limitsInTime(request.deadline));
+    });
+
 /** Guard, then run: what one proposed query comes to. */
 const guardAndRun = async (
   request: AnswerRequest,
@@ -230,20 +254,10 @@ const guardAndRun = async (
   timings: Timings,
   deps: AnswerDependencies,
 ): Promise<Ran> => {
-  const { catalog, tenant } = request;
-  const guard = await (deps.guardFor ?? guardOf)(catalog.full.dialect);
+  const guard = await guardAsAsker(request, deps);
   let outcome: Awaited<ReturnType<Guard>>;
   try {
-    outcome = await timings.measure('guard', () =>
-      guard({
-        sql: proposal.sql,
-        catalog: catalog.full,
-        policy: catalog.policy,
-        ...(tenant.tenant !== undefined ? { tenant: tenant.tenant } : {}),
-        ...(tenant.scope !== undefined ? { scope: tenant.scope } : {}),
-        rowCap: RESULT_ROW_CAP,
-      }),
-    );
+    outcome = await timings.measure('guard', () => guard(proposal.sql, RESULT_ROW_CAP));
   } catch (error) {
     // Fail closed: a guard that cannot decide has refused.
     logger.error('SQL guard failed; the query is refused', { error: error as Error });
@@ -258,12 +272,8 @@ const guardAndRun = async (
     });
     return { kind: 'refused', code: outcome.code, message: outcome.message };
   }
-  const allowed = outcome;
-  const result = await timings.measure('db', async () => {
-    const connector = await (deps.connectorFor ?? connectorFor)(request.database);
-    return connector.execute(allowed.sql, allowed.params, deps.limits ?? limitsInTime(request.deadline));
-  });
-  return { kind: 'rows', sql: allowed.sql, result };
+  const result = await runOnDatabase(request, deps, timings)(outcome.sql, outcome.params);
+  return { kind: 'rows', sql: outcome.sql, result };
 };
 
 /**
@@ -277,27 +287,14 @@ export const findValuesAs = async (
   timings: Timings,
   deps: AnswerDependencies,
 ): Promise<FoundValue[]> => {
-  const { catalog, tenant } = request;
   try {
-    const guard = await (deps.guardFor ?? guardOf)(catalog.full.dialect);
+    const run = runOnDatabase(request, deps, timings);
     return await lookUpValues(
       {
-        dialect: catalog.full.dialect,
-        visible: catalog.visible,
-        guard: async (sql, rowCap) =>
-          guard({
-            sql,
-            catalog: catalog.full,
-            policy: catalog.policy,
-            ...(tenant.tenant !== undefined ? { tenant: tenant.tenant } : {}),
-            ...(tenant.scope !== undefined ? { scope: tenant.scope } : {}),
-            rowCap,
-          }),
-        run: (sql, params) =>
-          timings.measure('db', async () => {
-            const connector = await (deps.connectorFor ?? connectorFor)(request.database);
-            return (await connector.execute(sql, params, deps.limits ?? limitsInTime(request.deadline))).rows;
-          }),
+        dialect: request.catalog.full.dialect,
+        visible: request.catalog.visible,
+        guard: await guardAsAsker(request, deps),
+        run: async (sql, params) => (await run(sql, params)).rows,
       },
       probe,
     );
