@@ -5,19 +5,20 @@ import { readFileSync, statSync } from 'node:fs';
 import { isAbsolute, resolve } from 'node:path';
 import * as v from 'valibot';
 import { uuidPattern } from '#lib/ids.ts';
+import { type DatabaseRecord, findDatabaseById } from '#lib/store/databases.ts';
 import { findOrganization } from '#lib/store/organizations.ts';
 import { AdminError, type OptionValues, UsageError } from './args.ts';
 
 export type Connect = () => Promise<void>;
 /** Writes one JSON line to stdout at once (commands that print a line per item, like sql check). */
-export type Emit = (line: unknown) => Promise<void>;
+type Emit = (line: unknown) => Promise<void>;
 /** A command's result is printed as one JSON document; a command that emitted lines returns undefined. */
 export type Run = (values: OptionValues, connect: Connect, emit: Emit) => Promise<unknown>;
 
 // ---- input helpers -------------------------------------------------------------------------
 
 /** Relative paths are relative to where the user ran `npm run admin` (npm itself runs in the project root). */
-export const inputPath = (path: string): string =>
+const inputPath = (path: string): string =>
   isAbsolute(path)
     ? path
     : resolve(
@@ -55,7 +56,7 @@ export const warn = (text: string): Promise<void> =>
   });
 
 /** One line naming every invalid field, e.g. `colors.primary: must be a hex color like #1a2b3c`. */
-export const describeIssues = (issues: readonly v.BaseIssue<unknown>[]): string =>
+const describeIssues = (issues: readonly v.BaseIssue<unknown>[]): string =>
   issues
     .map((issue) => {
       const path = v.getDotPath(issue);
@@ -78,6 +79,13 @@ export const validated = <S extends v.GenericSchema>(
 export const uuidOption = (option: string, value: string | undefined): string => {
   if (!value || !uuidPattern.test(value)) throw new UsageError(`--${option} must be a UUID`);
   return value.toLowerCase();
+};
+
+/** The database with this id, or an AdminError naming it. */
+export const databaseById = async (id: string): Promise<DatabaseRecord> => {
+  const database = await findDatabaseById(id);
+  if (!database) throw new AdminError(`database ${id} not found`);
+  return database;
 };
 
 export const organizationMustExist = async (id: number) => {

@@ -28,6 +28,7 @@ import { readSchemaIndex } from '#lib/store/schema-index.ts';
 import { AdminError, listOption, type OptionValues, organizationIdOption, UsageError } from './args.ts';
 import {
   type Connect,
+  databaseById,
   existingFile,
   organizationMustExist,
   type Run,
@@ -190,12 +191,6 @@ const indexSummary = (record: DatabaseRecord, pointer: SchemaIndexPointer, catal
     rows: relation.rowEstimate,
   })),
 });
-
-const databaseById = async (id: string): Promise<DatabaseRecord> => {
-  const database = await findDatabaseById(id);
-  if (!database) throw new AdminError(`database ${id} not found`);
-  return database;
-};
 
 export const databaseAdd: Run = async (values, connect) => {
   const given = givenUrl(values);

@@ -6,26 +6,13 @@
 // example to imitate. The guard still checks every query an engine proposes.
 import * as v from 'valibot';
 import { isServiceError } from '#lib/errors.ts';
-import { uuidPattern } from '#lib/ids.ts';
 import { createPattern } from '#lib/manage/patterns.ts';
-import { type DatabaseRecord, findDatabaseById } from '#lib/store/databases.ts';
 import { listPatterns, NewPattern, publicPattern } from '#lib/store/patterns.ts';
-import { AdminError, type OptionValues, UsageError } from './args.ts';
-import type { Connect } from './command.ts';
+import { AdminError, UsageError } from './args.ts';
+import { databaseById, type Run, uuidOption } from './command.ts';
 
-const databaseOption = (value: string | undefined): string => {
-  if (!value || !uuidPattern.test(value)) throw new UsageError('--database must be a UUID');
-  return value.toLowerCase();
-};
-
-const databaseById = async (id: string): Promise<DatabaseRecord> => {
-  const database = await findDatabaseById(id);
-  if (!database) throw new AdminError(`database ${id} not found`);
-  return database;
-};
-
-export const patternAdd = async (values: OptionValues, connect: Connect): Promise<unknown> => {
-  const databaseId = databaseOption(values.database);
+export const patternAdd: Run = async (values, connect) => {
+  const databaseId = uuidOption('database', values.database);
   const parsed = v.safeParse(NewPattern, { question: values.question, sql: values.sql });
   if (!parsed.success) throw new UsageError(parsed.issues.map((issue) => issue.message).join('; '));
 
@@ -48,8 +35,8 @@ export const patternAdd = async (values: OptionValues, connect: Connect): Promis
   }
 };
 
-export const patternList = async (values: OptionValues, connect: Connect): Promise<unknown> => {
-  const databaseId = databaseOption(values.database);
+export const patternList: Run = async (values, connect) => {
+  const databaseId = uuidOption('database', values.database);
   await connect();
   await databaseById(databaseId);
   return { patterns: (await listPatterns(databaseId)).map(publicPattern) };

@@ -6,10 +6,10 @@ import * as v from 'valibot';
 import { AnsweringEngineName } from '#lib/answer/registry.ts';
 import { addPersonality } from '#lib/manage/personalities.ts';
 import { listPersonalities, NewPersonality, publicPersonality } from '#lib/store/personalities.ts';
-import { type OptionValues, organizationIdOption, UsageError } from './args.ts';
-import { type Connect, organizationMustExist } from './command.ts';
+import { organizationIdOption, UsageError } from './args.ts';
+import { organizationMustExist, type Run } from './command.ts';
 
-export const personalityCreate = async (values: OptionValues, connect: Connect): Promise<unknown> => {
+export const personalityCreate: Run = async (values, connect) => {
   const organizationId = organizationIdOption(values.org);
   if (values.engine !== undefined && !v.is(AnsweringEngineName, values.engine)) {
     throw new UsageError(`--engine must be one of ${AnsweringEngineName.options.join(', ')}`);
@@ -38,7 +38,7 @@ export const personalityCreate = async (values: OptionValues, connect: Connect):
   return publicPersonality(await addPersonality(organizationId, body));
 };
 
-export const personalityList = async (values: OptionValues, connect: Connect): Promise<unknown> => {
+export const personalityList: Run = async (values, connect) => {
   const organizationId = organizationIdOption(values.org);
   await connect();
   await organizationMustExist(organizationId);

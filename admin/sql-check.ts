@@ -22,23 +22,23 @@ import type { DatabaseRecord } from '#lib/store/databases.ts';
 import { UsageError } from './args.ts';
 
 /** Rows an answer shows at most (docs/design.md "Chat answers"); the guard adds LIMIT cap+1. */
-export const ROW_CAP = 100;
+const ROW_CAP = 100;
 
-export interface CheckQuery {
+interface CheckQuery {
   id: string | number;
   sql: string;
 }
 
 /** A --jsonl line that is not a query: answered as INVALID_INPUT, never run. */
-export interface InvalidLine {
+interface InvalidLine {
   id: string | number;
   invalid: string;
 }
 
-export type CheckItem = CheckQuery | InvalidLine;
+type CheckItem = CheckQuery | InvalidLine;
 
 /** The code answering a line that is not a query; no guard refusal code (lib/sql) is spelled so. */
-export const INVALID_INPUT = 'INVALID_INPUT';
+const INVALID_INPUT = 'INVALID_INPUT';
 
 const lineId = (value: unknown): string | number | undefined =>
   (typeof value === 'string' && value !== '') || typeof value === 'number' ? value : undefined;
@@ -54,7 +54,7 @@ const fieldNames = (names: readonly string[]): string =>
  * One record of a .jsonl file: `{"id": string | number, "sql": "..."}` and nothing else, or the
  * reasons it is not one. Its id is the line's own when that is usable, else `line-<n>`.
  */
-export const readLine = (line: string, number: number): CheckItem => {
+const readLine = (line: string, number: number): CheckItem => {
   const fallbackId = `line-${number}`;
   let parsed: unknown;
   try {
@@ -108,9 +108,9 @@ export const readQueries = (path: string): CheckItem[] => {
 };
 
 /** The guard of an engine's dialect, imported only when needed (the parsers are heavy). */
-export const guardFor = (engine: string): Promise<Guard> => guardOf(engineNamed(engine).dialect.name);
+const guardFor = (engine: string): Promise<Guard> => guardOf(engineNamed(engine).dialect.name);
 
-export interface SqlCheckInput {
+interface SqlCheckInput {
   database: DatabaseRecord;
   catalog: Catalog;
   queries: readonly CheckItem[];
@@ -122,7 +122,7 @@ export interface SqlCheckInput {
 }
 
 /** How many lines were answered, and how many of them are failures rather than answers. */
-export interface SqlCheckSummary {
+interface SqlCheckSummary {
   lines: number;
   /** INVALID_INPUT: lines that were not queries. */
   invalid: number;
