@@ -14,44 +14,35 @@ import type { Guard } from '#lib/sql/types.ts';
 import type { DatabaseRecord } from '#lib/store/databases.ts';
 import type { Glossary } from '#lib/store/glossary.ts';
 
-/** Words that may follow a relation in FROM or JOIN and are no alias of it. */
-const NOT_ALIASES = new Set(
-  'where on using join inner left right full cross natural group order having limit offset union except intersect window lateral'.split(
-    ' ',
-  ),
-);
-
-/**
- * Relations an expression names as `table.column` or `schema.table.column`: not the aliases a
- * subquery of it declares (`EXISTS (SELECT 1 FROM regular_gifts rg WHERE rg.supporter_id =
- * supporters.id)` names supporters; rg is regular_gifts inside the subquery, where the guard reads it).
- */
-const relationsIn = (expression: string): string[] => {
+/** The qualifiers of an expression's columns: `table.column` or `schema.table.column`. */
+const qualifiersIn = (expression: string): string[] => {
   const names = new Set<string>();
   const unquoted = expression.replace(/'(?:[^']|'')*'/g, "''");
-  const aliases = new Set<string>();
-  for (const match of unquoted.matchAll(
-    /\b(?:from|join)\s+[A-Za-z_][A-Za-z0-9_$]*(?:\.[A-Za-z_][A-Za-z0-9_$]*)?\s+(?:as\s+)?([A-Za-z_][A-Za-z0-9_$]*)/gi,
-  )) {
-    const alias = match[1]!.toLowerCase();
-    if (!NOT_ALIASES.has(alias)) aliases.add(alias);
-  }
   for (const match of unquoted.matchAll(
     /\b([A-Za-z_][A-Za-z0-9_$]*(?:\.[A-Za-z_][A-Za-z0-9_$]*)?)\.[A-Za-z_][A-Za-z0-9_$]*\b/g,
   )) {
-    if (!aliases.has(match[1]!.toLowerCase())) names.add(match[1]!);
+    names.add(match[1]!);
   }
   return [...names];
 };
 
 /** The probe query a metric or filter is checked with: it must pass the guard like any query. */
-export const probeSql = (kind: 'metric' | 'filter', expression: string): string | undefined => {
-  const relations = relationsIn(expression);
-  if (relations.length === 0) return undefined;
-  const from = relations.join(', ');
+export const probeSql = (
+  kind: 'metric' | 'filter',
+  expression: string,
+  relations?: ReadonlySet<string>,
+): string | undefined => {
+  const qualifiers = qualifiersIn(expression);
+  // The database's relations among them: an alias a subquery of the expression declares
+  // (`EXISTS (SELECT 1 FROM regular_gifts rg WHERE rg.supporter_id = supporters.id)`) is read by
+  // the guard where it is declared. With none of them a relation, all, so that the guard names
+  // what it does not know.
+  const known = relations ? qualifiers.filter((name) => relations.has(name)) : [];
+  const from = known.length > 0 ? known : qualifiers;
+  if (from.length === 0) return undefined;
   return kind === 'metric'
-    ? `SELECT ${expression} AS value FROM ${from}`
-    : `SELECT 1 AS value FROM ${from} WHERE ${expression}`;
+    ? `SELECT ${expression} AS value FROM ${from.join(', ')}`
+    : `SELECT 1 AS value FROM ${from.join(', ')} WHERE ${expression}`;
 };
 
 /**
@@ -82,7 +73,7 @@ export const checkGlossary = async (
     const list = kind === 'metric' ? glossary.metrics : glossary.filters;
     for (const [term, expression] of Object.entries(list)) {
       const field = `glossary.${kind === 'metric' ? 'metrics' : 'filters'}.${term}`;
-      const sql = probeSql(kind, expression);
+      const sql = probeSql(kind, expression, tables);
       if (!sql) {
         issues.push({
           field,
