@@ -75,17 +75,37 @@ describe('checkGlossary', () => {
       'customers.id IN (SELECT o.customer_id FROM public.orders o, public.payments p WHERE p.order_id = o.id)',
       'customers',
     ],
-  ])('probes a filter over %s with the relations outside it, and the guard accepts it', async (_, filter, from) => {
-    const relations = new Set(shopCatalog.relations.map((relation) => relation.name));
-    expect(probeSql('filter', filter, relations)).toBe(`SELECT 1 AS value FROM ${from} WHERE ${filter}`);
-    await expect(
-      checkGlossary(parseGlossary({ synonyms: {}, metrics: {}, filters: { named: filter } }), {
-        catalog: shopCatalog,
-        policy,
-        guard: guardPostgres,
-      }),
-    ).resolves.toBeUndefined();
-  });
+  ])(
+    'probes a filter over %s with the relations outside it, and the guard accepts it',
+    async (_, filter, from) => {
+      const relations = new Set(shopCatalog.relations.map((relation) => relation.name));
+      expect(probeSql('filter', filter, relations)).toBe(`SELECT 1 AS value FROM ${from} WHERE ${filter}`);
+      await expect(
+        checkGlossary(parseGlossary({ synonyms: {}, metrics: {}, filters: { named: filter } }), {
+          catalog: shopCatalog,
+          policy,
+          guard: guardPostgres,
+        }),
+      ).resolves.toBeUndefined();
+    },
+  );
+});
+
+describe('descriptions files', () => {
+  it('apply to the catalog by table and column', () => {
+    // Arrange
+    const descriptions = parseDescriptions({
+      table_metadata: {
+        customers: [
+          {
+            column_name: 'tier',
+            column_description: 'Loyalty tier: bronze, silver or gold',
+            data_type: 'text',
+          },
+          { column_name: 'city', column_description: '' },
+        ],
+      },
+    });
 
     // Act
     const catalog = withDescriptions(shopCatalog, descriptions);
