@@ -1,7 +1,7 @@
 // The builtin engine's word vectors (lib/answer/builtin/vectors.ts): the committed file is what
 // scripts/word-vectors.ts writes, it loads only when asked for, and its similarities order words
 // by meaning as the full-precision vectors do.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
@@ -107,5 +107,11 @@ describe('word vectors', () => {
     vi.stubEnv('WORD_VECTORS_FILE', other);
     await resetSettings();
     expect(() => module.wordVectors()).toThrow(/word vector file/);
+    // Said again without reading the file again (it is gone now), and none for the optional use.
+    rmSync(other);
+    expect(() => module.wordVectors()).toThrow(/word vector file/);
+    expect(module.loadedVectors()).toBeUndefined();
+    module.resetWordVectors();
+    expect(module.wordVectors()).toBeUndefined();
   });
 });

@@ -11,8 +11,9 @@
 import { mainTables, quoted } from './clarify.ts';
 import { editDistance } from './link.ts';
 import { ENGINE_WORDS } from './phrases.ts';
-import { describedBy, loadedVectors, locate, partOfName, rewrite } from './readings.ts';
+import { describedBy, locate, partOfName, rewrite } from './readings.ts';
 import type { Lexicon, RelationInfo } from './types.ts';
+import { loadedVectors } from './vectors.ts';
 import { lexicalDatabase } from './wordnet.ts';
 import { joinAnd, singular } from './words.ts';
 

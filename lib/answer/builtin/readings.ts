@@ -14,7 +14,7 @@ import type { Intent } from './intent.ts';
 import { editDistance } from './link.ts';
 import { EMPTY_PHRASE, ENGINE_WORDS, PLACE_COLUMN_WORDS } from './phrases.ts';
 import type { Lexicon, Note, Reading } from './types.ts';
-import { type WordVectors, wordVectors } from './vectors.ts';
+import { loadedVectors } from './vectors.ts';
 import { lexicalDatabase } from './wordnet.ts';
 import { singular } from './words.ts';
 
@@ -93,15 +93,6 @@ const emptyPhrase = (
 const PLACE_PREPOSITIONS = /(?:^|\s)(?:[Ii]n|[Aa]t|[Ff]rom|[Nn]ear|[Aa]round)\s+(?:\p{Lu}[\p{L}'-]*\s+)*$/u;
 /** WordNet's count of a noun's uses in its tagged texts above which it is an ordinary word ("homes"). */
 const ORDINARY_NOUN_TAGS = 1;
-
-/** The word vectors, or none when their file is missing or unreadable (the evidence is optional). */
-export const loadedVectors = (): WordVectors | undefined => {
-  try {
-    return wordVectors();
-  } catch {
-    return undefined;
-  }
-};
 
 /** Relation names, and column names beside them: what a word may be read as. */
 export const schemaNames = (lexicon: Lexicon): { relations: string[]; columns: string[] } => {

@@ -195,6 +195,8 @@ class QuantizedVectors implements WordVectors {
 }
 
 let loaded: WordVectors | null | undefined;
+/** Why the file could not be read: said again on every call, without reading it again. */
+let failure: Error | undefined;
 
 /** WORD_VECTORS_FILE (`off` disables), else `word-vectors.bin` beside this module: the repository's
  *  committed file, or the copy a deployed bundle carries beside its output file. */
@@ -206,16 +208,31 @@ const vectorFile = (): string | undefined => {
 
 /** The word vectors, loaded on first use; undefined when the file is not there (or is disabled). */
 export const wordVectors = (): WordVectors | undefined => {
+  if (failure) throw failure;
   if (loaded === undefined) {
     const file = vectorFile();
     if (file === undefined || !existsSync(file)) {
       loaded = null;
     } else {
       const started = performance.now();
-      loaded = new QuantizedVectors(readFileSync(file), started);
+      try {
+        loaded = new QuantizedVectors(readFileSync(file), started);
+      } catch (error) {
+        failure = error as Error;
+        throw failure;
+      }
     }
   }
   return loaded ?? undefined;
+};
+
+/** The word vectors, or none when their file is missing, disabled or unreadable (the evidence is optional). */
+export const loadedVectors = (): WordVectors | undefined => {
+  try {
+    return wordVectors();
+  } catch {
+    return undefined;
+  }
 };
 
 /** Whether the word vectors have been loaded in this process (tests, bench). */
@@ -224,4 +241,5 @@ export const wordVectorsLoaded = (): boolean => loaded !== undefined && loaded !
 /** Tests: forget the loaded vectors. */
 export const resetWordVectors = (): void => {
   loaded = undefined;
+  failure = undefined;
 };

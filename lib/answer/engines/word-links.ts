@@ -6,7 +6,7 @@
 // ("shopping baskets", among those holding north and completed → carts). Also the small helpers
 // both files read a question with.
 import type { Catalog, CatalogRelation } from '#lib/core/catalog.ts';
-import { type WordVectors, wordVectors } from '../builtin/vectors.ts';
+import { loadedVectors } from '../builtin/vectors.ts';
 import { lexicalDatabase } from '../builtin/wordnet.ts';
 import { singular, splitIdentifier, stopwords } from '../builtin/words.ts';
 
@@ -85,15 +85,6 @@ const VECTOR_RELATIONS_PER_WORD = 2;
  */
 const VECTOR_RELATION_WEIGHT = 2.5;
 const VECTOR_COLUMN_WEIGHT = 1;
-
-/** The word vectors, or none when their file is missing, disabled or unreadable. */
-const loadedVectors = (): WordVectors | undefined => {
-  try {
-    return wordVectors();
-  } catch {
-    return undefined;
-  }
-};
 
 /** What a relation's and its columns' names and descriptions read as, per catalog. */
 interface VectorTexts {

@@ -12,7 +12,7 @@
 // WordNet is the builtin engine's reader (lib/answer/builtin/wordnet.ts: base forms, senses and
 // their pointers). Without its files or the vectors, no links.
 import type { Catalog } from '#lib/core/catalog.ts';
-import { wordVectors } from '../builtin/vectors.ts';
+import { loadedVectors } from '../builtin/vectors.ts';
 import { lexicalDatabase } from '../builtin/wordnet.ts';
 import { foldText, perCatalog, relationKey } from './word-links.ts';
 
@@ -25,11 +25,6 @@ const SENSES = 3;
  * see also (`^`), attribute (`=`). Broader and narrower terms and antonyms are not.
  */
 const FOLLOWED = new Set(['&', '\\', '+', '^', '=']);
-
-/** Tests: forget the neighbours read so far. */
-export const resetWordValues = (): void => {
-  neighbourCache.clear();
-};
 
 interface Neighbours {
   /** Base forms, the words of the commonest senses, and the adjectives they are similar to. */
@@ -247,13 +242,7 @@ export const valueSetsNear = (
   words: readonly string[],
   tenantColumn: string | undefined,
 ): ValueSetHit[] => {
-  const vectors = (() => {
-    try {
-      return wordVectors();
-    } catch {
-      return undefined;
-    }
-  })();
+  const vectors = loadedVectors();
   if (!vectors) return [];
   const { sets } = valueSetsOf(catalog, tenantColumn);
   const hits: ValueSetHit[] = [];
