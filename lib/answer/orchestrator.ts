@@ -43,15 +43,13 @@ import { answerCountUpdate } from '#lib/store/usage.ts';
 import { chartFor } from './chart.ts';
 import type { EngineInput, Proposal, TokenUsage } from './engine.ts';
 import { emitter } from './progress.ts';
-import { engineCall, findValuesAs, fromMessage, type Produced, runProposal } from './query-run.ts';
+import { BUILTIN, engineCall, findValuesAs, fromMessage, type Produced, runProposal } from './query-run.ts';
 import { readingOf } from './reading.ts';
 import { builtinEngine } from './registry.ts';
 import type { AnswerDependencies, AnswerOutcome, AnswerRequest } from './request.ts';
 import { type AnsweredBy, rememberSql, reusableSql, type SqlSourceInput } from './sql-cache.ts';
 import { suggestionsFor } from './suggestions.ts';
 import { type AssistantMetadata, priorTurns } from './turns.ts';
-
-const BUILTIN = 'builtin';
 
 /** The assistant message's content when answering failed: the envelope's message, never internals. */
 const failureText = (error: ServiceError): string => {

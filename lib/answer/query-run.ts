@@ -54,7 +54,8 @@ export interface Produced {
   repaired?: boolean;
 }
 
-const BUILTIN = 'builtin';
+/** The builtin engine's name: its failures are ours, and its answers are `answered_by: builtin`. */
+export const BUILTIN = 'builtin';
 
 /** A model engine's unexpected failure is the provider's (EXTERNAL_LLM_ERROR); the builtin's is ours. */
 const engineError = (engine: Engine, error: unknown): unknown =>

@@ -29,6 +29,7 @@ import {
   dateRewrites,
   distinctOptions,
   exampleRewrites,
+  MAX_OPTIONS,
   MAX_REWRITES,
   optionsFor,
   quotedIn,
@@ -54,8 +55,6 @@ import { joinAnd, singular } from './words.ts';
 export const MAX_QUESTION_LENGTH = 1000;
 /** How far back a follow-up may reach past clarifications and small talk. */
 const FOLLOW_UP_REACH = 4;
-/** Questions offered back with a clarification, at most. */
-const MAX_OPTIONS = 3;
 
 /** Whether every relation and column a saved intent names still exists in the catalog. */
 const fits = (lexicon: Lexicon, intent: Intent): boolean => {
