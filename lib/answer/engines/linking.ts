@@ -32,6 +32,7 @@ import {
   contentOf,
   type Evidence,
   foldText,
+  perCatalog,
   questionFillers,
   relationKey,
   relationNouns,
@@ -117,6 +118,33 @@ const valueMatch = (phrase: string, value: string): number => {
     return 2;
   return 0;
 };
+
+/**
+ * The words of a catalog's column names and descriptions and of its relations' descriptions, with
+ * how many relations' descriptions say each word: read once per catalog, not per question.
+ */
+const wordsOfCatalog = perCatalog((catalog, tenantColumn) => {
+  const wordsOf = (text: string) => contentOf(foldText(text).split(' ')).map(singular);
+  const columns = catalog.relations.flatMap((relation) =>
+    relation.columns
+      .filter((column) => column.name !== tenantColumn)
+      .map((column) => ({
+        key: relationKey(relation),
+        column: column.name,
+        nameWords: splitIdentifier(column.name).map(singular),
+        described: column.description ? wordsOf(column.description) : [],
+      })),
+  );
+  const described = catalog.relations.flatMap((relation) =>
+    relation.description
+      ? [{ key: relationKey(relation), words: new Set(wordsOf(relation.description)) }]
+      : [],
+  );
+  const describing = new Map<string, number>();
+  for (const { words } of described)
+    for (const word of words) describing.set(word, (describing.get(word) ?? 0) + 1);
+  return { columns, described, describing };
+});
 
 /**
  * Links the question (and, at half weight, its context: earlier questions, a failed query) to
@@ -387,22 +415,15 @@ const linkText = (
   const wordSet = new Set(content.map(singular));
   const columnHits: { key: string; column: string; score: number }[] = [];
   const linked = new Set<string>();
-  for (const relation of catalog.relations) {
-    const key = relationKey(relation);
-    for (const column of relation.columns) {
-      if (column.name === tenantColumn) continue;
-      const nameWords = splitIdentifier(column.name).map(singular);
-      const described = column.description
-        ? contentOf(foldText(column.description).split(' ')).map(singular)
-        : [];
-      const nameHits = nameWords.filter((word) => word.length > 2 && wordSet.has(word)).length;
-      const descriptionHits = new Set(described.filter((word) => word.length > 2 && wordSet.has(word))).size;
-      const score =
-        (nameHits > 0 ? 1 + nameHits : 0) + (descriptionHits > 0 ? 1.5 * Math.min(descriptionHits, 2) : 0);
-      if (score > 0) {
-        columnHits.push({ key, column: column.name, score });
-        for (const word of [...nameWords, ...described]) if (wordSet.has(word)) linked.add(word);
-      }
+  const texts = wordsOfCatalog(catalog, tenantColumn);
+  for (const { key, column, nameWords, described } of texts.columns) {
+    const nameHits = nameWords.filter((word) => word.length > 2 && wordSet.has(word)).length;
+    const descriptionHits = new Set(described.filter((word) => word.length > 2 && wordSet.has(word))).size;
+    const score =
+      (nameHits > 0 ? 1 + nameHits : 0) + (descriptionHits > 0 ? 1.5 * Math.min(descriptionHits, 2) : 0);
+    if (score > 0) {
+      columnHits.push({ key, column, score });
+      for (const word of [...nameWords, ...described]) if (wordSet.has(word)) linked.add(word);
     }
   }
   // Evidence every relation shares (each has an `amount`) counts little for any one of them.
@@ -411,19 +432,7 @@ const linkText = (
     evidence.add(hit.key, hit.score / Math.sqrt(Math.max(1, hitRelations / 3)), hit.column);
   // Words of a relation's description (its table comment): "baskets customers fill" for `carts`.
   // A word many descriptions have ("table", "records") counts little for any one of them.
-  const described = catalog.relations.flatMap((relation) =>
-    relation.description
-      ? [
-          {
-            key: relationKey(relation),
-            words: new Set(contentOf(foldText(relation.description).split(' ')).map(singular)),
-          },
-        ]
-      : [],
-  );
-  const describing = new Map<string, number>();
-  for (const { words: said } of described)
-    for (const word of said) describing.set(word, (describing.get(word) ?? 0) + 1);
+  const { described, describing } = texts;
   for (const { key, words: said } of described) {
     const weights = [...said]
       .filter((word) => word.length > 2 && wordSet.has(word))
