@@ -11,8 +11,8 @@
 import { mainTables, quoted } from './clarify.ts';
 import { editDistance } from './link.ts';
 import { ENGINE_WORDS } from './phrases.ts';
-import { describedBy, locate, partOfName, rewrite } from './readings.ts';
-import type { Lexicon, RelationInfo } from './types.ts';
+import { describedBy, locate, partOfName, rewrite, spellingVocabulary } from './readings.ts';
+import type { ColumnInfo, Lexicon, RelationInfo } from './types.ts';
 import { loadedVectors } from './vectors.ts';
 import { lexicalDatabase } from './wordnet.ts';
 import { joinAnd, singular } from './words.ts';
@@ -106,13 +106,21 @@ const spanOf = (question: string, at: { from: number; to: number }, text: string
   return { from, to };
 };
 
-/** Columns of the schema a word may stand for, each with its relation (keys and tenant left out). */
-const columnsOf = (lexicon: Lexicon) =>
-  [...lexicon.relations.values()].flatMap((relation) =>
-    relation.columns
-      .filter((column) => !column.key && column.name !== lexicon.tenantColumn)
-      .map((column) => ({ relation, column })),
-  );
+const columnLists = new WeakMap<Lexicon, { relation: RelationInfo; column: ColumnInfo }[]>();
+
+/** Columns of the schema a word may stand for, each with its relation (keys and tenant left out); once per lexicon. */
+const columnsOf = (lexicon: Lexicon) => {
+  let columns = columnLists.get(lexicon);
+  if (!columns) {
+    columns = [...lexicon.relations.values()].flatMap((relation) =>
+      relation.columns
+        .filter((column) => !column.key && column.name !== lexicon.tenantColumn)
+        .map((column) => ({ relation, column })),
+    );
+    columnLists.set(lexicon, columns);
+  }
+  return columns;
+};
 
 /** The replacements of one word or phrase of `question` at `at`, best first. */
 const replacementsOf = (
@@ -168,10 +176,7 @@ const replacementsOf = (
   // Spelling: one edit (two from seven letters) from a word of the schema or of the engine.
   if (!inDictionary && /^[a-z]{4,}$/.test(word)) {
     const limit = word.length >= 7 ? 2 : 1;
-    const vocabulary = new Set(ENGINE_WORDS);
-    for (const relation of relations) for (const part of relation.other.split(' ')) vocabulary.add(part);
-    for (const { column } of columns) for (const part of column.words) vocabulary.add(part);
-    for (const candidate of vocabulary) {
+    for (const candidate of spellingVocabulary(lexicon)) {
       if (candidate.length < 3 || candidate === word) continue;
       const distance = editDistance(word, candidate, limit);
       if (distance <= limit) add(candidate, COST.spelling + 0.1 * (distance - 1));

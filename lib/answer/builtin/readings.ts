@@ -174,18 +174,33 @@ export const describedBy = (lexicon: Lexicon, word: string): string[] => {
   return found;
 };
 
+const vocabularies = new WeakMap<Lexicon, string[]>();
+
+/**
+ * The words a misspelt word may be read as: the engine's own and those of the schema's relation
+ * and column names. Built once per lexicon.
+ */
+export const spellingVocabulary = (lexicon: Lexicon): string[] => {
+  let vocabulary = vocabularies.get(lexicon);
+  if (!vocabulary) {
+    const words = new Set(ENGINE_WORDS);
+    for (const relation of lexicon.relations.values()) {
+      for (const part of relation.other.split(' ')) words.add(part);
+      for (const column of relation.columns) for (const part of column.words) words.add(part);
+    }
+    vocabulary = [...words];
+    vocabularies.set(lexicon, vocabulary);
+  }
+  return vocabulary;
+};
+
 /** The one word of the engine's or the schema's vocabulary a misspelling is one edit from. */
 const correction = (lexicon: Lexicon, word: string): string | undefined => {
   if (word.length < 4 || !/^[a-z]+$/.test(word)) return undefined;
   const database = lexicalDatabase();
   if (database && database.readings(word).length > 0) return undefined;
-  const vocabulary = new Set(ENGINE_WORDS);
-  for (const relation of lexicon.relations.values()) {
-    for (const part of relation.other.split(' ')) vocabulary.add(part);
-    for (const column of relation.columns) for (const part of column.words) vocabulary.add(part);
-  }
   const limit = word.length >= 7 ? 2 : 1;
-  const found = [...vocabulary].filter(
+  const found = spellingVocabulary(lexicon).filter(
     (candidate) =>
       candidate.length >= 3 &&
       Math.abs(candidate.length - word.length) <= limit &&
