@@ -22,7 +22,10 @@
 //   held-out figure, and they are used for tuning since.
 // - staffing, energy, charity, brewery: four more of that kind (recruitment agencies, energy
 //   retailers, charity fundraising, craft breweries), written the same way after those were
-//   opened; held out: their first run is their held-out figure.
+//   opened; their first run was their held-out figure, and they are used for tuning since.
+// - lawfirm, carhire, restaurants: three more of that kind (law practices, car-hire operators,
+//   restaurant groups), written the same way after those were opened; held out: their first run
+//   is their held-out figure.
 // - defog-tuning, defog-heldout: the external Defog sql-eval set (../shared/eval/defog, not part
 //   of this repository), split once by database name in eval/defog/split.json before any of its
 //   questions was read; the held-out part was not opened or run while the engine was tuned. The
@@ -78,6 +81,9 @@ export const SET_NAMES = [
   'energy',
   'charity',
   'brewery',
+  'lawfirm',
+  'carhire',
+  'restaurants',
   'defog-tuning',
   'defog-heldout',
 ] as const;
@@ -322,10 +328,13 @@ export const SETS: readonly EvalSet[] = [
   unseenSet('claims', 'Insurance claims', 'brokerage_id', 'brokerages', false),
   unseenSet('ticketing', 'Event ticketing', 'promoter_id', 'promoters', false),
   unseenSet('harvest', 'Farm cooperatives', 'coop_id', 'cooperatives', false),
-  unseenSet('staffing', 'Recruitment agencies', 'firm_id', 'staffing_firms'),
-  unseenSet('energy', 'Energy retailers', 'retailer_id', 'retailers'),
-  unseenSet('charity', 'Charity fundraising', 'charity_id', 'charities'),
-  unseenSet('brewery', 'Craft breweries', 'brewery_id', 'breweries'),
+  unseenSet('staffing', 'Recruitment agencies', 'firm_id', 'staffing_firms', false),
+  unseenSet('energy', 'Energy retailers', 'retailer_id', 'retailers', false),
+  unseenSet('charity', 'Charity fundraising', 'charity_id', 'charities', false),
+  unseenSet('brewery', 'Craft breweries', 'brewery_id', 'breweries', false),
+  unseenSet('lawfirm', 'Law firms', 'firm_id', 'law_firms'),
+  unseenSet('carhire', 'Car hire operators', 'operator_id', 'operators'),
+  unseenSet('restaurants', 'Restaurant groups', 'group_id', 'restaurant_groups'),
   defogSet('defog-tuning', split.tuning, false),
   defogSet('defog-heldout', split.heldout, true),
 ];

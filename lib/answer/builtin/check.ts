@@ -4,10 +4,10 @@
 import { clarify, quoted } from './clarify.ts';
 import { metricProblem } from './glossary-use.ts';
 import { type Intent, relationsOf } from './intent.ts';
-import { pathBetween, planJoins } from './joins.ts';
+import { type JoinStep, pathBetween, planJoins } from './joins.ts';
 import { tableName } from './lexicon.ts';
 import type { Clarification, Interpretation, Lexicon } from './types.ts';
-import { capitalize, joinAnd } from './words.ts';
+import { capitalize, joinAnd, singular } from './words.ts';
 
 /** Checks an intent against the catalog: joins exist and are unambiguous, sums do not double count. */
 export const checkIntent = (lexicon: Lexicon, intent: Intent): Interpretation => {
@@ -115,4 +115,50 @@ export const checkVerbs = (
       );
     }
   }
+};
+
+/** Letters two words must begin alike with to be one word's forms ("placed", "placements"). */
+const SHARED_STEM = 5;
+
+/** Whether `word` and `name` are forms of one word: "placed" and "placement", "applied" and "application". */
+const sameStem = (word: string, name: string): boolean => {
+  const left = singular(word);
+  const right = singular(name);
+  if (left === right) return true;
+  let shared = 0;
+  while (shared < left.length && shared < right.length && left[shared] === right[shared]) shared += 1;
+  return shared >= SHARED_STEM || (shared >= 4 && shared >= Math.min(left.length, right.length) - 1);
+};
+
+/**
+ * Two ways to join the subject to a relation, and a word of the question names a relation on
+ * exactly one of them ("candidates we placed at Northwind": through placements, not
+ * applications): the intent that joins that way, the relation kept as a `present` filter on its
+ * key (as "orders of customers in Spain" keeps customers). Undefined otherwise.
+ */
+export const routedByWords = (
+  lexicon: Lexicon,
+  intent: Intent,
+  words: readonly string[],
+): Intent | undefined => {
+  const planned = planJoins(lexicon, intent.subject, relationsOf(intent));
+  if (planned.kind !== 'ambiguous') return undefined;
+  const named = (path: readonly JoinStep[]): string[] =>
+    path
+      .slice(0, -1)
+      .map((step) => step.to)
+      .filter((table) => {
+        const relation = lexicon.relations.get(table);
+        return (
+          relation !== undefined &&
+          relation.other.split(' ').some((part) => words.some((word) => sameStem(word, part)))
+        );
+      });
+  const routes = planned.paths.map(named);
+  const chosen = routes.filter((tables) => tables.length > 0);
+  if (chosen.length !== 1 || routes.length < 2) return undefined;
+  const table = chosen[0]![0]!;
+  const key = lexicon.relations.get(table)?.primaryKey[0];
+  if (!key) return undefined;
+  return { ...intent, filters: [...intent.filters, { kind: 'present', ref: { table, column: key } }] };
 };

@@ -244,7 +244,9 @@ export const proposeBuiltin = (
     if (wanted && !known)
       Object.assign(wanted, { question: core, probe: valueProbeOf(lexicon, core, mentions) });
     const alternatives = alternativesOf(lexicon, core, words, readIntent);
-    const best = clearBest(alternatives);
+    // A name read as a value no sample holds waits for the lookup, which may find what it is.
+    const clear = clearBest(alternatives);
+    const best = clear?.guessed && wanted?.probe ? undefined : clear;
     if (best) {
       ({ mentions, interpretation } = read(best.question));
       notes = best.notes;

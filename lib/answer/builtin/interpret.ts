@@ -4,7 +4,7 @@
 // the previous intent when the question follows up on it, and checked (check.ts). A reading that
 // uses revenue and stops may be read again with the next revenue candidate.
 import { lastDayBefore } from '../time.ts';
-import { checkIntent, checkVerbs } from './check.ts';
+import { checkIntent, checkVerbs, routedByWords } from './check.ts';
 import { Clarify, clarify } from './clarify.ts';
 import { readFilters, readGrouping, requireUse, settleSubject } from './conditions.ts';
 import type { Draft, Parts } from './draft.ts';
@@ -255,8 +255,11 @@ const readOnce = (
     const parts = build(resolver, followUp ? prior : undefined);
     const intent = followUp && prior ? merge(resolver, prior, parts) : finish(parts);
     const loose = analysis.verbs.length > 0 ? checkVerbs(lexicon, intent, analysis.verbs) : undefined;
+    const defined = withDefinedAggregate(lexicon.definitions, intent);
+    // Joined two ways: the way a word of the question names, when it names one.
+    const routed = routedByWords(lexicon, defined, analysis.words) ?? defined;
     return {
-      interpretation: loose ?? checkIntent(lexicon, withDefinedAggregate(lexicon.definitions, intent)),
+      interpretation: loose ?? checkIntent(lexicon, routed),
       usedRevenue: resolver.usedRevenue,
     };
   } catch (error) {

@@ -1,6 +1,7 @@
 // Joins along foreign keys: the shortest path from the relation a question is about to each
 // relation it also names. Two shortest paths (orders → addresses by billing_address_id and by
-// shipping_address_id) are an ambiguity to ask about, never a guess. A path that goes from a
+// shipping_address_id) are an ambiguity to ask about, never a guess, unless only one of them
+// follows keys up all the way. A path that goes from a
 // parent to its children multiplies rows ("fans out"): counts then count distinct keys and
 // sums are refused, since they would add the same row more than once.
 import type { Edge, Lexicon } from './types.ts';
@@ -55,7 +56,12 @@ const shortestPaths = (lexicon: Lexicon, sources: Iterable<string>, to: string):
       const byId = found.filter((path) =>
         path.every((step) => !step.edge.inferred || step.edge.childColumns.every(idColumn)),
       );
-      return byId.length === 1 ? { kind: 'path', steps: byId[0]! } : { kind: 'ambiguous', paths: found };
+      if (byId.length === 1) return { kind: 'path', steps: byId[0]! };
+      // Then the one path that only follows keys up, each row to the one row it names
+      // (placements → vacancies → clients), over a path through another relation's many rows
+      // (placements ← invoices → clients).
+      const upward = found.filter((path) => path.every((step) => !step.toMany));
+      return upward.length === 1 ? { kind: 'path', steps: upward[0]! } : { kind: 'ambiguous', paths: found };
     }
     if (next.size === 0) break;
     for (const relation of next.keys()) seen.add(relation);

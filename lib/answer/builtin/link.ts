@@ -2,6 +2,8 @@
 // linking (docs/design.md "Answering on unseen databases"). A question word that is no relation,
 // column, value or glossary term of this database is, in order:
 //   - two words that are one name when written together ("check ins" → checkin);
+//   - an inflected verb that says a state a column holds in another form ("voided" → 'void',
+//     "canceled" → 'cancelled': the two are forms of one verb in WordNet), score 0.85;
 //   - a synonym of a name (WordNet: "clients" → customer), score 0.8, or a broader term of it
 //     ("cats" → feline …: a name that is a broader term of the word), score 0.6;
 //   - a typo of a name ("custmers" → customers, "apointments"): a word that is in no dictionary
@@ -23,6 +25,7 @@ import { phraseKey, plural, singular } from './words.ts';
 
 const SCORES: Record<LinkSource, number> = {
   joined: 0.95,
+  form: 0.85,
   synonym: 0.8,
   typo: 0.7,
   broader: 0.6,
@@ -288,11 +291,62 @@ export const misspelledFiller = (word: string): boolean => {
   return false;
 };
 
+/** The verb a word is an inflected form of ("voided" → void, "dumped" → dump), if it is one. */
+const verbOf = (database: LexicalDatabase, word: string): string | undefined =>
+  database.readings(word).find((reading) => reading.wordClass === 'v' && reading.lemma !== word)?.lemma;
+
+/**
+ * The state-like one-word sampled values by the verb they say a state of, per lexicon: an
+ * inflected form ('dumped' → dump, 'cancelled' → cancel) or an adjective ('void', 'open'); never
+ * a bare noun or verb ('drill', 'phone'), which names a thing rather than what happened to it.
+ */
+const valueForms = new WeakMap<Lexicon, Map<string, Entry[]>>();
+const valuesByVerb = (lexicon: Lexicon, database: LexicalDatabase): Map<string, Entry[]> => {
+  let forms = valueForms.get(lexicon);
+  if (!forms) {
+    forms = new Map();
+    for (const relation of lexicon.relations.values()) {
+      for (const column of relation.columns) {
+        if (column.kind !== 'text' || column.key) continue;
+        for (const value of column.samples) {
+          if (!/^[a-z]{3,20}$/i.test(value)) continue;
+          const lower = value.toLowerCase();
+          const verb = verbOf(database, lower) ?? (database.dominantClass(lower) === 'a' ? lower : undefined);
+          if (verb === undefined) continue;
+          const entries = forms.get(verb) ?? [];
+          entries.push({ kind: 'value', table: relation.key, column: column.name, value });
+          forms.set(verb, entries);
+        }
+      }
+    }
+    valueForms.set(lexicon, forms);
+  }
+  return forms;
+};
+
+/** An inflected verb that says a state a column holds in another form ("voided" → 'void'). */
+const formLink = (lexicon: Lexicon, database: LexicalDatabase, word: string): Link | undefined => {
+  const verb = verbOf(database, word);
+  if (verb === undefined) return undefined;
+  const entries = (valuesByVerb(lexicon, database).get(verb) ?? []).filter(
+    (entry) => entry.kind === 'value' && entry.value.toLowerCase() !== word,
+  );
+  const [first] = entries;
+  if (first?.kind !== 'value') return undefined;
+  return { entries, source: 'form', phrase: first.value.toLowerCase(), score: SCORES.form };
+};
+
 /** A word of the question the index does not know, linked to the schema when it can be. */
 export const linkWord = (lexicon: Lexicon, word: string): Link | undefined => {
   const database = lexicalDatabase();
   const known = database ? database.readings(word).length > 0 : true;
-  if (known) return wordNetLink(lexicon, word) ?? narrowerLink(lexicon, word) ?? describedLink(lexicon, word);
+  if (known)
+    return (
+      (database ? formLink(lexicon, database, word) : undefined) ??
+      wordNetLink(lexicon, word) ??
+      narrowerLink(lexicon, word) ??
+      describedLink(lexicon, word)
+    );
   return typoLink(lexicon, word) ?? describedLink(lexicon, word) ?? spellingLink(lexicon, word);
 };
 

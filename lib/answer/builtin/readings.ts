@@ -13,7 +13,7 @@ import { relationsDescribedWith } from './described.ts';
 import type { Intent } from './intent.ts';
 import { editDistance } from './link.ts';
 import { EMPTY_PHRASE, ENGINE_WORDS, PLACE_COLUMN_WORDS } from './phrases.ts';
-import type { Lexicon, Note, Reading } from './types.ts';
+import type { Lexicon, Note, Reading, RelationInfo } from './types.ts';
 import { loadedVectors } from './vectors.ts';
 import { lexicalDatabase } from './wordnet.ts';
 import { singular } from './words.ts';
@@ -53,6 +53,8 @@ interface WordLink {
   prefix?: RegExp;
   /** It also replaces the unexplained word after it ("maintenance jobs"). */
   covers?: true;
+  /** It reads a name as a value no sample holds. */
+  guessed?: true;
 }
 
 export type ReadQuestion = (question: string) => Intent | undefined;
@@ -156,6 +158,33 @@ export const partOfName = (lexicon: Lexicon, word: string): string[] => {
     .map((relation) => relation.other);
 };
 
+/**
+ * Columns whose name has the word as one of its words but not as its last ("vat" of vat_amt,
+ * "net" of net_amt, "notice" of notice_wks): of the relations the question names when any of
+ * theirs has it, else of all. One display per column name, so a word both relations share reads once.
+ */
+export const partOfColumn = (lexicon: Lexicon, question: string, word: string): string[] => {
+  const base = singular(word);
+  if (base.length < 3) return [];
+  const lower = question.toLowerCase();
+  const relations = [...lexicon.relations.values()];
+  const matching = (relation: RelationInfo): string[] =>
+    relation.columns
+      .filter(
+        (column) =>
+          !column.key &&
+          column.name !== lexicon.tenantColumn &&
+          column.words.length > 1 &&
+          column.words.slice(0, -1).some((part) => singular(part) === base),
+      )
+      .map((column) => column.display);
+  const named = relations.filter((relation) =>
+    [relation.other, relation.one].some((name) => new RegExp(`\\b${escapeRegExp(name)}\\b`).test(lower)),
+  );
+  const inNamed = [...new Set(named.flatMap(matching))];
+  return inNamed.length > 0 ? inNamed : [...new Set(relations.flatMap(matching))];
+};
+
 /** Columns whose description uses the word. */
 export const describedBy = (lexicon: Lexicon, word: string): string[] => {
   const base = singular(word);
@@ -256,6 +285,7 @@ const linksOf = (lexicon: Lexicon, question: string, word: string): WordLink[] =
           cost: columns.length === 1 ? ROLE_COST.misspelled : ROLE_COST.other,
           note: { kind: 'as', text: `“${name}” as a ${column}` },
           prefix: /\s*(?:in|at|from|near|around)\s+$/i,
+          guessed: true,
         });
       }
     }
@@ -277,6 +307,17 @@ const linksOf = (lexicon: Lexicon, question: string, word: string): WordLink[] =
       replace: { ...at, text: corrected },
       cost: ROLE_COST.misspelled,
       note: { kind: 'as', text: `“${written}” as ${corrected} (a typo?)` },
+    });
+  }
+  // "how much vat", "total net": a word of one column's name, before its last ("vat" of vat amt),
+  // whatever its word class ("net" is an adjective too).
+  const columns = partOfColumn(lexicon, question, word);
+  for (const name of columns.slice(0, 2)) {
+    links.push({
+      replace: { ...at, text: name },
+      // (Said as the name says it, "vat"; "claims" beside a claim amt more likely names rows.)
+      cost: columns.length === 1 && word === singular(word) ? ROLE_COST.misspelled : ROLE_COST.other + 0.2,
+      note: { kind: 'as', text: `“${written}” as ${name}` },
     });
   }
   // Only a noun may stand for a relation or column (a word in no dictionary is a misspelling, or
@@ -424,6 +465,7 @@ export const alternativesOf = (
       intent,
       cost: chosen.reduce((sum, link) => sum + link.cost, 0),
       notes: chosen.map((link) => link.note),
+      ...(chosen.some((link) => link.guessed) ? { guessed: true as const } : {}),
     });
   }
   return found.sort((left, right) => left.cost - right.cost);

@@ -117,7 +117,8 @@ export interface Lexicon {
 // ---- link, periods → scan ----------------------------------------------------------------------
 
 /** `described`: through what a relation's description calls its rows (described.ts). */
-export type LinkSource = 'synonym' | 'broader' | 'narrower' | 'typo' | 'joined' | 'described';
+/** `form`: an inflected verb for a state value in another form ("voided" → 'void'). */
+export type LinkSource = 'synonym' | 'broader' | 'narrower' | 'typo' | 'joined' | 'described' | 'form';
 
 export interface Link {
   entries: Entry[];
@@ -300,4 +301,6 @@ export interface Reading {
   intent: Intent;
   cost: number;
   notes: Note[];
+  /** It reads a name as a value no sample holds ("at Northwind" as a city): a lookup may know better. */
+  guessed?: true;
 }

@@ -10,6 +10,7 @@ import {
   columnReadings,
   columnsOf,
   type NameRun,
+  ofNamedRelation,
   phraseValues,
   withFoundValues,
   withoutTitles,
@@ -35,7 +36,8 @@ const MAX_OPTIONS = 3;
 
 /**
  * The answer to `input`, with the value lookup when the first pass asks for one. Found nothing:
- * the first pass's answer, word for word (a value of another tenant reads as one of nobody's).
+ * the question read again as if looked up, the same for a value of another tenant as for one of
+ * nobody's.
  */
 export const proposeWithValues = async (input: EngineInput, propose: Propose): Promise<Proposal> => {
   const wanted: ValuesWanted = {};
@@ -43,14 +45,20 @@ export const proposeWithValues = async (input: EngineInput, propose: Propose): P
   if (first.kind !== 'clarification' || !wanted.probe || !wanted.question || !input.findValues) return first;
   const found = await input.findValues(wanted.probe.probe);
   const lexicon = lexiconFor(input.catalog, input.tenantColumn, input.glossary);
-  const matched = phraseValues(wanted.question, wanted.probe.runs, found, (word) =>
-    (lexicon.phrases.get(phraseKey(valueWords(word))) ?? []).flatMap((entry) => {
-      const relation = entry.kind === 'relation' ? lexicon.relations.get(entry.table) : undefined;
-      return relation ? [`${relation.schema}.${relation.name}`] : [];
-    }),
+  /** The relations a word names, by their keys (`schema.name`, as found values name them). */
+  const relationsNamed = (word: string): string[] =>
+    (lexicon.phrases.get(phraseKey(valueWords(word))) ?? []).flatMap((entry) =>
+      entry.kind === 'relation' && lexicon.relations.has(entry.table) ? [entry.table] : [],
+    );
+  const matched = phraseValues(wanted.question, wanted.probe.runs, found, relationsNamed);
+  // Nothing found: read again without waiting for a lookup (a name may then be read as a guess,
+  // "at Northwind" as a city), the same whether the name is another tenant's or nobody's.
+  if (matched.length === 0) return propose(input, { lexicon, notes: [] });
+  const named = new Set([...wanted.question.matchAll(/\p{L}+/gu)].flatMap(([word]) => relationsNamed(word)));
+  const { question, phrases } = withoutTitles(
+    wanted.question,
+    matched.map((phrase) => ofNamedRelation(lexicon, phrase, named)),
   );
-  if (matched.length === 0) return first;
-  const { question, phrases } = withoutTitles(wanted.question, matched);
   const again = question === wanted.question ? input : { ...input, question };
   const ambiguous = phrases.find((phrase) => columnsOf(phrase.values).length > 1);
   if (ambiguous) {

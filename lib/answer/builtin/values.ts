@@ -124,6 +124,7 @@ export const nameRuns = (
   unknown: ReadonlySet<string>,
   weak: ReadonlySet<string> = new Set(),
   namesRelation: (word: string) => boolean = () => false,
+  namesValue: (word: string) => boolean = () => false,
 ): NameRun[] => {
   const words = wordsOf(question);
   const runs: NameRun[] = [];
@@ -141,8 +142,15 @@ export const nameRuns = (
     // Led by a preposition of names, or right before the name of a relation ("the nursing
     // department", "the dayton plant"): the words name one of its rows.
     const next = words.find((word) => word.from >= run[run.length - 1]!.to);
+    // "manchester or liverpool": a name joined to a value or a name the question names is one of
+    // its kind.
+    const joinedTo = /([\p{L}\p{N}]+)\s*(?:,\s*|\s+)(?:or|and|nor)\s+$/iu.exec(
+      question.slice(0, run[0]!.from),
+    );
     const led =
       NAME_LEAD.test(question.slice(0, run[0]!.from)) ||
+      (joinedTo !== null &&
+        (namesValue(joinedTo[1]!) || runs.some((other) => other.words.at(-1)?.text === joinedTo[1]))) ||
       (next !== undefined &&
         /^\s+$/.test(question.slice(run[run.length - 1]!.to, next.from)) &&
         namesRelation(next.text));
@@ -235,8 +243,14 @@ export const valueProbeOf = (
   });
   const runs = [
     ...statusRuns,
-    ...nameRuns(question, unknown, weak, (word) =>
-      (lexicon.phrases.get(phraseKey(valueWords(word))) ?? []).some((entry) => entry.kind === 'relation'),
+    ...nameRuns(
+      question,
+      unknown,
+      weak,
+      (word) =>
+        (lexicon.phrases.get(phraseKey(valueWords(word))) ?? []).some((entry) => entry.kind === 'relation'),
+      (word) =>
+        (lexicon.phrases.get(phraseKey(valueWords(word))) ?? []).some((entry) => entry.kind === 'value'),
     ).filter((run) => !statusRuns.some((status) => status.words[0]!.from === run.words[0]!.from)),
   ];
   const phrases = [...new Set(runs.flatMap((run) => run.phrases))].slice(0, MAX_PHRASES);
@@ -303,19 +317,57 @@ export const phraseValues = (
           matches.map((value) => [`${value.relation}.${value.column}\u0000${value.value}`, value]),
         ).values(),
       ];
-      const values = exact.length > 0 ? exact : prefix.length === 1 ? prefix : [];
+      // "northwind logistics" where "logistics" read as something else: the values the question
+      // goes on to spell out in full are what it names, over the span it spells.
+      const spelled = exact.length > 0 ? [] : spelledOut(question, from, prefix);
+      const values =
+        exact.length > 0
+          ? exact
+          : spelled.length > 0
+            ? spelled.map((match) => match.value)
+            : prefix.length === 1
+              ? prefix
+              : [];
       if (values.length === 0) continue;
+      const end = spelled.length > 0 ? Math.max(...spelled.map((match) => match.to)) : to;
+      if (end !== to && chosen.some((other) => other.from < end && from < other.to)) continue;
       result.push({
-        phrase,
+        phrase: question.slice(from, end),
         from,
-        to,
+        to: end,
         values,
         ...(run.title && chosen.length === 0 && from === run.words[0]!.from ? { title: run.title } : {}),
       });
-      chosen.push({ from, to });
+      chosen.push({ from, to: end });
     }
   }
   return result;
+};
+
+/**
+ * Of the values a phrase starts (`prefix`), those the question spells out in full from `from` on,
+ * each with where it ends there; only the longest such spelling counts ("Northwind Logistics"
+ * over "Northwind" when the question says "northwind logistics").
+ */
+const spelledOut = (
+  question: string,
+  from: number,
+  prefix: readonly FoundValue[],
+): { value: FoundValue; to: number }[] => {
+  const words = wordsOf(question).filter((word) => word.from >= from);
+  const matches = prefix.flatMap((value) => {
+    const wanted = fold(value.value)
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(Boolean);
+    if (wanted.length === 0 || wanted.length > words.length) return [];
+    const said = words.slice(0, wanted.length);
+    const same = said.every(
+      (word, index) => fold(word.text).replace(/[^\p{L}\p{N}]+/gu, '') === wanted[index],
+    );
+    return same ? [{ value, to: said[said.length - 1]!.to, size: wanted.length }] : [];
+  });
+  const longest = Math.max(0, ...matches.map((match) => match.size));
+  return matches.filter((match) => match.size === longest).map(({ value, to }) => ({ value, to }));
 };
 
 const relationKeyOf = (lexicon: Lexicon, value: FoundValue): string | undefined =>
@@ -413,4 +465,23 @@ export const withoutTitles = (
       return { ...rest, from: phrase.from - shift, to: phrase.to - shift };
     }),
   };
+};
+
+/**
+ * A phrase found in several columns, one of them a property (not the name) of a relation the
+ * question names: that one ("clients in manchester or liverpool": the clients' city, not the
+ * candidates' or the vacancies' location). `named` are the relations the question names.
+ */
+export const ofNamedRelation = (
+  lexicon: Lexicon,
+  phrase: PhraseValues,
+  named: ReadonlySet<string>,
+): PhraseValues => {
+  if (columnsOf(phrase.values).length < 2) return phrase;
+  const kept = phrase.values.filter((value) => {
+    const key = relationKeyOf(lexicon, value);
+    const relation = key && named.has(key) ? lexicon.relations.get(key) : undefined;
+    return relation !== undefined && !relation.labels.includes(value.column);
+  });
+  return columnsOf(kept).length === 1 ? { ...phrase, values: kept } : phrase;
 };
