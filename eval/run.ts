@@ -410,7 +410,7 @@ try {
     '',
     '### First runs of the held-out sets (builtin engine)',
     '',
-    "The figure of a set's first run, before any of its misses was read (staffing, energy, charity and brewery through eval/direct.ts, the same engine in-process); later runs of a set that has been tuned on are not evidence of generalisation.",
+    "The figure of a set's first run, before any of its misses was read (staffing, energy, charity, brewery, lawfirm, carhire and restaurants through eval/direct.ts, the same engine in-process); later runs of a set that has been tuned on are not evidence of generalisation.",
     '',
     '| Set | First run | Commit | Coverage | Precision | Declined | Right reading among the options |',
     '|---|---|---|---|---|---|---|',
@@ -425,6 +425,9 @@ try {
     '| energy | 2026-11-28 | 5afdd69 | 26.8 % (22/82) | 74.5 % | 100.0 % (16/16) | 8.5 % (4/47) |',
     '| charity | 2026-11-28 | 5afdd69 | 15.9 % (13/82) | 72.5 % | 100.0 % (16/16) | 10.3 % (6/58) |',
     '| brewery | 2026-11-28 | 5afdd69 | 19.3 % (16/83) | 84.2 % | 100.0 % (16/16) | 8.2 % (5/61) |',
+    '| lawfirm | 2026-11-28 | 627c527 | 19.5 % (16/82) | 77.5 % | 100.0 % (15/15) | 17.5 % (10/57) |',
+    '| carhire | 2026-11-28 | 627c527 | 9.8 % (8/82) | 69.7 % | 100.0 % (15/15) | 7.8 % (5/64) |',
+    '| restaurants | 2026-11-28 | 627c527 | 16.5 % (14/85) | 73.2 % | 100.0 % (16/16) | 5.0 % (3/60) |',
     '',
   );
   lines.push(

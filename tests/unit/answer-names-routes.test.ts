@@ -6,12 +6,9 @@
 // (check.ts `routedByWords`), else the one that only follows keys up (joins.ts). Each mechanism on
 // two schemas of different domains.
 import { describe, expect, it } from 'vitest';
-import { builtinEngine } from '#lib/answer/builtin/index.ts';
 import { nameRuns, phraseValues } from '#lib/answer/builtin/values.ts';
-import type { FoundValue, Proposal } from '#lib/answer/engine.ts';
-import { foldValue } from '#lib/answer/values.ts';
-import type { Catalog } from '#lib/core/catalog.ts';
-import { askOn, FIXTURE_NOW, sqlOf } from '../fixtures/catalogs/ask.ts';
+import type { FoundValue } from '#lib/answer/engine.ts';
+import { askFinding, askOn, sqlOf } from '../fixtures/catalogs/ask.ts';
 import { catalogOf, col } from '../fixtures/catalogs/define.ts';
 
 /** A recruitment agency: candidates apply to vacancies and are placed in them; clients are invoiced. */
@@ -147,29 +144,6 @@ const college = catalogOf([
 const askStaffing = askOn(staffing, 'firm_id');
 const askCollege = askOn(college, 'institution_id');
 
-/** The engine with a lookup that finds `values` by equality or as a prefix, as the probe does. */
-const askFinding =
-  (catalog: Catalog, tenantColumn: string, values: Omit<FoundValue, 'phrase' | 'exact'>[]) =>
-  (question: string): Promise<Proposal> =>
-    builtinEngine.propose({
-      question,
-      catalog,
-      dialect: 'postgres',
-      history: [],
-      now: FIXTURE_NOW,
-      tenantColumn,
-      findValues: async (probe) =>
-        probe.phrases.flatMap((phrase) =>
-          values.flatMap((value) => {
-            const text = foldValue(value.value);
-            const folded = foldValue(phrase);
-            return text === folded || text.startsWith(`${folded} `)
-              ? [{ ...value, phrase: folded, exact: text === folded }]
-              : [];
-          }),
-        ),
-    });
-
 const found = (relation: string, column: string, value: string, phrase: string): FoundValue => ({
   schema: 'public',
   relation,
@@ -218,7 +192,7 @@ describe('a looked-up name takes in the words the question goes on to spell of i
   });
 
   it('answers with the spelled value through the lookup', async () => {
-    const ask = askFinding(staffing, 'firm_id', [
+    const { ask } = askFinding(staffing, 'firm_id', [
       { schema: 'public', relation: 'clients', column: 'client_nm', value: 'Northwind Construction' },
       { schema: 'public', relation: 'clients', column: 'client_nm', value: 'Northwind Logistics' },
     ]);

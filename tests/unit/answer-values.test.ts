@@ -4,46 +4,18 @@
 // mechanism on two schemas of different domains (a lettings agency, a library). The probe against
 // real databases and other tenants: tests/integration/answer-value-lookup.test.ts.
 import { describe, expect, it } from 'vitest';
-import { builtinEngine } from '#lib/answer/builtin/index.ts';
 import { nameRuns } from '#lib/answer/builtin/values.ts';
-import type { EngineInput, FoundValue, Proposal, ValueProbe } from '#lib/answer/engine.ts';
-import { foldValue, foundValues, probeQuery } from '#lib/answer/values.ts';
-import type { Catalog } from '#lib/core/catalog.ts';
+import type { ValueProbe } from '#lib/answer/engine.ts';
+import { foundValues, probeQuery } from '#lib/answer/values.ts';
 import { effectivePolicy } from '#lib/core/row-policy.ts';
 import { guardMysql } from '#lib/dialects/mysql/sql-guard.ts';
 import { guardPostgres } from '#lib/dialects/postgres/sql-guard.ts';
 import { MAX_SQL_LENGTH } from '#lib/sql/types.ts';
-import { askOn, FIXTURE_NOW, sqlOf } from '../fixtures/catalogs/ask.ts';
+import { askFinding, askOn, sqlOf } from '../fixtures/catalogs/ask.ts';
 import { catalogOf, col } from '../fixtures/catalogs/define.ts';
 import { lettingsCatalog as lettings, libraryCatalog as library } from '../fixtures/catalogs/unseen.ts';
 
-/** The engine with a lookup that finds `values` (as the orchestrator would), counting its calls. */
-const askWith = (catalog: Catalog, tenantColumn: string, values: Omit<FoundValue, 'phrase' | 'exact'>[]) => {
-  const probes: ValueProbe[] = [];
-  const ask = (question: string, extra: Partial<EngineInput> = {}): Promise<Proposal> =>
-    builtinEngine.propose({
-      question,
-      catalog,
-      dialect: 'postgres',
-      history: [],
-      now: FIXTURE_NOW,
-      tenantColumn,
-      findValues: async (probe) => {
-        probes.push(probe);
-        return probe.phrases.flatMap((phrase) =>
-          values.flatMap((value) => {
-            const text = foldValue(value.value);
-            const folded = foldValue(phrase);
-            return text === folded || text.startsWith(`${folded} `)
-              ? [{ ...value, phrase: folded, exact: text === folded }]
-              : [];
-          }),
-        );
-      },
-      ...extra,
-    });
-  return { ask, probes };
-};
+const askWith = askFinding;
 
 const lettingsValues = askWith(lettings, 'agency_id', [
   { schema: 'public', relation: 'tenants', column: 'last_name', value: 'Whitcombe' },

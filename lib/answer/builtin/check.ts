@@ -149,10 +149,7 @@ export const routedByWords = (
       .map((step) => step.to)
       .filter((table) => {
         const relation = lexicon.relations.get(table);
-        return (
-          relation !== undefined &&
-          relation.other.split(' ').some((part) => words.some((word) => sameStem(word, part)))
-        );
+        return relation?.other.split(' ').some((part) => words.some((word) => sameStem(word, part)));
       });
   const routes = planned.paths.map(named);
   const chosen = routes.filter((tables) => tables.length > 0);
