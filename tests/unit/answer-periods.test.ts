@@ -67,6 +67,25 @@ describe('periodAt', () => {
     ['from January to March 2025', '2025-01-01', '2025-04-01', 'between January 2025 and March 2025'],
     ['on 2025-03-04', '2025-03-04', '2025-03-05', 'on 2025-03-04'],
     ['year to date', '2026-01-01', '2026-03-16', 'year to date'],
+    // The first or last day of a span, and what starts or ends there.
+    ['since the start of 2024', '2024-01-01', undefined, 'since the start of 2024'],
+    ['since the end of March 2025', '2025-03-31', undefined, 'since the end of March 2025'],
+    ['by the end of next week', undefined, '2026-03-23', 'by the end of next week'],
+    // Seasons: three months, in a named year or the last one begun; the months said after it taken in.
+    ['in summer 2025', '2025-06-01', '2025-09-01', 'in summer 2025'],
+    ['over summer 2024, june to august', '2024-06-01', '2024-09-01', 'in summer 2024'],
+    ['in winter 2024', '2024-12-01', '2025-03-01', 'in winter 2024'],
+    ['last summer', '2024-06-01', '2024-09-01', 'in summer 2024'],
+    // A week of a month, an ordinal day, a holiday.
+    ['in the first week of December 2025', '2025-12-01', '2025-12-08', 'in the first week of December 2025'],
+    ['the last week of February 2026', '2026-02-22', '2026-03-01', 'in the last week of February 2026'],
+    ['since the 21st of this month', '2026-03-21', undefined, 'since 2026-03-21'],
+    ['on the 3rd', '2026-03-03', '2026-03-04', 'on 2026-03-03'],
+    ['on christmas eve 2025', '2025-12-24', '2025-12-25', 'christmas eve 2025'],
+    // From today on, and a month "coming up" as its next one.
+    ['coming up', '2026-03-15', undefined, 'from today on'],
+    ['upcoming', '2026-03-15', undefined, 'from today on'],
+    ['coming up in February', '2027-02-01', '2027-03-01', 'in February 2027'],
   ];
 
   it.each(cases)('%s', (text, from, to, label) => {
@@ -74,6 +93,12 @@ describe('periodAt', () => {
     // A month or quarter said without its year is marked so (a follow-up takes the year before).
     const yearless = text === 'in May' ? { yearless: true } : {};
     expect(found).toEqual({ ...(from ? { from } : {}), ...(to ? { to } : {}), label, ...yearless });
+  });
+
+  it('reads no season, edge or ordinal in words that only look like one', () => {
+    expect(period('the end of the queue')).toBeUndefined();
+    expect(period('upcoming 5')).toBeUndefined();
+    expect(period('the 45th')).toBeUndefined();
   });
 
   it('is not fooled by words that only look like periods', () => {

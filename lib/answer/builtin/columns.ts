@@ -113,12 +113,25 @@ const BIRTH_RANK = 5;
  * others, then later steps (due, returned, paid…), then bookkeeping (updated, deleted); non-null
  * before nullable within a rank.
  */
+/** Whether `short` is an abbreviation of `word`: three or more of its letters, in order, the first first. */
+const abbreviates = (short: string, word: string): boolean => {
+  if (short.length < 3 || short.length > word.length - 2 || short[0] !== word[0]) return false;
+  let at = 0;
+  for (const letter of short) {
+    at = word.indexOf(letter, at);
+    if (at < 0) return false;
+    at += 1;
+  }
+  return true;
+};
+
 const dateRank = (column: ColumnInfo, relationWords: readonly string[]): number => {
   const head = relationWords[relationWords.length - 1] ?? '';
   const stem = head.length > 4 ? head.slice(0, Math.max(4, head.length - 2)) : head;
   const words = column.words.filter((word) => !trailingTimeWords.has(word));
   if (words.some((word) => /^(birth|born|dob|birthday)$/.test(word))) return BIRTH_RANK;
-  if (words.some((word) => word.startsWith(stem))) return 0;
+  // (Or an abbreviation of it: its letters in order, the first first: "resv" of reservations.)
+  if (words.some((word) => word.startsWith(stem) || abbreviates(word, head))) return 0;
   if (
     words.length === 0 ||
     words.some((word) => /^(created?|creation|inserted|added|registered)$/.test(word))

@@ -102,6 +102,92 @@ const RELATIVE_DAYS: readonly (readonly [string, number])[] = [
 ];
 const WEEKDAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'];
 
+/** Phrase knowledge: seasons (northern hemisphere, meteorological), by the month they start and their length. */
+const SEASONS: Record<string, { month: number; months: number }> = {
+  spring: { month: 2, months: 3 },
+  summer: { month: 5, months: 3 },
+  autumn: { month: 8, months: 3 },
+  fall: { month: 8, months: 3 },
+  winter: { month: 11, months: 3 },
+};
+
+/** Phrase knowledge: days of the year named by a holiday of fixed date (month 0-based, day), longest first. */
+const HOLIDAYS: readonly (readonly [string, number, number])[] = [
+  ["new year's eve", 11, 31],
+  ['new years eve', 11, 31],
+  ["new year's day", 0, 1],
+  ['new years day', 0, 1],
+  ['christmas eve', 11, 24],
+  ['christmas day', 11, 25],
+  ['boxing day', 11, 26],
+  ["valentine's day", 1, 14],
+  ['valentines day', 1, 14],
+  ['halloween', 9, 31],
+  ['christmas', 11, 25],
+];
+
+/** Where a span's part is: its first day, or its last. */
+const EDGES: Record<string, 'first' | 'last'> = { start: 'first', beginning: 'first', end: 'last' };
+
+/** The words of `phrase` at `start` (a possessive's "'s" is its own token), and where they end. */
+const phraseEnd = (tokens: readonly Token[], start: number, phrase: string): number | undefined => {
+  let at = start;
+  for (const part of phrase.split(' ')) {
+    const possessive = /^(.+)'s$/.exec(part);
+    if (possessive) {
+      if (wordAt(tokens, at) !== possessive[1]) return undefined;
+      at += 1;
+      if (wordAt(tokens, at) === 's') at += 1;
+      else if (tokens[at]?.kind === 'symbol' && wordAt(tokens, at + 1) === 's') at += 2;
+      continue;
+    }
+    if (wordAt(tokens, at) !== part) return undefined;
+    at += 1;
+  }
+  return at;
+};
+
+/** A day of the month said as an ordinal ("21st", "the 3rd"): the day and where it ends. */
+const ordinalDayAt = (tokens: readonly Token[], index: number): { day: number; end: number } | undefined => {
+  const token = tokens[index];
+  const word = wordAt(tokens, index);
+  const joined = word === undefined ? undefined : /^([1-9]|[12]\d|3[01])(st|nd|rd|th)$/.exec(word);
+  if (joined) return { day: Number(joined[1]), end: index + 1 };
+  if (token?.kind !== 'number' || token.money || token.percent || !/^\d{1,2}$/.test(token.raw))
+    return undefined;
+  if (token.value < 1 || token.value > 31 || !/^(st|nd|rd|th)$/.test(wordAt(tokens, index + 1) ?? ''))
+    return undefined;
+  return { day: token.value, end: index + 2 };
+};
+
+/**
+ * "21st", "the 3rd of March 2025", "the 21st of this month" at `index`: a day of a month (this
+ * one when none is said).
+ */
+const ordinalDaySpan = (
+  tokens: readonly Token[],
+  index: number,
+  now: Date,
+): { span: Span; end: number } | undefined => {
+  const ordinalDay = ordinalDayAt(tokens, index);
+  if (!ordinalDay) return undefined;
+  let end = ordinalDay.end;
+  if (wordAt(tokens, end) === 'of') end += 1;
+  const month = spanAt(tokens, end, now, true);
+  // Only a month says which month ("this month", "March 2025"), not any span after it.
+  const named =
+    month !== undefined &&
+    month.span.from.getUTCDate() === 1 &&
+    addUnits(month.span.from, 'month', 1).getTime() === month.span.to.getTime();
+  const base = named ? month.span.from : startOf(startOfDay(now), 'month');
+  const from = addDays(base, ordinalDay.day - 1);
+  if (from.getUTCMonth() !== base.getUTCMonth()) return undefined;
+  return {
+    span: { from, to: addDays(from, 1), label: isoDate(from), absolute: true },
+    end: named ? month.end : ordinalDay.end,
+  };
+};
+
 /** One date expression at `index`: a day, a calendar unit, a rolling span. */
 const spanAt = (
   tokens: readonly Token[],
@@ -135,13 +221,14 @@ const spanAt = (
     return { span: { from, to, label, absolute: false }, end: index + 3 };
   }
   let word = wordAt(tokens, index);
-  if (word === undefined) return undefined;
   let start = index;
   if (word === 'the') {
     start += 1;
     word = wordAt(tokens, start);
-    if (word === undefined) return undefined;
   }
+  const ordinalDay = ordinalDaySpan(tokens, start, now);
+  if (ordinalDay) return ordinalDay;
+  if (word === undefined) return undefined;
 
   // Days relative to today, from a table ("the day before yesterday", "tomorrow").
   for (const [phrase, offset] of RELATIVE_DAYS) {
@@ -158,6 +245,78 @@ const spanAt = (
         end: start + words.length,
       };
     }
+  }
+  // "the start of 2024", "the end of March 2026": the first or the last day of a span.
+  const edge = EDGES[word];
+  if (edge !== undefined && wordAt(tokens, start + 1) === 'of') {
+    const inner = spanAt(tokens, start + 2, now, true);
+    if (!inner) return undefined;
+    const from = edge === 'first' ? inner.span.from : addDays(inner.span.to, -1);
+    const label = `the ${word} of ${inner.span.label}`;
+    return { span: { from, to: addDays(from, 1), label, absolute: false }, end: inner.end };
+  }
+  // "the first week of December": days 1–7 of a month (8–14, …; the last week its last 7 days).
+  const weekOrdinal = word === 'last' ? 0 : ordinals[word];
+  if (
+    weekOrdinal !== undefined &&
+    wordAt(tokens, start + 1) === 'week' &&
+    wordAt(tokens, start + 2) === 'of'
+  ) {
+    const inner = spanAt(tokens, start + 3, now, true);
+    if (!inner) return undefined;
+    const from =
+      weekOrdinal === 0 ? addDays(inner.span.to, -7) : addDays(inner.span.from, (weekOrdinal - 1) * 7);
+    if (from >= inner.span.to) return undefined;
+    const to = addDays(from, 7) < inner.span.to ? addDays(from, 7) : inner.span.to;
+    const label = `the ${word} week of ${inner.span.label}`;
+    return { span: { from, to, label, absolute: false }, end: inner.end };
+  }
+  // "summer 2024", "last winter", "over the summer": three months of a season, in a named year or
+  // the last one begun ("winter 2024" runs from December 2024).
+  const seasonWord = word === 'last' || word === 'this' ? wordAt(tokens, start + 1) : word;
+  const season = seasonWord === undefined ? undefined : SEASONS[seasonWord];
+  if (season !== undefined) {
+    let end = word === seasonWord ? start + 1 : start + 2;
+    if (wordAt(tokens, end) === 'of') end += 1;
+    let seasonYear = yearAt(tokens, end);
+    if (seasonYear !== undefined) end += 1;
+    else {
+      if (wordAt(tokens, end - 1) === 'of') end -= 1;
+      const begun = today >= new Date(Date.UTC(today.getUTCFullYear(), season.month, 1));
+      seasonYear = today.getUTCFullYear() - (begun ? 0 : 1) - (word === 'last' ? 1 : 0);
+    }
+    const from = new Date(Date.UTC(seasonYear, season.month, 1));
+    // ", june to august": the months the season was just said to be, taken in.
+    const comma = tokens[end]?.kind === 'symbol' || tokens[end]?.kind === 'break' ? end + 1 : end;
+    const first = monthIndex(wordAt(tokens, comma) ?? '');
+    const joiner = wordAt(tokens, comma + 1);
+    const last = monthIndex(wordAt(tokens, comma + 2) ?? '');
+    if (
+      first === season.month &&
+      last === (season.month + season.months - 1) % 12 &&
+      (joiner === 'to' || joiner === 'through' || joiner === 'till' || joiner === 'until')
+    )
+      end = comma + 3;
+    return {
+      span: {
+        from,
+        to: addUnits(from, 'month', season.months),
+        label: `${seasonWord} ${seasonYear}`,
+        absolute: true,
+      },
+      end,
+    };
+  }
+  // "Christmas Eve", "Christmas Eve 2025": a holiday's day, this year's when no year is said.
+  for (const [phrase, month, day] of HOLIDAYS) {
+    const after = phraseEnd(tokens, start, phrase);
+    if (after === undefined) continue;
+    const holidayYear = yearAt(tokens, after);
+    const from = new Date(Date.UTC(holidayYear ?? today.getUTCFullYear(), month, day));
+    return {
+      span: { from, to: addDays(from, 1), label: `${phrase} ${from.getUTCFullYear()}`, absolute: false },
+      end: holidayYear === undefined ? after : after + 1,
+    };
   }
   // "next Monday", "last Friday", "this Tuesday": that day of the week.
   const weekday = WEEKDAYS.indexOf(wordAt(tokens, start + 1) ?? '');
@@ -376,6 +535,31 @@ export const periodAt = (tokens: readonly Token[], index: number, now: Date): Pe
     if (word === 'after') return { period: range(to, undefined, `after ${label}`), end: span.end };
     if (word === 'before') return { period: range(undefined, from, `before ${label}`), end: span.end };
     return { period: range(undefined, to, `until ${label}`), end: span.end };
+  }
+  // "by the end of Monday": until then.
+  if (word === 'by' && wordAt(tokens, next) === 'the' && EDGES[wordAt(tokens, next + 1) ?? ''] === 'last') {
+    const span = spanAt(tokens, next, now, true);
+    if (span) return { period: range(undefined, span.span.to, `by ${span.span.label}`), end: span.end };
+  }
+  // "upcoming", "coming up", "still to come": from today on (a unit after it is "the next …").
+  if (
+    (word === 'upcoming' && !units[wordAt(tokens, next) ?? ''] && countAt(tokens, next) === undefined) ||
+    (word === 'coming' && wordAt(tokens, next) === 'up')
+  ) {
+    const after = word === 'coming' ? next + 1 : next;
+    // "coming up in December": that month's next one.
+    const introducedAfter = inWords.has(wordAt(tokens, after) ?? '') ? after + 1 : after;
+    const month = spanAt(tokens, introducedAfter, now, true);
+    if (month?.span.yearless !== undefined && !month.span.label.startsWith('Q')) {
+      const today = startOfDay(now);
+      const year = today.getUTCFullYear() + (month.span.yearless < today.getUTCMonth() ? 1 : 0);
+      const from = new Date(Date.UTC(year, month.span.yearless, 1));
+      return {
+        period: range(from, addUnits(from, 'month', 1), `in ${monthLabel(year, month.span.yearless)}`),
+        end: month.end,
+      };
+    }
+    return { period: range(startOfDay(now), undefined, 'from today on'), end: after };
   }
   if (word === 'prior' && wordAt(tokens, next) === 'to') {
     const span = spanAt(tokens, next + 1, now);

@@ -173,6 +173,12 @@ export const scan = (lexicon: Lexicon, given: readonly Token[], now: Date): Ment
       continue;
     }
     const period = periodAt(tokens, index, now);
+    // "for spring 2025" where a column holds 'Spring 2025' (a term): the value, not the season.
+    const named = period ? longestSchemaAt(lexicon, tokens, index + 1, 2) : undefined;
+    if (period && named?.end === period.end && named.entries.some((entry) => entry.kind === 'value')) {
+      index += 1;
+      continue;
+    }
     if (period) {
       push({ kind: 'period', period: period.period, at: index, end: period.end });
       continue;

@@ -175,10 +175,10 @@ export const withIsoDates = (text: string): string => {
 export const tokenize = (question: string): Token[] => {
   const tokens: Token[] = [];
   // Hyphens join words ("best-selling", "30-day") and separate ranges ("10-20"): treat as spaces.
-  const text = withIsoDates(question.normalize('NFC')).replace(
-    /(?<=\p{L})[-–—](?=[\p{L}\p{N}])|(?<=\p{N})[-–—](?=\p{L})/gu,
-    ' ',
-  );
+  // An ordinal day not before a month ("since the 21st") as its number and suffix ("21 st").
+  const text = withIsoDates(question.normalize('NFC'))
+    .replace(/(?<=\p{L})[-–—](?=[\p{L}\p{N}])|(?<=\p{N})[-–—](?=\p{L})/gu, ' ')
+    .replace(/(?<![\p{L}\p{N}.,])(\d{1,2})(st|nd|rd|th)(?![\p{L}\p{N}])/giu, '$1 $2');
   for (const match of text.matchAll(pattern)) {
     const quoted = match[1] ?? match[2] ?? match[3] ?? match[4];
     if (quoted !== undefined) {
