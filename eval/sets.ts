@@ -24,8 +24,11 @@
 //   retailers, charity fundraising, craft breweries), written the same way after those were
 //   opened; their first run was their held-out figure, and they are used for tuning since.
 // - lawfirm, carhire, restaurants: three more of that kind (law practices, car-hire operators,
-//   restaurant groups), written the same way after those were opened; held out: their first run
-//   is their held-out figure.
+//   restaurant groups), written the same way after those were opened; their first run was their
+//   held-out figure, and they are used for tuning since.
+// - telecom, museums, sportsclubs: three more of that kind (mobile operators, museums and
+//   galleries, amateur sports clubs), written the same way after those were opened; held out:
+//   their first run is their held-out figure.
 // - defog-tuning, defog-heldout: the external Defog sql-eval set (../shared/eval/defog, not part
 //   of this repository), split once by database name in eval/defog/split.json before any of its
 //   questions was read; the held-out part was not opened or run while the engine was tuned. The
@@ -84,6 +87,9 @@ export const SET_NAMES = [
   'lawfirm',
   'carhire',
   'restaurants',
+  'telecom',
+  'museums',
+  'sportsclubs',
   'defog-tuning',
   'defog-heldout',
 ] as const;
@@ -332,9 +338,12 @@ export const SETS: readonly EvalSet[] = [
   unseenSet('energy', 'Energy retailers', 'retailer_id', 'retailers', false),
   unseenSet('charity', 'Charity fundraising', 'charity_id', 'charities', false),
   unseenSet('brewery', 'Craft breweries', 'brewery_id', 'breweries', false),
-  unseenSet('lawfirm', 'Law firms', 'firm_id', 'law_firms'),
-  unseenSet('carhire', 'Car hire operators', 'operator_id', 'operators'),
-  unseenSet('restaurants', 'Restaurant groups', 'group_id', 'restaurant_groups'),
+  unseenSet('lawfirm', 'Law firms', 'firm_id', 'law_firms', false),
+  unseenSet('carhire', 'Car hire operators', 'operator_id', 'operators', false),
+  unseenSet('restaurants', 'Restaurant groups', 'group_id', 'restaurant_groups', false),
+  unseenSet('telecom', 'Mobile operators', 'mvno_id', 'mvnos'),
+  unseenSet('museums', 'Museums and galleries', 'museum_id', 'museums'),
+  unseenSet('sportsclubs', 'Amateur sports clubs', 'club_id', 'clubs'),
   defogSet('defog-tuning', split.tuning, false),
   defogSet('defog-heldout', split.heldout, true),
 ];

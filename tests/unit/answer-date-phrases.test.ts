@@ -109,3 +109,64 @@ describe('a date named by an abbreviation of its relation dates its rows', () =>
     expect(sqlOf(ask(question))).toContain(`${column} >= '2026-03-01'`);
   });
 });
+
+/** A hire company and a clinic: rows with several dates, none of them the rows' own. */
+const hires = catalogOf([
+  {
+    name: 'rentals',
+    columns: [
+      col('id', 'integer', 'integer'),
+      col('operator_id', 'integer', 'integer'),
+      col('booked_ts', 'timestamp', 'timestamptz'),
+      col('pickup_ts', 'timestamp', 'timestamptz'),
+      col('return_due_ts', 'timestamp', 'timestamptz'),
+      col('daily_rate_amt', 'decimal', 'numeric(10,2)'),
+      col('fuel_chg_amt', 'decimal', 'numeric(10,2)'),
+      col('total_amt', 'decimal', 'numeric(10,2)'),
+    ],
+  },
+]);
+const clinic = catalogOf([
+  {
+    name: 'referrals',
+    columns: [
+      col('id', 'integer', 'integer'),
+      col('clinic_id', 'integer', 'integer'),
+      col('received_on', 'date', 'date'),
+      col('triaged_on', 'date', 'date'),
+      col('discharged_on', 'date', 'date', { nullable: true }),
+      col('travel_cost_amt', 'decimal', 'numeric(10,2)'),
+    ],
+  },
+]);
+const askHires = askOn(hires, 'operator_id');
+const askClinic = askOn(clinic, 'clinic_id');
+
+describe('the one date the question’s words name', () => {
+  it.each([
+    [askHires, 'monthly count of pickups in 2026', 'r.pickup_ts'],
+    [askHires, 'how many rentals are due back next week', 'r.return_due_ts'],
+    [askClinic, 'how many referrals were triaged in march 2026', 'r.triaged_on'],
+    [askClinic, 'referrals discharged last month', 'r.discharged_on'],
+  ] as const)('%#: %s', (ask, question, column) => {
+    expect(sqlOf(ask(question))).toContain(`${column} >=`);
+  });
+
+  it.each([
+    [askHires, 'how many rentals in march 2026'],
+    [askClinic, 'how many referrals in march 2026'],
+  ] as const)('and asks when no word names one: %#', (ask, question) => {
+    const proposal = ask(question);
+    expect(proposal.kind === 'clarification' && proposal.message).toMatch(/^Which date of/);
+  });
+});
+
+describe('a named amount is said without “amount”', () => {
+  it.each([
+    [askHires, 'average daily rate on rentals booked in 2025', 'AVG(r.daily_rate_amt)'],
+    [askHires, 'total fuel chg for 2025 pickups', 'SUM(r.fuel_chg_amt)'],
+    [askClinic, 'total travel cost of referrals received in 2025', 'SUM(r.travel_cost_amt)'],
+  ] as const)('%#: %s', (ask, question, measure) => {
+    expect(sqlOf(ask(question))).toContain(measure);
+  });
+});

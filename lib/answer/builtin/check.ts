@@ -7,7 +7,7 @@ import { type Intent, relationsOf } from './intent.ts';
 import { type JoinStep, pathBetween, planJoins } from './joins.ts';
 import { tableName } from './lexicon.ts';
 import type { Clarification, Interpretation, Lexicon } from './types.ts';
-import { capitalize, joinAnd, singular } from './words.ts';
+import { capitalize, joinAnd, sameStem } from './words.ts';
 
 /** Checks an intent against the catalog: joins exist and are unambiguous, sums do not double count. */
 export const checkIntent = (lexicon: Lexicon, intent: Intent): Interpretation => {
@@ -115,19 +115,6 @@ export const checkVerbs = (
       );
     }
   }
-};
-
-/** Letters two words must begin alike with to be one word's forms ("placed", "placements"). */
-const SHARED_STEM = 5;
-
-/** Whether `word` and `name` are forms of one word: "placed" and "placement", "applied" and "application". */
-const sameStem = (word: string, name: string): boolean => {
-  const left = singular(word);
-  const right = singular(name);
-  if (left === right) return true;
-  let shared = 0;
-  while (shared < left.length && shared < right.length && left[shared] === right[shared]) shared += 1;
-  return shared >= SHARED_STEM || (shared >= 4 && shared >= Math.min(left.length, right.length) - 1);
 };
 
 /**

@@ -264,6 +264,9 @@ export const columnAliases = (
   if (words.some((word) => /^(birth|dob)$/.test(word))) aliases.push(['born']);
   // weight_kg → "weight", duration_mins → "duration", price_usd → "price": the unit is not said.
   if (words.length > 1 && unitWords.has(last)) aliases.push(words.slice(0, -1));
+  // daily_rate_amt → "daily rate", fuel_chg_amt → "fuel chg": "amount" is not said of a named
+  // amount (two words or more before it; one word, "paid" of paid_amt, may be a state).
+  if (words.length > 2 && /^(amt|amount)$/.test(last)) aliases.push(words.slice(0, -1));
   // citation_num, num_citations, review_count, number_of_pages: "number of citations", "citations".
   // (Not when a relation is named like the counted thing: "the number of reviews" counts reviews.)
   const counted = countedWords(words);

@@ -140,6 +140,14 @@ export const dimensionWords = {
   length: new Set(['length', 'duration']),
 } as const;
 /** Words of a column that rates rows ("highest-rated"). */
+/** Phrase knowledge: words of dates and periods, which name no one date column ("this month", "due date"). */
+export const CALENDAR_WORDS = new Set(
+  `date dt time ts timestamp datetime day days week weeks month months year years quarter quarters
+  today yesterday tomorrow last next this current past previous when`
+    .split(/\s+/)
+    .filter(Boolean),
+);
+
 export const ratingWords = new Set(['rating', 'ratings', 'score', 'stars', 'rank']);
 
 // ---- measures ------------------------------------------------------------------------------------

@@ -4,6 +4,7 @@
 // on every list with the key as tie-breaker, and a LIMIT on lists and rankings.
 import type { DialectName } from '#lib/core/catalog.ts';
 import { dialectNamed } from '#lib/dialects/index.ts';
+import { worthColumn } from './columns.ts';
 import {
   filterSql as glossaryFilterSql,
   metricSql as glossaryMetricSql,
@@ -220,9 +221,23 @@ const noRelatedSql = (query: Query, subject: string, ref: ColumnRef): string => 
   return `NOT EXISTS (SELECT 1 FROM ${from.join(' ')} WHERE ${where})`;
 };
 
+/** Words of columns a wide list leaves out first: bookkeeping and free text. */
+const LIST_LAST_WORDS =
+  /^(created|updated|modified|deleted|inserted|notes?|comments?|remarks|email|phone|hash|token|url|psp|vin)$/;
+
+/** How much a column says of its row in a list, least first: what a wide list keeps. */
+const listRank = (subject: RelationInfo, column: ColumnInfo): number => {
+  if (column === worthColumn(subject) || (column.money && column.words.includes('total'))) return 0;
+  if (column.words.some((word) => LIST_LAST_WORDS.test(word))) return 3;
+  if (column.money || column.kind === 'text' || column === subject.primaryDate) return 1;
+  return 2;
+};
+
 /**
  * The columns a list shows: key and label columns first, then those the question filters or sorts
- * on ("loads picked up on 14 Feb" shows pickup_at), then others, at most 12.
+ * on ("loads picked up on 14 Feb" shows pickup_at), then, at most 12 in all, what says most of a
+ * row: its total or amount, then its other amounts, texts and date, then the others, then
+ * bookkeeping and free text; in the relation's own order.
  */
 const listColumns = (subject: RelationInfo, named: readonly string[] = []): ColumnInfo[] => {
   const first = new Set([
@@ -230,9 +245,11 @@ const listColumns = (subject: RelationInfo, named: readonly string[] = []): Colu
     ...subject.labels,
     ...named.filter((name) => subject.byName.has(name)),
   ]);
-  const rest = subject.columns.filter(
-    (column) => !first.has(column.name) && column.kind !== 'json' && column.kind !== 'other',
-  );
+  const rest = subject.columns
+    .filter((column) => !first.has(column.name) && column.kind !== 'json' && column.kind !== 'other')
+    .map((column, index) => ({ column, index, rank: listRank(subject, column) }))
+    .sort((left, right) => left.rank - right.rank || left.index - right.index)
+    .map(({ column }) => column);
   const chosen = new Set([
     ...first,
     ...rest.slice(0, Math.max(0, 12 - first.size)).map((column) => column.name),

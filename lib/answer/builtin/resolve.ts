@@ -8,10 +8,10 @@ import type { ColumnRef, Measure } from './intent.ts';
 import { sameRef } from './intent.ts';
 import { pathBetween } from './joins.ts';
 import { columnOf, tableName } from './lexicon.ts';
-import { dimensionWords, ratingWords, rowSizeWords } from './phrases.ts';
+import { CALENDAR_WORDS, dimensionWords, ratingWords, rowSizeWords } from './phrases.ts';
 import { amountSaid } from './said-amount.ts';
 import type { Analysis, ColumnInfo, ItemOf, Lexicon, RelationInfo, ValueMatch } from './types.ts';
-import { capitalize, joinAnd, phraseKey } from './words.ts';
+import { capitalize, joinAnd, phraseKey, sameStem } from './words.ts';
 
 /** Phrase knowledge: words that say how often an amount is due, not what it is the cost of. */
 const RATE_PERIODS = new Set([
@@ -104,6 +104,17 @@ export class Resolver {
     // No date, but a year number (publication.year): periods of whole years use it.
     const year = yearColumn(relation);
     if (relation.dates.length === 0 && year) return { table, column: year.name };
+    // "pickups in 2026", "booked this year", "due back on Monday": the one date the question's
+    // words name.
+    const said = relation.dates.filter((date) =>
+      date.words.some(
+        (part) =>
+          part.length >= 3 &&
+          !CALENDAR_WORDS.has(part) &&
+          this.analysis.words.some((word) => !CALENDAR_WORDS.has(word) && sameStem(word, part)),
+      ),
+    );
+    if (said.length === 1) return { table, column: said[0]!.name };
     if (relation.dates.length > 0) {
       throw new Clarify(
         `Which date of ${relation.other} do you mean: ${joinAnd(

@@ -65,6 +65,22 @@ irregularPlural.news = 'news';
 
 const singularInOs = new Set(['chaos', 'cosmos', 'ethos', 'pathos', 'kudos', 'thermos', 'bathos', 'mythos']);
 
+/** Letters two words must begin alike with to be one word's forms ("placed", "placements"). */
+const SHARED_STEM = 5;
+
+/**
+ * Whether two words are forms of one word: "placed" and "placement", "applied" and "application",
+ * "pickups" and "pickup" (five letters alike, or all but one of the shorter's from the fourth on).
+ */
+export const sameStem = (word: string, name: string): boolean => {
+  const left = singular(word);
+  const right = singular(name);
+  if (left === right) return true;
+  let shared = 0;
+  while (shared < left.length && shared < right.length && left[shared] === right[shared]) shared += 1;
+  return shared >= SHARED_STEM || (shared >= 4 && shared >= Math.min(left.length, right.length) - 1);
+};
+
 /** The singular of an English noun, by a small rule set: the same on schema and question words. */
 export const singular = (word: string): string => {
   const irregular = irregularSingular[word];
