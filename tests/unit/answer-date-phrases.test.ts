@@ -1,7 +1,9 @@
-// Date phrases of answers on two schemas of different domains (periods.ts, scan.ts, columns.ts):
-// the start or end of a span, seasons, a week of a month, an ordinal day, holidays, "coming up";
-// a phrase a column holds as a value ("Spring 2025", a term) stays that value; and a date column
-// whose name abbreviates its relation's ("resv_ts" of reservations) dates its rows.
+// Date phrases and a few words of everyday phrasing on two schemas of different domains
+// (periods.ts, scan.ts, columns.ts, resolve.ts): the start or end of a span, seasons, a week of a
+// month, an ordinal day, holidays, "coming up"; a phrase a column holds as a value ("Spring 2025",
+// a term) stays that value; a date column whose name abbreviates its relation's ("resv_ts" of
+// reservations) dates its rows; the one date the question's words name; a named amount said
+// without "amount"; "same again but …" as a follow-up; "single" as filler.
 import { describe, expect, it } from 'vitest';
 import { askOn, FIXTURE_NOW, sqlOf } from '../fixtures/catalogs/ask.ts';
 import { catalogOf, col } from '../fixtures/catalogs/define.ts';
@@ -168,5 +170,35 @@ describe('a named amount is said without “amount”', () => {
     [askClinic, 'total travel cost of referrals received in 2025', 'SUM(r.travel_cost_amt)'],
   ] as const)('%#: %s', (ask, question, measure) => {
     expect(sqlOf(ask(question))).toContain(measure);
+  });
+});
+
+describe('“same again but …” changes one part of the answer before', () => {
+  /** The second question asked after the first, with the first's answer in the history. */
+  const after = (ask: typeof lettings, first: string, second: string) => {
+    const proposal = ask(first);
+    if (proposal.kind !== 'sql') throw new Error(`expected SQL for “${first}”`);
+    return ask(second, {
+      history: [
+        { question: first, kind: 'sql', engine: 'builtin', sql: proposal.sql, state: proposal.state },
+      ],
+    });
+  };
+  it.each([
+    [lettings, 'how many leases started in 2025', 'same again but for 2024', "l.start_date >= '2024-01-01'"],
+    [library, 'how many loans in 2025', 'same thing for 2024', "l.started_on >= '2024-01-01'"],
+  ] as const)('%#: %s → %s', (ask, first, second, filter) => {
+    const sql = sqlOf(after(ask, first, second));
+    expect(sql).toContain(filter);
+    expect(sql).toMatch(/^SELECT COUNT\(\*\)/);
+  });
+});
+
+describe('“single” says nothing of the rows (“every single”, “biggest single”)', () => {
+  it.each([
+    [lettings, 'list every single lease that ended', "l.status = 'ended'"],
+    [library, 'how many loans are lost, every single one', "l.status = 'lost'"],
+  ] as const)('%#: %s', (ask, question, filter) => {
+    expect(sqlOf(ask(question))).toContain(filter);
   });
 });

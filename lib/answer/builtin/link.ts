@@ -369,7 +369,7 @@ const emptyNouns = new Set(
 const emptyAdjectives = new Set(
   `current overall entire whole individual respective corresponding associated available existing various
   specific particular given certain actual different distinct unique separate full complete listed related
-  own registered recorded known real actual present total general main several`
+  own registered recorded known real actual present total general main several single`
     .split(/\s+/)
     .filter(Boolean),
 );

@@ -311,6 +311,15 @@ export const absencePhrases = ['without any', 'without', 'no longer', 'no', 'nev
  */
 export const negationPhrases = ['out of', ...exclusionPhrases, 'not', 'non', ...absencePhrases];
 export const followupPhrases = [
+  'same again but',
+  'same again for',
+  'same again',
+  'same thing but',
+  'same thing for',
+  'same thing',
+  'the same but',
+  'the same for',
+  'do the same for',
   'what about',
   'how about',
   'and for',

@@ -178,8 +178,17 @@ export const partOfColumn = (lexicon: Lexicon, question: string, word: string): 
           column.words.slice(0, -1).some((part) => singular(part) === base),
       )
       .map((column) => column.display);
-  const named = relations.filter((relation) =>
-    [relation.other, relation.one].some((name) => new RegExp(`\\b${escapeRegExp(name)}\\b`).test(lower)),
+  // Named: by its name or the last word of it ("invoices" of client invoices).
+  const said = new Set(
+    lower
+      .split(/[^\p{L}\p{N}]+/u)
+      .filter(Boolean)
+      .map(singular),
+  );
+  const named = relations.filter(
+    (relation) =>
+      [relation.other, relation.one].some((name) => new RegExp(`\\b${escapeRegExp(name)}\\b`).test(lower)) ||
+      said.has(singular(relation.one.split(' ').at(-1) ?? relation.one)),
   );
   const inNamed = [...new Set(named.flatMap(matching))];
   return inNamed.length > 0 ? inNamed : [...new Set(relations.flatMap(matching))];
