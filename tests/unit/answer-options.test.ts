@@ -138,8 +138,8 @@ describe('a word that links to nothing: rewrites with the nearest schema names, 
   });
 
   it.each([
-    ['haulage', 'total claim amount in 2025', 'SUM(i.claim_amt)', '“claim” as claim amt'],
-    ['college', 'average exam fee amount', 'AVG(e.fee_amt)', '“fee” as fee amt'],
+    ['haulage', 'total claim in 2025', 'SUM(i.claim_amt)', '“claim” as claim amt'],
+    ['college', 'average exam fee', 'AVG(e.fee_amt)', '“fee” as fee amt'],
   ] as const)(
     'a word of one column’s name before its last reads as that column, said in the interpretation (%s): %s',
     (schema, question, measure, reading) => {

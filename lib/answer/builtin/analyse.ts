@@ -422,7 +422,14 @@ const bindNumber = (b: Binding, item: ItemOf<'number'>, index: number): Clarific
   // "order 42", "customer #7": a row by its key.
   const previous = at(index - 1);
   const next = at(index + 1);
-  if (previous?.kind === 'entity' && Number.isInteger(item.value) && !item.money) {
+  // (Right after the relation's word, or one mark or word apart: "order #42", "order no. 42";
+  // not "clients are on 60 day terms".)
+  if (
+    previous?.kind === 'entity' &&
+    item.at - previous.end <= 1 &&
+    Number.isInteger(item.value) &&
+    !item.money
+  ) {
     analysis.keys.push({ tables: previous.tables, value: item.value });
   } else if (
     // "which 3 customers placed the most orders": how many rows the ranking after it keeps.

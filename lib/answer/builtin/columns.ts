@@ -7,7 +7,7 @@ import { rowSizeWords, unitWords } from './phrases.ts';
 import { tokenize } from './tokens.ts';
 import type { ColumnInfo } from './types.ts';
 import { columnUnit } from './units.ts';
-import { phraseKey, singular, splitIdentifier, wordTable } from './words.ts';
+import { abbreviates, phraseKey, singular, splitIdentifier, wordTable } from './words.ts';
 
 // ---- columns -----------------------------------------------------------------------------------
 
@@ -81,7 +81,11 @@ export const labelsOf = (relation: CatalogRelation, one: string, available: Set<
     }
   }
   for (const name of ['email', 'code', 'sku', 'slug']) if (available.has(name)) return [name];
-  return [];
+  // No name: its code and its description, whichever it has (parts.part_desc, matters.matter_no).
+  const text = relation.columns.filter((column) => available.has(column.name) && column.kind === 'text');
+  const code = text.find((column) => /(^|_)(code|cd|no|num|ref)$/i.test(column.name));
+  const described = text.find((column) => /(^|_)(desc|description)$/i.test(column.name));
+  return [code, described].flatMap((column) => (column ? [column.name] : []));
 };
 
 export const trailingTimeWords = new Set([
@@ -113,18 +117,6 @@ const BIRTH_RANK = 5;
  * others, then later steps (due, returned, paid…), then bookkeeping (updated, deleted); non-null
  * before nullable within a rank.
  */
-/** Whether `short` is an abbreviation of `word`: three or more of its letters, in order, the first first. */
-const abbreviates = (short: string, word: string): boolean => {
-  if (short.length < 3 || short.length > word.length - 2 || short[0] !== word[0]) return false;
-  let at = 0;
-  for (const letter of short) {
-    at = word.indexOf(letter, at);
-    if (at < 0) return false;
-    at += 1;
-  }
-  return true;
-};
-
 const dateRank = (column: ColumnInfo, relationWords: readonly string[]): number => {
   const head = relationWords[relationWords.length - 1] ?? '';
   const stem = head.length > 4 ? head.slice(0, Math.max(4, head.length - 2)) : head;

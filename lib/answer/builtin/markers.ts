@@ -3,6 +3,7 @@
 // built from them: a comparison ("more than 5", "between 10 and 20"), a top-N or superlative,
 // a unit of time, a grouping ("per store", "by month") or a sort clause. scan.ts calls them in
 // its order.
+import { trailingTimeWords } from './columns.ts';
 import type { TimeUnit } from './intent.ts';
 import {
   adverbUnits,
@@ -15,10 +16,11 @@ import {
   symbolOps,
   timeUnits,
   unitPhrases,
+  unitWords,
 } from './phrases.ts';
-import type { CompareOp, Lexicon, MentionOf, Token } from './types.ts';
+import type { CompareOp, Entry, Lexicon, MentionOf, Token } from './types.ts';
 import { lexicalDatabase } from './wordnet.ts';
-import { numberWord, phraseKey } from './words.ts';
+import { abbreviates, numberWord, phraseKey, singular } from './words.ts';
 
 const wordAt = (tokens: readonly Token[], index: number): string | undefined => {
   const token = tokens[index];
@@ -321,6 +323,55 @@ export const longestSchemaAt = (
   for (let words = lexicon.maxWords; words >= minWords; words -= 1) {
     const found = schemaAt(lexicon, tokens, index, words);
     if (found) return found;
+  }
+  return undefined;
+};
+
+/**
+ * Words that say a column whose name abbreviates them ("payment method" → pay_method, "payment
+ * terms" → pay_terms_days: a unit or time word after them is not said; "frequency" → freq), each
+ * word the column's own or abbreviated by it, not all its own; one word only by a prefix of four
+ * letters or more.
+ */
+export const abbreviatedColumnAt = (
+  lexicon: Lexicon,
+  tokens: readonly Token[],
+  index: number,
+): MentionOf<'schema'> | undefined => {
+  for (const size of [3, 2, 1]) {
+    const said: string[] = [];
+    for (let offset = 0; offset < size; offset += 1) {
+      const token = tokens[index + offset];
+      if (token?.kind !== 'word') break;
+      said.push(singular(token.text.toLowerCase()));
+    }
+    if (said.length < size) continue;
+    // One word alone: a dictionary word the index does not already know ("frequency", not a
+    // value "distributors" or a typo "scholarhsips").
+    if (size === 1 && (lexicon.phrases.has(phraseKey(said)) || !lexicalDatabase()?.readings(said[0]!).length))
+      continue;
+    const entries: Entry[] = [];
+    for (const relation of lexicon.relations.values()) {
+      for (const column of relation.columns) {
+        if (column.key || column.words.length < size) continue;
+        const unsaid = column.words.slice(size);
+        if (unsaid.some((word) => !trailingTimeWords.has(singular(word)) && !unitWords.has(word))) continue;
+        // (One word alone only as a prefix of four letters or more: "frequency" → freq.)
+        const short = (part: string, word: string): boolean =>
+          size > 1
+            ? abbreviates(part, word)
+            : part.length >= 4 && part.length >= word.length * 0.4 && word.startsWith(part);
+        const own = column.words
+          .slice(0, size)
+          .map((part, at) =>
+            singular(part) === said[at] ? 'own' : short(part, said[at]!) ? 'short' : 'other',
+          );
+        if (own.includes('other') || !own.includes('short')) continue;
+        entries.push({ kind: 'column', table: relation.key, column: column.name, rank: 2 });
+      }
+    }
+    if (entries.length > 0)
+      return { kind: 'schema', text: said.join(' '), entries, at: index, end: index + size };
   }
   return undefined;
 };

@@ -5,7 +5,14 @@
 // is reported as not understood, so that the engine never answers a question it half read.
 
 import { compoundLink, joinedLink, linkWord, misspelledFiller, roleOf } from './link.ts';
-import { comparisonAt, firstPhraseAt, groupAt, longestSchemaAt, rankingAt } from './markers.ts';
+import {
+  abbreviatedColumnAt,
+  comparisonAt,
+  firstPhraseAt,
+  groupAt,
+  longestSchemaAt,
+  rankingAt,
+} from './markers.ts';
 import { periodAt } from './periods.ts';
 import {
   aggregateOf,
@@ -159,7 +166,8 @@ export const scan = (lexicon: Lexicon, given: readonly Token[], now: Date): Ment
       });
       continue;
     }
-    const multiword = longestSchemaAt(lexicon, tokens, index, 2);
+    const multiword =
+      longestSchemaAt(lexicon, tokens, index, 2) ?? abbreviatedColumnAt(lexicon, tokens, index);
     if (multiword) {
       push(multiword);
       continue;

@@ -65,6 +65,21 @@ irregularPlural.news = 'news';
 
 const singularInOs = new Set(['chaos', 'cosmos', 'ethos', 'pathos', 'kudos', 'thermos', 'bathos', 'mythos']);
 
+/**
+ * Whether `short` is an abbreviation of `word`: three or more of its letters, in order, the first
+ * first ("resv" of reservation, "pay" of payment, "freq" of frequency, "qty" of quantity).
+ */
+export const abbreviates = (short: string, word: string): boolean => {
+  if (short.length < 3 || short.length > word.length - 2 || short[0] !== word[0]) return false;
+  let at = 0;
+  for (const letter of short) {
+    at = word.indexOf(letter, at);
+    if (at < 0) return false;
+    at += 1;
+  }
+  return true;
+};
+
 /** Letters two words must begin alike with to be one word's forms ("placed", "placements"). */
 const SHARED_STEM = 5;
 
