@@ -37,6 +37,7 @@ const clinic = catalogOf([
         description: 'Clinician (clinicians.id) who saw the patient.',
       }),
       col('appt_ts', 'timestamp', 'timestamp'),
+      col('reminder_dt', 'date', 'date'),
       col('status', 'text', 'text', { samples: ['booked', 'attended', 'cancelled'] }),
       col('fee_amt', 'decimal', 'numeric(10,2)'),
       ...filler(16),
@@ -134,6 +135,10 @@ describe('row columns in the schema details', () => {
       'appt_ts',
     );
     expect(shortForm(haulage, 'shipments over 500 kg in 2025', 'shipments')).toContain('shipped_dt');
+    // Beside another date the question's words name.
+    expect(shortForm(clinic, 'appointments with a reminder in 2025', 'appointments')).toEqual(
+      expect.arrayContaining(['appt_ts', 'reminder_dt']),
+    );
   });
 
   it('brings the relation of people a question about people needs, by a key its description names', () => {

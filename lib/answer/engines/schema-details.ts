@@ -200,10 +200,8 @@ export const selectRelations = (
     const linked = links.byKey.get(relationKey(relation));
     const about = (linked?.score ?? 0) >= topScore * STRONG;
     const read = new Set(row.labels);
-    const datesNamed = relation.columns.some(
-      (c) => linked?.columns.has(c.name) && /date|time/.test(c.nativeType),
-    );
-    if (period && row.date && linked && !datesNamed) read.add(row.date);
+    // The row's date beside any other the question's words named ("pickups in summer 2025").
+    if (period && row.date && linked) read.add(row.date);
     if (about && row.status) read.add(row.status);
     return read;
   };
