@@ -17,7 +17,10 @@
 //   - capital acronyms of relation names ("POs"), money columns for a question about money;
 //   - the relations and columns the conversation's earlier queries read (follow-ups);
 //   - the relation a linked key column refers to, and the joins between relations (declared,
-//     inferred by the lexicon, or a column named after another relation's primary key).
+//     inferred by the lexicon, or named-keys.ts's: a column named after another relation's
+//     primary key, or whose description names it: "(fee_earners.id)");
+//   - for a question about people ("who", "which lawyer", "Daniel Finch"), the relations of
+//     people next to the relations it is about (row-columns.ts).
 // Ranking and the choice within the prompt's budget are schema-details.ts's.
 // The sampled values are the schema index's, which keeps only values seen under two or more
 // tenants (and scopes) (lib/connectors: IntrospectOptions.policy): nothing one tenant alone has
@@ -28,6 +31,8 @@ import { lexiconFor } from '../builtin/lexicon.ts';
 import { editDistance, linkWord } from '../builtin/link.ts';
 import type { Edge } from '../builtin/types.ts';
 import { phraseKey, singular, splitIdentifier, stopwords } from '../builtin/words.ts';
+import { keysByDescription, keysByName } from './named-keys.ts';
+import { asksPeople, rowColumnsOf } from './row-columns.ts';
 import {
   contentOf,
   type Evidence,
@@ -194,8 +199,11 @@ export const linkSchema = (
       .map((text): [string, number] => [text, 0.5]),
     [question, 1],
   ];
-  for (const [text, weight] of texts)
-    linkText(catalog, text, evidence(weight), lexicon, tenantColumn, glossary);
+  let people = false;
+  for (const [text, weight] of texts) {
+    const unexplained = linkText(catalog, text, evidence(weight), lexicon, tenantColumn, glossary);
+    if (text === question) people = asksPeople(unexplained);
+  }
   // What the conversation's earlier queries (and a failed one) read: a follow-up goes on from
   // them ("and in 2025?", "break that down by depot").
   for (const text of options.context ?? []) {
@@ -219,7 +227,7 @@ export const linkSchema = (
     }
   }
   // Keys on the tenant column join everything and are left out.
-  const edges: Edge[] = [...keysByName(catalog, tenantColumn)];
+  const edges: Edge[] = [...keysByName(catalog, tenantColumn), ...keysByDescription(catalog, tenantColumn)];
   for (const list of lexicon?.edges.values() ?? []) for (const edge of list) edges.push(edge);
   for (const relation of catalog.relations)
     for (const key of relation.foreignKeys)
@@ -233,6 +241,19 @@ export const linkSchema = (
     (edge) => edge.child !== edge.parent && !edge.childColumns.includes(tenantColumn ?? ''),
   );
   linkKeys(byKey, kept, evidence(1));
+  // A question about people ("who", "which lawyer", "Daniel Finch") reads the relation of people
+  // next to the relations it is about: the fee earner of a matter, the staff member of a rental.
+  if (people) {
+    const rows = rowColumnsOf(catalog, tenantColumn, glossary);
+    const best = Math.max(0, ...[...byKey.values()].map((linked) => linked.score));
+    const about = (key: string) => (byKey.get(key)?.score ?? 0) >= best * 0.5;
+    const people = new Set<string>();
+    for (const edge of kept) {
+      if (about(edge.child) && rows.get(edge.parent)?.people) people.add(edge.parent);
+      if (about(edge.parent) && rows.get(edge.child)?.people) people.add(edge.child);
+    }
+    for (const key of people) evidence(1).add(key, PEOPLE_NEIGHBOUR);
+  }
   const joins: [string, string][] = [];
   for (const edge of kept) joins.push([edge.child, edge.parent]);
   return { byKey, joins };
@@ -244,38 +265,6 @@ const MONEY_WORDS = new Set(
   money spend spent spending outlay paid pay payout revenue earned earn earnings charged owed
   dollars euros pounds`.split(/\s+/),
 );
-
-/**
- * Keys the database does not declare, read from a column named after another relation's own
- * key: `assigned_tech_id` (or `tech_id`) refers to the relation whose primary key is `tech_id`.
- */
-const keysByName = (catalog: Catalog, tenantColumn: string | undefined): Edge[] => {
-  const owners = new Map<string, CatalogRelation[]>();
-  for (const relation of catalog.relations) {
-    const [key, ...more] = relation.primaryKey;
-    if (!key || more.length > 0 || key === 'id' || key === tenantColumn || !/_id$/i.test(key)) continue;
-    owners.set(key.toLowerCase(), [...(owners.get(key.toLowerCase()) ?? []), relation]);
-  }
-  const edges: Edge[] = [];
-  for (const relation of catalog.relations) {
-    for (const column of relation.columns) {
-      const name = column.name.toLowerCase();
-      for (const [key, parents] of owners) {
-        if (parents.length !== 1 || !(name === key || name.endsWith(`_${key}`))) continue;
-        const parent = parents[0]!;
-        if (parent === relation) continue;
-        edges.push({
-          child: relationKey(relation),
-          parent: relationKey(parent),
-          childColumns: [column.name],
-          parentColumns: [parent.primaryKey[0]!],
-          inferred: true,
-        });
-      }
-    }
-  }
-  return edges;
-};
 
 /** Evidence for a relation whose columns a measure or a glossary condition the question names reads. */
 const MEASURE = 5;
@@ -294,6 +283,8 @@ const refsIn = (value: unknown, found: { table: string; column: string }[] = [])
 
 /** Evidence for a relation an earlier query of the conversation (or the failed one) reads. */
 const CONTEXT_RELATION = 4;
+/** Evidence for a relation of people next to one a question about people is about. */
+const PEOPLE_NEIGHBOUR = 2;
 /** Evidence for the relation a linked key column refers to ("who is assigned" → technicians). */
 const KEY_PARENT = 2;
 
@@ -321,7 +312,7 @@ const linkText = (
   lexicon: ReturnType<typeof lexiconFor> | undefined,
   tenantColumn: string | undefined,
   glossary: Glossary | undefined,
-): void => {
+): string[] => {
   const words = foldText(text).split(' ').filter(Boolean);
   const covered = new Set<number>();
   /** Relations the text names (the lexicon's names and synonyms of relations). */
@@ -602,4 +593,8 @@ const linkText = (
     if (isFree(index + 1)) free.push(`${word} ${words[index + 1]}`);
   });
   valueGroupLinks(catalog, valueTerms, free, named, evidence, tenantColumn);
+  // The words nothing linked (besides "who" and other question words), for asksPeople.
+  return words.filter(
+    (word, index) => !covered.has(index) && !linked.has(singular(word)) && !sensed.has(singular(word)),
+  );
 };

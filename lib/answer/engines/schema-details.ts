@@ -7,6 +7,7 @@
 import type { Catalog, CatalogRelation } from '#lib/core/catalog.ts';
 import type { Glossary } from '#lib/store/glossary.ts';
 import { linkSchema, relationKey } from './linking.ts';
+import { asksPeriod, rowColumnsOf } from './row-columns.ts';
 import { countTokens } from './tokens.ts';
 
 /** A relation's or column's description in the schema part, cut to this many characters. */
@@ -135,12 +136,13 @@ const LABEL = /(?:^|_)(?:name|title|label|code|email)$/i;
 const prunedColumns = (
   relation: CatalogRelation,
   linked: ReadonlySet<string>,
+  read: ReadonlySet<string>,
   options: SelectOptions,
 ): ReadonlySet<string> | undefined => {
   const shown = relation.columns.filter((c) => c.name !== options.tenantColumn);
   const keys = new Set([...relation.primaryKey, ...relation.foreignKeys.flatMap((k) => k.columns)]);
   const kept = shown
-    .filter((c) => keys.has(c.name) || linked.has(c.name) || LABEL.test(c.name))
+    .filter((c) => keys.has(c.name) || linked.has(c.name) || read.has(c.name) || LABEL.test(c.name))
     .map((c) => c.name);
   return kept.length < shown.length ? new Set(kept) : undefined;
 };
@@ -187,11 +189,27 @@ export const selectRelations = (
   if (relations.length <= maxWhole && total <= options.schemaTokens) return whole;
   // The short form: a wide relation, or one the question named columns of, with those columns,
   // keys and labels.
+  // What a row is read by without being named: its labels, its date when the question names a
+  // period, its state when the question is about it (row-columns.ts).
+  const rows = rowColumnsOf(catalog, options.tenantColumn, options.glossary);
+  const period = asksPeriod(question);
+  const topScore = Math.max(0, ...[...links.byKey.values()].map((linked) => linked.score));
+  const readColumns = (relation: CatalogRelation): ReadonlySet<string> => {
+    const row = rows.get(relationKey(relation));
+    if (!row) return new Set();
+    const linked = links.byKey.get(relationKey(relation));
+    const about = (linked?.score ?? 0) >= topScore * STRONG;
+    const read = new Set(row.labels);
+    // The row's date beside any other the question's words named ("pickups in summer 2025").
+    if (period && row.date && linked) read.add(row.date);
+    if (about && row.status) read.add(row.status);
+    return read;
+  };
   const short = whole.map((selected): SelectedRelation => {
     const linked = links.byKey.get(relationKey(selected.relation))?.columns ?? new Set<string>();
     const shown = selected.relation.columns.filter((c) => c.name !== options.tenantColumn).length;
     if (linked.size === 0 && shown <= options.wideColumns) return selected;
-    const columns = prunedColumns(selected.relation, linked, options);
+    const columns = prunedColumns(selected.relation, linked, readColumns(selected.relation), options);
     return columns ? { ...selected, columns } : selected;
   });
   const shortCost = short.map((selected, index) =>
@@ -240,7 +258,16 @@ export const selectRelations = (
   for (const candidate of candidates) {
     if (candidate.score < STRONG * (candidates[0]?.score ?? 0) || wholes >= maxWhole) break;
     const price = wholeCost[candidate.index] ?? 0;
-    if (tokens + price > options.schemaTokens * STRONG) continue;
+    if (tokens + price > options.schemaTokens * STRONG) {
+      // Too long whole: its short form now, before weaker relations take the budget whole.
+      const shortPrice = shortCost[candidate.index] ?? 0;
+      const shortForm = short[candidate.index]!;
+      if (shortForm.columns && (tokens + shortPrice <= options.schemaTokens || chosen.size === 0)) {
+        chosen.set(candidate.index, shortForm);
+        tokens += shortPrice;
+      }
+      continue;
+    }
     chosen.set(candidate.index, whole[candidate.index]!);
     tokens += price;
     wholes++;
