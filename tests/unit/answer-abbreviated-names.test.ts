@@ -98,3 +98,43 @@ describe('a number is a row’s key only right after the relation’s word', () 
     expect(sqlOf(ask(question))).toContain(key);
   });
 });
+
+const recruiting = catalogOf([
+  {
+    name: 'candidates',
+    columns: [
+      col('id', 'integer', 'integer'),
+      col('firm_id', 'integer', 'integer'),
+      col('full_nm', 'text', 'text'),
+      col('yrs_exp', 'integer', 'integer'),
+      col('skill_cd', 'text', 'text', { samples: ['NURSE', 'DEV'] }),
+    ],
+  },
+]);
+const fleet = catalogOf([
+  {
+    name: 'drivers',
+    columns: [
+      col('id', 'integer', 'integer'),
+      col('company_id', 'integer', 'integer'),
+      col('driver_nm', 'text', 'text'),
+      col('hrs_wkd', 'decimal', 'numeric(6,1)'),
+      col('grade_cd', 'text', 'text', { samples: ['D1', 'D2'] }),
+    ],
+  },
+]);
+const askRecruiting = askOn(recruiting, 'firm_id');
+const askFleet = askOn(fleet, 'company_id');
+
+describe('plurals, codes and headcounts said in full', () => {
+  it.each([
+    [askRecruiting, 'average years experience of candidates', 'AVG(c.yrs_exp)'],
+    [askFleet, 'total hours worked by drivers', 'SUM(d.hrs_wkd)'],
+    [askRecruiting, 'headcount of candidates per skill', 'GROUP BY c.skill_cd'],
+    [askFleet, 'headcount of drivers at each grade', 'GROUP BY d.grade_cd'],
+  ] as const)('%#: %s', (ask, question, sql) => {
+    const text = sqlOf(ask(question));
+    expect(text).toContain(sql);
+    if (question.startsWith('headcount')) expect(text).toContain('COUNT(*)');
+  });
+});

@@ -268,7 +268,7 @@ export const columnAliases = (
   if (words.join(' ') === 'day' || words.join(' ') === 'weekday' || words.join(' ') === 'day of week')
     aliases.push(['day', 'of', 'the', 'week'], ['day', 'of', 'week'], ['weekday']);
   // food_type → "type of food"; city_name → "city" (when the name is not the row's label).
-  if (words.length === 2 && /^(type|kind|category|name|code|score|rating|level|amount)$/.test(last)) {
+  if (words.length === 2 && /^(type|kind|category|name|nm|code|cd|score|rating|level|amount)$/.test(last)) {
     aliases.push([last, 'of', words[0]!]);
     if (words[0] !== relationOne.split(' ').pop()) aliases.push([words[0]!]);
   }

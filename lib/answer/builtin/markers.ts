@@ -340,9 +340,12 @@ export const abbreviatedColumnAt = (
 ): MentionOf<'schema'> | undefined => {
   for (const size of [3, 2, 1]) {
     const said: string[] = [];
+    /** The words as written, lower case ("years" abbreviated yrs, though its singular is "year"). */
+    const written: string[] = [];
     for (let offset = 0; offset < size; offset += 1) {
       const token = tokens[index + offset];
       if (token?.kind !== 'word') break;
+      written.push(token.text.toLowerCase());
       said.push(singular(token.text.toLowerCase()));
     }
     if (said.length < size) continue;
@@ -364,7 +367,11 @@ export const abbreviatedColumnAt = (
         const own = column.words
           .slice(0, size)
           .map((part, at) =>
-            singular(part) === said[at] ? 'own' : short(part, said[at]!) ? 'short' : 'other',
+            singular(part) === said[at]
+              ? 'own'
+              : short(part, said[at]!) || short(part, written[at]!)
+                ? 'short'
+                : 'other',
           );
         if (own.includes('other') || !own.includes('short')) continue;
         entries.push({ kind: 'column', table: relation.key, column: column.name, rank: 2 });

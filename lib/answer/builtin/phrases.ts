@@ -189,6 +189,8 @@ export const aggregates: [string, AggregateFn][] = [
   ['number of', 'count'],
   ['count of', 'count'],
   ['count', 'count'],
+  ['headcount of', 'count'],
+  ['headcount', 'count'],
   ['how much', 'sum'],
   ['sum of', 'sum'],
   ['sum', 'sum'],
