@@ -5,6 +5,7 @@
 // reservations) dates its rows; the one date the question's words name; a named amount said
 // without "amount"; "same again but …" as a follow-up; "single" as filler.
 import { describe, expect, it } from 'vitest';
+import { sameStem } from '#lib/answer/builtin/words.ts';
 import { askOn, FIXTURE_NOW, sqlOf } from '../fixtures/catalogs/ask.ts';
 import { catalogOf, col } from '../fixtures/catalogs/define.ts';
 import { lettingsCatalog, libraryCatalog } from '../fixtures/catalogs/unseen.ts';
@@ -198,5 +199,19 @@ describe('“single” says nothing of the rows (“every single”, “biggest 
     [library, 'how many loans are lost, every single one', "l.status = 'lost'"],
   ] as const)('%#: %s', (ask, question, filter) => {
     expect(sqlOf(ask(question))).toContain(filter);
+  });
+});
+
+describe('forms of one word', () => {
+  it.each([
+    ['placed', 'placements', true],
+    ['booking', 'booked', true],
+    ['pickups', 'pickup', true],
+    ['applied', 'applications', true],
+    ['meter', 'met', false],
+    ['orders', 'ordinal', false],
+    ['paid', 'pickup', false],
+  ] as const)('%s ~ %s: %s', (word, name, same) => {
+    expect(sameStem(word, name)).toBe(same);
   });
 });

@@ -85,12 +85,16 @@ const SHARED_STEM = 5;
 
 /**
  * Whether two words are forms of one word: "placed" and "placement", "applied" and "application",
- * "pickups" and "pickup" (five letters alike, or all but one of the shorter's from the fourth on).
+ * "pickups" and "pickup", "booking" and "booked" (one stem once the endings of verbs and nouns are
+ * off, or five letters alike, or all but one of the shorter's from the fourth on).
  */
 export const sameStem = (word: string, name: string): boolean => {
   const left = singular(word);
   const right = singular(name);
   if (left === right) return true;
+  const stem = (text: string): string =>
+    text.replace(/(?:ments?|ings?|ions?|ers?|ed|es)$/, '').replace(/e$/, '');
+  if (stem(left).length >= 4 && stem(left) === stem(right)) return true;
   let shared = 0;
   while (shared < left.length && shared < right.length && left[shared] === right[shared]) shared += 1;
   return shared >= SHARED_STEM || (shared >= 4 && shared >= Math.min(left.length, right.length) - 1);
