@@ -27,6 +27,7 @@ const shopGlossary: Glossary = {
     buyers: 'COUNT(DISTINCT orders.customer_id)',
     'fulfilment hours': 'sum(extract(epoch from (orders.shipped_at - orders.ordered_at)) / 3600)',
     'time to ship': 'avg(extract(epoch from (orders.shipped_at - orders.ordered_at)) / 3600)',
+    'premium units': 'SUM(order_items.quantity) FILTER (WHERE order_items.unit_price > 100)',
   },
   filters: {
     late: "orders.shipped_at > orders.ordered_at + interval '2 days'",
@@ -43,6 +44,7 @@ const lettingsGlossary: Glossary = {
     'average rent': 'AVG(leases.monthly_rent)',
     'tenants housed': 'count(distinct leases.tenant_id)',
     'annual rent': 'SUM(leases.monthly_rent * 12)',
+    'live leases': "COUNT(*) FILTER (WHERE leases.status = 'active')",
   },
   filters: {
     'long lets': 'leases.end_date - leases.start_date > 365',
@@ -201,6 +203,18 @@ describe('glossary metrics of any aggregate over one relation', () => {
     );
     expect(sqlOf(askShop('average time to ship'))).toBe(
       'SELECT AVG(EXTRACT(EPOCH FROM (o.shipped_at - o.ordered_at)) / 3600) AS average_time_to_ship_in_hours FROM orders o',
+    );
+  });
+
+  it('reads an aggregate with FILTER (WHERE …) as a CASE inside it, said alike in both dialects', () => {
+    expect(sqlOf(askShop('premium units per product category'))).toContain(
+      'SUM(CASE WHEN oi.unit_price > 100 THEN oi.quantity END) AS',
+    );
+    expect(sqlOf(askLettings('live leases per property type'))).toContain(
+      "COUNT(CASE WHEN l.status = 'active' THEN 1 END) AS live_leases",
+    );
+    expect(sqlOf(askLettings('live leases per property type', 'mysql'))).toContain(
+      "COUNT(CASE WHEN l.status = 'active' THEN 1 END)",
     );
   });
 

@@ -4,7 +4,7 @@
 // (libpg-query, as the guard does) and kept only when it is a pure expression: columns of one
 // relation, constants, operators, CASE, casts to plain types, IS NULL, IN, BETWEEN, LIKE, AND,
 // OR, NOT, a short list of scalar functions and the aggregates SUM, AVG, MIN, MAX and COUNT
-// (DISTINCT). No subquery, other relation, parameter, window, clock, or function outside that
+// (DISTINCT), with FILTER (WHERE …) read as a CASE inside the aggregate. No subquery, other relation, parameter, window, clock, or function outside that
 // list. A metric holds an aggregate around every column ("SUM(extract(epoch from (e.end_ts -
 // e.start_ts)) / 3600)", "AVG(enrolments.grade_pts)"); a filter holds none
 // ("shipments.delivered_at > shipments.due_at"). The engine then uses it by its term, a named
@@ -249,19 +249,35 @@ const toExpr = (value: unknown, reading: Reading, inAggregate: boolean): Expr =>
       const names = strings(body.funcname);
       const fn =
         names.length === 1 ? names[0]! : names.length === 2 && names[0] === 'pg_catalog' ? names[1]! : '';
-      if (body.over !== undefined || body.agg_filter !== undefined || body.agg_order !== undefined)
-        return reject('a window, FILTER or ordered aggregate');
+      if (body.over !== undefined || body.agg_order !== undefined)
+        return reject('a window or ordered aggregate');
+      if (body.agg_filter !== undefined && !AGGREGATES.has(fn)) return reject('FILTER');
       if (body.agg_within_group || body.func_variadic) return reject(`the function ${names.join('.')}`);
       const args = body.args === undefined ? [] : list(body.args);
       if (AGGREGATES.has(fn)) {
         if (inAggregate) return reject('an aggregate inside an aggregate');
-        if (body.agg_star) return fn === 'count' ? { k: 'agg', fn: 'count', distinct: false } : reject('*');
-        if (args.length !== 1) return reject(`${fn} of ${args.length} arguments`);
+        if (!body.agg_star && args.length !== 1) return reject(`${fn} of ${args.length} arguments`);
+        if (body.agg_star && fn !== 'count') return reject('*');
+        const arg = body.agg_star ? undefined : toExpr(args[0], reading, true);
+        // "SUM(x) FILTER (WHERE c)" is "SUM(CASE WHEN c THEN x END)", which both dialects say
+        // ("COUNT(*) FILTER (WHERE c)": "COUNT(CASE WHEN c THEN 1 END)").
+        const kept =
+          body.agg_filter === undefined
+            ? arg
+            : {
+                k: 'case' as const,
+                whens: [
+                  {
+                    when: toExpr(body.agg_filter, reading, true),
+                    result: arg ?? { k: 'num' as const, text: '1' },
+                  },
+                ],
+              };
         return {
           k: 'agg',
           fn: fn as Aggregate,
           distinct: body.agg_distinct === true,
-          arg: toExpr(args[0], reading, true),
+          ...(kept ? { arg: kept } : {}),
         };
       }
       if (body.agg_star || body.agg_distinct) return reject(`the function ${fn}`);
