@@ -299,8 +299,12 @@ const linkKeys = (byKey: Map<string, LinkedRelation>, edges: readonly Edge[], ev
     if (!linked || !edge.childColumns.every((column) => linked.columns.has(column))) continue;
     additions.push([edge.parent, edge.parentColumns]);
   }
+  // Once per relation, however many linked keys refer to it: six relations' `client_id`, linked
+  // by "client" in their descriptions, are not six words about clients.
+  const parents = new Set<string>();
   for (const [parent, columns] of additions) {
-    evidence.add(parent, KEY_PARENT);
+    if (!parents.has(parent)) evidence.add(parent, KEY_PARENT);
+    parents.add(parent);
     for (const column of columns) evidence.add(parent, 0, column);
   }
 };
@@ -404,7 +408,7 @@ const linkText = (
   const content = contentOf(words);
   // 3. Words of column descriptions, and split column names the lexicon may rank low.
   const wordSet = new Set(content.map(singular));
-  const columnHits: { key: string; column: string; score: number }[] = [];
+  const columnHits: { key: string; column: string; score: number; words: string[] }[] = [];
   const linked = new Set<string>();
   const texts = wordsOfCatalog(catalog, tenantColumn);
   for (const { key, column, nameWords, described } of texts.columns) {
@@ -413,14 +417,28 @@ const linkText = (
     const score =
       (nameHits > 0 ? 1 + nameHits : 0) + (descriptionHits > 0 ? 1.5 * Math.min(descriptionHits, 2) : 0);
     if (score > 0) {
-      columnHits.push({ key, column, score });
-      for (const word of [...nameWords, ...described]) if (wordSet.has(word)) linked.add(word);
+      const words = [...nameWords, ...described].filter((word) => wordSet.has(word));
+      columnHits.push({ key, column, score, words });
+      for (const word of words) linked.add(word);
     }
   }
   // Evidence every relation shares (each has an `amount`) counts little for any one of them.
+  // Within one relation a word counts fully once, at its best column, and less at each further
+  // one: "cars" in the descriptions of ten columns of rentals is one word about rentals (the
+  // other columns are still linked); "hours" in two columns of timesheets, a little more.
   const hitRelations = new Set(columnHits.map((hit) => hit.key)).size;
-  for (const hit of columnHits)
-    evidence.add(hit.key, hit.score / Math.sqrt(Math.max(1, hitRelations / 3)), hit.column);
+  const counted = new Map<string, Set<string>>();
+  const repeats = new Map<string, number>();
+  for (const hit of [...columnHits].sort((a, b) => b.score - a.score)) {
+    const seen = counted.get(hit.key) ?? new Set<string>();
+    counted.set(hit.key, seen);
+    const fresh = hit.words.some((word) => !seen.has(word));
+    for (const word of hit.words) seen.add(word);
+    const repeat = fresh ? 0 : (repeats.get(hit.key) ?? 0) + 1;
+    if (!fresh) repeats.set(hit.key, repeat);
+    const score = hit.score / (1 + repeat);
+    evidence.add(hit.key, score / Math.sqrt(Math.max(1, hitRelations / 3)), hit.column);
+  }
   // Words of a relation's description (its table comment): "baskets customers fill" for `carts`.
   // A word many descriptions have ("table", "records") counts little for any one of them.
   const { described, describing } = texts;
