@@ -1,7 +1,8 @@
 // How often one word counts in linking (lib/answer/engines/linking.ts): a word in the
 // descriptions of many columns of one relation is one word about that relation, not one per
-// column; a relation many linked keys refer to comes along once, not once per key. On two
-// schemas of different domains: a van hire firm and a staffing agency.
+// column; a relation many linked keys refer to comes along once, not once per key; money asked
+// of a relation holding none is in the relation recording it. On schemas of different domains:
+// van hire, staffing, a kitchen, a fleet.
 import { describe, expect, it } from 'vitest';
 import { linkSchema } from '#lib/answer/engines/linking.ts';
 import { catalogOf, col } from '../fixtures/catalogs/define.ts';
@@ -85,5 +86,68 @@ describe('a relation many linked keys refer to', () => {
     const four = scoreOf(schema(4), question, 'depots')!;
     expect(one.score).toBeGreaterThan(0);
     expect(four.score).toBe(one.score);
+  });
+});
+
+describe('money asked of a relation that holds none', () => {
+  const money = (name: string) => col(name, 'decimal', 'numeric(10,2)');
+
+  it('brings the relation recording money about it, with its money columns (kitchen: suppliers)', () => {
+    const kitchen = catalogOf([
+      {
+        name: 'vendors',
+        columns: [
+          id(),
+          tenant(),
+          col('vendor_nm', 'text', 'text'),
+          col('supply_cat', 'text', 'text', { samples: ['fish', 'meat'] }),
+        ],
+      },
+      {
+        name: 'deliveries',
+        columns: [
+          id(),
+          tenant(),
+          col('vendor_id', 'integer', 'integer', { references: 'vendors' }),
+          money('invoice_amt'),
+        ],
+      },
+      {
+        name: 'bills',
+        columns: [id(), tenant(), money('total_amt'), col('opened_ts', 'timestamp', 'timestamp')],
+      },
+    ]);
+    const deliveries = scoreOf(kitchen, 'how much did we spend on fish', 'deliveries');
+    expect(deliveries?.score).toBeGreaterThan(0);
+    expect(deliveries?.columns.has('invoice_amt')).toBe(true);
+    // Without a word for money, no money column comes.
+    const plain = scoreOf(kitchen, 'which vendors sell fish', 'deliveries');
+    expect(plain?.columns.has('invoice_amt') ?? false).toBe(false);
+  });
+
+  it('brings the relation recording money about it, with its money columns (fleet: garages)', () => {
+    const fleet = catalogOf([
+      {
+        name: 'garages',
+        columns: [
+          id(),
+          tenant(),
+          col('garage_nm', 'text', 'text'),
+          col('specialty', 'text', 'text', { samples: ['bodywork', 'tyres'] }),
+        ],
+      },
+      {
+        name: 'repairs',
+        columns: [
+          id(),
+          tenant(),
+          col('garage_id', 'integer', 'integer', { references: 'garages' }),
+          money('cost_amt'),
+        ],
+      },
+    ]);
+    const repairs = scoreOf(fleet, 'how much have we spent on bodywork', 'repairs');
+    expect(repairs?.score).toBeGreaterThan(0);
+    expect(repairs?.columns.has('cost_amt')).toBe(true);
   });
 });

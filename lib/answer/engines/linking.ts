@@ -14,7 +14,8 @@
 //   - the relations holding several of the values the question names, and among the relations
 //     holding them the one the question's other words are nearest in meaning (word-links.ts);
 //   - the columns the lexicon's measures and the glossary's conditions read ("invoiced");
-//   - capital acronyms of relation names ("POs"), money columns for a question about money;
+//   - capital acronyms of relation names ("POs"), money columns for a question about money (of
+//     the relations recording it, for a linked relation holding none: suppliers → deliveries);
 //   - the relations and columns the conversation's earlier queries read (follow-ups);
 //   - the relation a linked key column refers to, and the joins between relations (declared,
 //     inferred by the lexicon, or named-keys.ts's: a column named after another relation's
@@ -31,6 +32,7 @@ import { lexiconFor } from '../builtin/lexicon.ts';
 import { editDistance, linkWord } from '../builtin/link.ts';
 import type { Edge } from '../builtin/types.ts';
 import { phraseKey, singular, splitIdentifier, stopwords } from '../builtin/words.ts';
+import { asksMoney, linkMoneyColumns, linkMoneyRecords } from './money-links.ts';
 import { keysByDescription, keysByName } from './named-keys.ts';
 import { asksPeople, rowColumnsOf } from './row-columns.ts';
 import {
@@ -213,19 +215,9 @@ export const linkSchema = (
       for (const column of columnsNamedIn(relation, text)) evidence(1).add(key, 0, column);
     }
   }
-  // A question about money ("cost the most", "total outlay") reads the money columns of the
-  // relations it names, whatever those columns are called.
-  if (
-    lexicon &&
-    foldText(question)
-      .split(' ')
-      .some((word) => MONEY_WORDS.has(word))
-  ) {
-    for (const [key, linked] of byKey) {
-      for (const column of lexicon.relations.get(key)?.columns ?? [])
-        if (column.money && !column.key) linked.columns.add(column.name);
-    }
-  }
+  // A question about money reads the money columns of the relations it names (money-links.ts).
+  const money = lexicon !== undefined && asksMoney(question);
+  if (lexicon && money) linkMoneyColumns(lexicon, byKey);
   // Keys on the tenant column join everything and are left out.
   const edges: Edge[] = [...keysByName(catalog, tenantColumn), ...keysByDescription(catalog, tenantColumn)];
   for (const list of lexicon?.edges.values() ?? []) for (const edge of list) edges.push(edge);
@@ -241,6 +233,9 @@ export const linkSchema = (
     (edge) => edge.child !== edge.parent && !edge.childColumns.includes(tenantColumn ?? ''),
   );
   linkKeys(byKey, kept, evidence(1));
+  // Money asked of a relation that holds none is in the relations recording it (suppliers →
+  // deliveries).
+  if (lexicon && money) linkMoneyRecords(lexicon, byKey, kept, evidence(1));
   // A question about people ("who", "which lawyer", "Daniel Finch") reads the relation of people
   // next to the relations it is about: the fee earner of a matter, the staff member of a rental.
   if (people) {
@@ -258,13 +253,6 @@ export const linkSchema = (
   for (const edge of kept) joins.push([edge.child, edge.parent]);
   return { byKey, joins };
 };
-
-/** Words of a question that ask about money. */
-const MONEY_WORDS = new Set(
-  `cost costs costly expensive cheap cheaper cheapest price prices priced pricey value valued worth
-  money spend spent spending outlay paid pay payout revenue earned earn earnings charged owed
-  dollars euros pounds`.split(/\s+/),
-);
 
 /** Evidence for a relation whose columns a measure or a glossary condition the question names reads. */
 const MEASURE = 5;
