@@ -14,7 +14,8 @@
 //   - the relations holding several of the values the question names, and among the relations
 //     holding them the one the question's other words are nearest in meaning (word-links.ts);
 //   - the columns the lexicon's measures and the glossary's conditions read ("invoiced");
-//   - capital acronyms of relation names ("POs"), money columns for a question about money;
+//   - capital acronyms of relation names ("POs"), money columns for a question about money (of
+//     the relations recording it, for a linked relation holding none: suppliers → deliveries);
 //   - the relations and columns the conversation's earlier queries read (follow-ups);
 //   - the relation a linked key column refers to, and the joins between relations (declared,
 //     inferred by the lexicon, or named-keys.ts's: a column named after another relation's
@@ -31,6 +32,7 @@ import { lexiconFor } from '../builtin/lexicon.ts';
 import { editDistance, linkWord } from '../builtin/link.ts';
 import type { Edge } from '../builtin/types.ts';
 import { phraseKey, singular, splitIdentifier, stopwords } from '../builtin/words.ts';
+import { asksMoney, linkMoneyColumns, linkMoneyRecords } from './money-links.ts';
 import { keysByDescription, keysByName } from './named-keys.ts';
 import { asksPeople, rowColumnsOf } from './row-columns.ts';
 import {
@@ -213,19 +215,9 @@ export const linkSchema = (
       for (const column of columnsNamedIn(relation, text)) evidence(1).add(key, 0, column);
     }
   }
-  // A question about money ("cost the most", "total outlay") reads the money columns of the
-  // relations it names, whatever those columns are called.
-  if (
-    lexicon &&
-    foldText(question)
-      .split(' ')
-      .some((word) => MONEY_WORDS.has(word))
-  ) {
-    for (const [key, linked] of byKey) {
-      for (const column of lexicon.relations.get(key)?.columns ?? [])
-        if (column.money && !column.key) linked.columns.add(column.name);
-    }
-  }
+  // A question about money reads the money columns of the relations it names (money-links.ts).
+  const money = lexicon !== undefined && asksMoney(question);
+  if (lexicon && money) linkMoneyColumns(lexicon, byKey);
   // Keys on the tenant column join everything and are left out.
   const edges: Edge[] = [...keysByName(catalog, tenantColumn), ...keysByDescription(catalog, tenantColumn)];
   for (const list of lexicon?.edges.values() ?? []) for (const edge of list) edges.push(edge);
@@ -241,6 +233,9 @@ export const linkSchema = (
     (edge) => edge.child !== edge.parent && !edge.childColumns.includes(tenantColumn ?? ''),
   );
   linkKeys(byKey, kept, evidence(1));
+  // Money asked of a relation that holds none is in the relations recording it (suppliers →
+  // deliveries).
+  if (lexicon && money) linkMoneyRecords(lexicon, byKey, kept, evidence(1));
   // A question about people ("who", "which lawyer", "Daniel Finch") reads the relation of people
   // next to the relations it is about: the fee earner of a matter, the staff member of a rental.
   if (people) {
@@ -258,13 +253,6 @@ export const linkSchema = (
   for (const edge of kept) joins.push([edge.child, edge.parent]);
   return { byKey, joins };
 };
-
-/** Words of a question that ask about money. */
-const MONEY_WORDS = new Set(
-  `cost costs costly expensive cheap cheaper cheapest price prices priced pricey value valued worth
-  money spend spent spending outlay paid pay payout revenue earned earn earnings charged owed
-  dollars euros pounds`.split(/\s+/),
-);
 
 /** Evidence for a relation whose columns a measure or a glossary condition the question names reads. */
 const MEASURE = 5;
@@ -299,8 +287,12 @@ const linkKeys = (byKey: Map<string, LinkedRelation>, edges: readonly Edge[], ev
     if (!linked || !edge.childColumns.every((column) => linked.columns.has(column))) continue;
     additions.push([edge.parent, edge.parentColumns]);
   }
+  // Once per relation, however many linked keys refer to it: six relations' `client_id`, linked
+  // by "client" in their descriptions, are not six words about clients.
+  const parents = new Set<string>();
   for (const [parent, columns] of additions) {
-    evidence.add(parent, KEY_PARENT);
+    if (!parents.has(parent)) evidence.add(parent, KEY_PARENT);
+    parents.add(parent);
     for (const column of columns) evidence.add(parent, 0, column);
   }
 };
@@ -404,7 +396,7 @@ const linkText = (
   const content = contentOf(words);
   // 3. Words of column descriptions, and split column names the lexicon may rank low.
   const wordSet = new Set(content.map(singular));
-  const columnHits: { key: string; column: string; score: number }[] = [];
+  const columnHits: { key: string; column: string; score: number; words: string[] }[] = [];
   const linked = new Set<string>();
   const texts = wordsOfCatalog(catalog, tenantColumn);
   for (const { key, column, nameWords, described } of texts.columns) {
@@ -413,14 +405,28 @@ const linkText = (
     const score =
       (nameHits > 0 ? 1 + nameHits : 0) + (descriptionHits > 0 ? 1.5 * Math.min(descriptionHits, 2) : 0);
     if (score > 0) {
-      columnHits.push({ key, column, score });
-      for (const word of [...nameWords, ...described]) if (wordSet.has(word)) linked.add(word);
+      const words = [...nameWords, ...described].filter((word) => wordSet.has(word));
+      columnHits.push({ key, column, score, words });
+      for (const word of words) linked.add(word);
     }
   }
   // Evidence every relation shares (each has an `amount`) counts little for any one of them.
+  // Within one relation a word counts fully once, at its best column, and less at each further
+  // one: "cars" in the descriptions of ten columns of rentals is one word about rentals (the
+  // other columns are still linked); "hours" in two columns of timesheets, a little more.
   const hitRelations = new Set(columnHits.map((hit) => hit.key)).size;
-  for (const hit of columnHits)
-    evidence.add(hit.key, hit.score / Math.sqrt(Math.max(1, hitRelations / 3)), hit.column);
+  const counted = new Map<string, Set<string>>();
+  const repeats = new Map<string, number>();
+  for (const hit of [...columnHits].sort((a, b) => b.score - a.score)) {
+    const seen = counted.get(hit.key) ?? new Set<string>();
+    counted.set(hit.key, seen);
+    const fresh = hit.words.some((word) => !seen.has(word));
+    for (const word of hit.words) seen.add(word);
+    const repeat = fresh ? 0 : (repeats.get(hit.key) ?? 0) + 1;
+    if (!fresh) repeats.set(hit.key, repeat);
+    const score = hit.score / (1 + repeat);
+    evidence.add(hit.key, score / Math.sqrt(Math.max(1, hitRelations / 3)), hit.column);
+  }
   // Words of a relation's description (its table comment): "baskets customers fill" for `carts`.
   // A word many descriptions have ("table", "records") counts little for any one of them.
   const { described, describing } = texts;
