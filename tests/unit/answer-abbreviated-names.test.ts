@@ -138,3 +138,42 @@ describe('plurals, codes and headcounts said in full', () => {
     if (question.startsWith('headcount')) expect(text).toContain('COUNT(*)');
   });
 });
+
+describe('“how many Xs” of an x_type column does not count the different types', () => {
+  const museum = catalogOf([
+    {
+      name: 'ticket_sales',
+      columns: [
+        col('id', 'integer', 'integer'),
+        col('museum_id', 'integer', 'integer'),
+        col('ticket_type', 'text', 'text', { samples: ['adult', 'child'] }),
+        col('sale_ts', 'timestamp', 'timestamptz'),
+      ],
+    },
+  ]);
+  const charityFunds = catalogOf([
+    {
+      name: 'donations',
+      columns: [
+        col('id', 'integer', 'integer'),
+        col('charity_id', 'integer', 'integer'),
+        col('fund_cd', 'text', 'text', { samples: ['GENERAL', 'ACQ'] }),
+        col('amt', 'decimal', 'numeric(10,2)'),
+      ],
+    },
+  ]);
+  it.each([
+    [askOn(museum, 'museum_id'), 'how many tickets last month', 'COUNT(DISTINCT ts.ticket_type)'],
+    [askOn(charityFunds, 'charity_id'), 'how many funds in 2025', 'COUNT(DISTINCT d.fund_cd)'],
+  ] as const)('%#: %s', (ask, question, wrong) => {
+    const proposal = ask(question);
+    if (proposal.kind === 'sql') expect(proposal.sql.replace(/\s+/g, ' ')).not.toContain(wrong);
+  });
+
+  it.each([
+    [askOn(museum, 'museum_id'), 'how many different ticket types', 'COUNT(DISTINCT ts.ticket_type)'],
+    [askOn(charityFunds, 'charity_id'), 'how many different funds are there', 'COUNT(DISTINCT d.fund_cd)'],
+  ] as const)('but does when the kinds are asked: %#', (ask, question, sql) => {
+    expect(sqlOf(ask(question))).toContain(sql);
+  });
+});

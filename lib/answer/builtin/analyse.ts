@@ -453,6 +453,16 @@ const bindNumber = (b: Binding, item: ItemOf<'number'>, index: number): Clarific
   }
 };
 
+/** Words that ask for the different values ("how many different funds"). */
+const DIFFERENT = /^(different|distinct|unique|separate)$/;
+
+/** Last words of a column that holds kinds of something ("ticket_type", "fund_cd"). */
+const KIND_WORDS = /^(type|kind|category|cat|class|group|cd|code)$/;
+
+/** Whether `said` is a plural of the thing whose kinds `words` name ("tickets" of ticket_type). */
+const namesKindOf = (words: readonly string[], said: string): boolean =>
+  words.length === 2 && KIND_WORDS.test(words[1]!) && singular(said) !== said && singular(said) === words[0];
+
 /** The aggregate's argument: the next entity, column or measure. */
 const bindAggregateTarget = (b: Binding): void => {
   const { lexicon, analysis, items, used } = b;
@@ -477,11 +487,15 @@ const bindAggregateTarget = (b: Binding): void => {
       }
       if (item.kind === 'entity' || item.kind === 'measure' || item.kind === 'column') {
         // "how many (different) breeds of dogs": the values of a text column right after it.
+        // ("how many tickets" of a ticket_type column counts tickets, not their types, unless
+        // "different" ones are asked.)
         if (
           item.kind === 'column' &&
           aggregate.fn === 'count' &&
           index === aggregate.index + 1 &&
-          item.refs.every((ref) => columnOf(lexicon, ref)?.kind === 'text' && !columnOf(lexicon, ref)?.key)
+          item.refs.every((ref) => columnOf(lexicon, ref)?.kind === 'text' && !columnOf(lexicon, ref)?.key) &&
+          (analysis.words.some((word) => DIFFERENT.test(word)) ||
+            !item.refs.every((ref) => namesKindOf(columnOf(lexicon, ref)?.words ?? [], item.text)))
         ) {
           aggregate.distinct = index;
           used.add(index);
