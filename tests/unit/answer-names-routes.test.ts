@@ -231,6 +231,29 @@ describe('an inflected verb reads as the state value a column holds in another f
     expect(sqlOf(ask(question))).toContain(filter);
   });
 
+  const kitchen = askOn(
+    catalogOf([
+      {
+        name: 'deliveries',
+        columns: [
+          col('id', 'integer', 'integer'),
+          col('group_id', 'integer', 'integer'),
+          col('status', 'text', 'text', { samples: ['received', 'rejected', 'short'] }),
+        ],
+      },
+    ]),
+    'group_id',
+  );
+  it.each([
+    // Through a WordNet synonym of the verb, and as a phrasal verb.
+    [kitchen, 'how many deliveries were refused', "status = 'rejected'"],
+    [kitchen, 'how many deliveries got turned away', "status = 'rejected'"],
+    [askCollege, 'how many enrolments were called off', "status = 'cancelled'"],
+    [askCollege, 'how many enrolments were finished', "status = 'completed'"],
+  ])('through a synonym or a phrasal verb: %#', (ask, question, filter) => {
+    expect(sqlOf(ask(question))).toContain(filter);
+  });
+
   it.each([
     // A bare verb asks about the action, not a state ("pay", "cancel" of a prediction).
     [askStaffing, 'how much do we pay per client', "'paid'"],

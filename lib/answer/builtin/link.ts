@@ -3,7 +3,8 @@
 // column, value or glossary term of this database is, in order:
 //   - two words that are one name when written together ("check ins" → checkin);
 //   - an inflected verb that says a state a column holds in another form ("voided" → 'void',
-//     "canceled" → 'cancelled': the two are forms of one verb in WordNet), score 0.85;
+//     "canceled" → 'cancelled': the two are forms of one verb in WordNet), or through a WordNet
+//     synonym ("refused" → 'rejected'), a phrasal verb too ("called off" → 'cancelled'), 0.85;
 //   - a synonym of a name (WordNet: "clients" → customer), score 0.8, or a broader term of it
 //     ("cats" → feline …: a name that is a broader term of the word), score 0.6;
 //   - a typo of a name ("custmers" → customers, "apointments"): a word that is in no dictionary
@@ -324,16 +325,57 @@ const valuesByVerb = (lexicon: Lexicon, database: LexicalDatabase): Map<string, 
   return forms;
 };
 
+/** The state values a verb says, itself or through a synonym of its two commonest senses. */
+const statesOfVerb = (
+  lexicon: Lexicon,
+  database: LexicalDatabase,
+  verb: string,
+  written: string,
+): Entry[] => {
+  const byVerb = valuesByVerb(lexicon, database);
+  const own = (byVerb.get(verb) ?? []).filter(
+    (entry) => entry.kind === 'value' && entry.value.toLowerCase() !== written,
+  );
+  if (own.length > 0) return own;
+  // "refused" → reject → 'rejected'; "called off" → cancel → 'cancelled'.
+  // (A phrasal verb's senses are few and specific: three of them.)
+  const senses = verb.includes(' ') ? 3 : 2;
+  const synonyms = database.related(verb, 'v', senses).synonyms.filter((synonym) => synonym !== verb);
+  const found = new Map<string, Entry>();
+  for (const synonym of synonyms)
+    for (const entry of byVerb.get(synonym) ?? [])
+      if (entry.kind === 'value') found.set(`${entry.table}.${entry.column}\u0000${entry.value}`, entry);
+  return [...found.values()];
+};
+
 /** An inflected verb that says a state a column holds in another form ("voided" → 'void'). */
 const formLink = (lexicon: Lexicon, database: LexicalDatabase, word: string): Link | undefined => {
   const verb = verbOf(database, word);
   if (verb === undefined) return undefined;
-  const entries = (valuesByVerb(lexicon, database).get(verb) ?? []).filter(
-    (entry) => entry.kind === 'value' && entry.value.toLowerCase() !== word,
-  );
+  const entries = statesOfVerb(lexicon, database, verb, word);
   const [first] = entries;
   if (first?.kind !== 'value') return undefined;
   return { entries, source: 'form', phrase: first.value.toLowerCase(), score: SCORES.form };
+};
+
+/** Particles of phrasal verbs ("called off", "turned away", "written off"). */
+const PARTICLES = new Set(['off', 'away', 'out', 'down', 'up', 'through', 'back', 'ahead', 'over', 'in']);
+
+/**
+ * An inflected phrasal verb that says a state ("called off" → call off → cancel → 'cancelled',
+ * "turned away" → 'rejected'): the two words, as one link.
+ */
+export const phrasalLink = (lexicon: Lexicon, first: string, second: string): Link | undefined => {
+  const database = lexicalDatabase();
+  if (!database || !PARTICLES.has(second)) return undefined;
+  const verb = verbOf(database, first);
+  if (verb === undefined) return undefined;
+  const phrasal = `${verb} ${second}`;
+  if (!database.readings(phrasal).some((reading) => reading.wordClass === 'v')) return undefined;
+  const entries = statesOfVerb(lexicon, database, phrasal, `${first} ${second}`);
+  const [found] = entries;
+  if (found?.kind !== 'value') return undefined;
+  return { entries, source: 'form', phrase: found.value.toLowerCase(), score: SCORES.form, span: 2 };
 };
 
 /** A word of the question the index does not know, linked to the schema when it can be. */

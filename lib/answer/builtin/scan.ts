@@ -4,7 +4,7 @@
 // follow-ups, a one-word schema phrase; then skips function words and fillers. Whatever is left
 // is reported as not understood, so that the engine never answers a question it half read.
 
-import { compoundLink, joinedLink, linkWord, misspelledFiller, roleOf } from './link.ts';
+import { compoundLink, joinedLink, linkWord, misspelledFiller, phrasalLink, roleOf } from './link.ts';
 import {
   abbreviatedColumnAt,
   comparisonAt,
@@ -152,6 +152,9 @@ export const scan = (lexicon: Lexicon, given: readonly Token[], now: Date): Ment
   };
   while (index < tokens.length) {
     const token = tokens[index]!;
+    const following = tokens[index + 1];
+    /** The next word, lower case ("called off" is no name's "called"). */
+    const wordAfter = following?.kind === 'word' ? following.text.toLowerCase() : undefined;
     if (token.kind === 'break') {
       index += 1;
       continue;
@@ -278,7 +281,7 @@ export const scan = (lexicon: Lexicon, given: readonly Token[], now: Date): Ment
       push({ kind: 'direction', dir: directionWords[word], at: index, end: index + 1 });
     } else if (anaphora.has(word)) {
       push({ kind: 'anaphora', word, at: index, end: index + 1 });
-    } else if (/^(named|called|titled)$/.test(word)) {
+    } else if (/^(named|called|titled)$/.test(word) && !(word === 'called' && wordAfter === 'off')) {
       push({ kind: 'named', at: index, end: index + 1 });
     } else if (/^(cost|costs|costing|priced|pricing)$/.test(word)) {
       push({ kind: 'cost', at: index, end: index + 1 });
@@ -294,7 +297,10 @@ export const scan = (lexicon: Lexicon, given: readonly Token[], now: Date): Ment
     } else {
       const flag = negatedFlag(lexicon, word);
       const next = tokens[index + 1];
-      const joined = next?.kind === 'word' ? joinedLink(lexicon, word, next.text) : undefined;
+      const joined =
+        next?.kind === 'word'
+          ? (joinedLink(lexicon, word, next.text) ?? phrasalLink(lexicon, word, next.text.toLowerCase()))
+          : undefined;
       // A capitalized word inside a sentence is a name: it is never read as a synonym of another.
       const link = joined ?? (token.cased === undefined || index === 0 ? linkWord(lexicon, word) : undefined);
       if (flag) {
@@ -304,7 +310,7 @@ export const scan = (lexicon: Lexicon, given: readonly Token[], now: Date): Ment
       } else if (link) {
         // "machine hires": the linked relation's name and the next word make another name.
         const compound =
-          link.source !== 'joined' && next?.kind === 'word'
+          link.source !== 'joined' && link.span === undefined && next?.kind === 'word'
             ? compoundLink(lexicon, link, next.text)
             : undefined;
         if (compound && next?.kind === 'word') {
@@ -317,10 +323,13 @@ export const scan = (lexicon: Lexicon, given: readonly Token[], now: Date): Ment
             end: index + 2,
           });
         } else {
-          const end = link.source === 'joined' ? index + 2 : index + 1;
+          const end = index + (link.source === 'joined' ? 2 : (link.span ?? 1));
+          const said = tokens
+            .slice(index, end)
+            .flatMap((taken) => (taken.kind === 'word' ? [taken.text] : []));
           push({
             kind: 'schema',
-            text: link.source === 'joined' ? link.phrase : word,
+            text: link.source === 'joined' ? link.phrase : said.join(' ').toLowerCase(),
             entries: link.entries,
             link,
             at: index,

@@ -126,6 +126,8 @@ export interface Link {
   /** The schema phrase the word was read as ("customer"). */
   phrase: string;
   score: number;
+  /** Words of the question it takes, when more than one ("called off"). */
+  span?: number;
 }
 
 export interface Period extends DateRange {
