@@ -27,8 +27,11 @@
 //   restaurant groups), written the same way after those were opened; their first run was their
 //   held-out figure, and they are used for tuning since.
 // - telecom, museums, sportsclubs: three more of that kind (mobile operators, museums and
-//   galleries, amateur sports clubs), written the same way after those were opened; held out:
-//   their first run is their held-out figure.
+//   galleries, amateur sports clubs), written the same way after those were opened; their first
+//   run was their held-out figure, and they are used for tuning since.
+// - construction, coworking, solar: three more of that kind (building contractors, coworking
+//   operators, solar installers), written the same way after those were opened; held out: their
+//   first run is their held-out figure.
 // - defog-tuning, defog-heldout: the external Defog sql-eval set (../shared/eval/defog, not part
 //   of this repository), split once by database name in eval/defog/split.json before any of its
 //   questions was read; the held-out part was not opened or run while the engine was tuned. The
@@ -90,6 +93,9 @@ export const SET_NAMES = [
   'telecom',
   'museums',
   'sportsclubs',
+  'construction',
+  'coworking',
+  'solar',
   'defog-tuning',
   'defog-heldout',
 ] as const;
@@ -341,9 +347,12 @@ export const SETS: readonly EvalSet[] = [
   unseenSet('lawfirm', 'Law firms', 'firm_id', 'law_firms', false),
   unseenSet('carhire', 'Car hire operators', 'operator_id', 'operators', false),
   unseenSet('restaurants', 'Restaurant groups', 'group_id', 'restaurant_groups', false),
-  unseenSet('telecom', 'Mobile operators', 'mvno_id', 'mvnos'),
-  unseenSet('museums', 'Museums and galleries', 'museum_id', 'museums'),
-  unseenSet('sportsclubs', 'Amateur sports clubs', 'club_id', 'clubs'),
+  unseenSet('telecom', 'Mobile operators', 'mvno_id', 'mvnos', false),
+  unseenSet('museums', 'Museums and galleries', 'museum_id', 'museums', false),
+  unseenSet('sportsclubs', 'Amateur sports clubs', 'club_id', 'clubs', false),
+  unseenSet('construction', 'Building contractors', 'contractor_id', 'contractors'),
+  unseenSet('coworking', 'Coworking operators', 'operator_id', 'space_operators'),
+  unseenSet('solar', 'Solar installers', 'installer_id', 'installers'),
   defogSet('defog-tuning', split.tuning, false),
   defogSet('defog-heldout', split.heldout, true),
 ];

@@ -177,3 +177,59 @@ describe('“how many Xs” of an x_type column does not count the different typ
     expect(sqlOf(ask(question))).toContain(sql);
   });
 });
+
+describe('revenue of two relations: the one the question names a word of', () => {
+  const museumSales = catalogOf([
+    {
+      name: 'shop_sales',
+      columns: [
+        col('id', 'integer', 'integer'),
+        col('museum_id', 'integer', 'integer'),
+        col('product_cat', 'text', 'text', { samples: ['books', 'prints'] }),
+        col('line_total_amt', 'decimal', 'numeric(10,2)'),
+        col('sale_ts', 'timestamp', 'timestamptz'),
+      ],
+    },
+    {
+      name: 'ticket_sales',
+      columns: [
+        col('id', 'integer', 'integer'),
+        col('museum_id', 'integer', 'integer'),
+        col('channel', 'text', 'text', { samples: ['online', 'desk'] }),
+        col('total_amt', 'decimal', 'numeric(10,2)'),
+        col('sale_ts', 'timestamp', 'timestamptz'),
+      ],
+    },
+  ]);
+  const venue = catalogOf([
+    {
+      name: 'bar_orders',
+      columns: [
+        col('id', 'integer', 'integer'),
+        col('venue_id', 'integer', 'integer'),
+        col('total_amt', 'decimal', 'numeric(10,2)'),
+      ],
+    },
+    {
+      name: 'room_hires',
+      columns: [
+        col('id', 'integer', 'integer'),
+        col('venue_id', 'integer', 'integer'),
+        col('room_nm', 'text', 'text'),
+        col('total_amt', 'decimal', 'numeric(10,2)'),
+      ],
+    },
+  ]);
+  it.each([
+    [askOn(museumSales, 'museum_id'), 'total ticket revenue this year', 'SUM(ts.total_amt)'],
+    [askOn(museumSales, 'museum_id'), 'total shop revenue this year', 'SUM(ss.line_total_amt)'],
+    [askOn(venue, 'venue_id'), 'total revenue of room hires', 'SUM(rh.total_amt)'],
+  ] as const)('%#: %s', (ask, question, measure) => {
+    expect(sqlOf(ask(question))).toContain(measure);
+  });
+
+  it('and asks when it names neither', () => {
+    const proposal = askOn(venue, 'venue_id')('total revenue in 2025');
+    expect(proposal.kind === 'clarification' && proposal.message).toMatch(/^Revenue could be computed from/);
+  });
+});

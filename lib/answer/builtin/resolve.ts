@@ -11,7 +11,7 @@ import { columnOf, tableName } from './lexicon.ts';
 import { CALENDAR_WORDS, dimensionWords, ratingWords, rowSizeWords } from './phrases.ts';
 import { amountSaid } from './said-amount.ts';
 import type { Analysis, ColumnInfo, ItemOf, Lexicon, RelationInfo, ValueMatch } from './types.ts';
-import { capitalize, joinAnd, phraseKey, sameStem } from './words.ts';
+import { capitalize, joinAnd, phraseKey, sameStem, singular } from './words.ts';
 
 /** Phrase knowledge: words that say how often an amount is due, not what it is the cost of. */
 const RATE_PERIODS = new Set([
@@ -264,6 +264,20 @@ export class Resolver {
         'I could not find a revenue or sales amount in this database. Which column should I add up?',
       );
     }
+    // Several: the one of a relation the question names, or names a word of ("shop revenue":
+    // shop sales, "ticket takings": ticket sales).
+    const words = new Set(this.analysis.words.map(singular));
+    const tableOf = (measure: Measure): string => ('ref' in measure ? measure.ref.table : measure.left.table);
+    const named = tier.filter((measure) => {
+      const table = tableOf(measure);
+      return (
+        this.named.has(table) ||
+        this.relation(table)
+          .one.split(' ')
+          .some((word) => words.has(singular(word)))
+      );
+    });
+    if (named.length === 1) return named[0]!;
     const candidates = tier.flatMap((measure) =>
       'ref' in measure ? [measure.ref] : [measure.left, measure.right],
     );
