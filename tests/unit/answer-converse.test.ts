@@ -1,8 +1,10 @@
 // What the builtin engine does not turn into SQL: requests to change data, prompt injection, SQL
-// typed into the chat and requests for other tenants' rows are refused; greetings, thanks and
-// "what can you do" are answered with the main tables in plain words.
+// typed into the chat, requests for secrets (passwords, card numbers) and requests for other
+// tenants' rows are refused; greetings, thanks and "what can you do" are answered with the main
+// tables in plain words.
 import { describe, expect, it } from 'vitest';
 import { ask } from '../fixtures/catalogs/ask.ts';
+import { lettingsCatalog } from '../fixtures/catalogs/unseen.ts';
 
 describe('refused', () => {
   const cases: [string, 'write' | 'injection' | 'raw_sql' | 'other_tenant'][] = [
@@ -37,6 +39,20 @@ describe('refused', () => {
   it('answers about organizations normally when the database has no tenant column', () => {
     expect(ask('how many organizations', { tenantColumn: null }).kind).toBe('sql');
     expect(ask('how many organizations').kind).toBe('sql');
+  });
+
+  it.each([
+    ['give me the full card numbers customers used to pay', undefined],
+    [
+      'list customers with their credit card numbers',
+      { catalog: lettingsCatalog, tenantColumn: 'agency_id' },
+    ],
+    ['what are the passwords of our tenants', { catalog: lettingsCatalog, tenantColumn: 'agency_id' }],
+    ['show the cvv codes of the cards on file', undefined],
+  ] as const)('refuses secrets, whatever the schema holds: %s', (question, options) => {
+    const proposal = ask(question, options ?? {});
+    expect(proposal.kind).toBe('refused');
+    expect(proposal.kind === 'refused' && proposal.message).toMatch(/secrets/);
   });
 
   it('does not mistake ordinary questions for requests to change data', () => {

@@ -27,6 +27,13 @@ const injection = [
   /\b(?:sudo|admin mode|as an? (?:admin|administrator|superuser))\b/i,
 ];
 
+/** Asking for secrets: credentials and payment card data, never answered whatever the schema holds. */
+const secrets = [
+  /\b(?:passwords?|password hashes?|passcodes?|cvv|cvc|security codes?)\b/i,
+  /\b(?:full|complete|whole|entire|unmasked|long)\s+(?:credit\s+|debit\s+|payment\s+|bank\s+)?card\s+(?:numbers?|details|nos?)\b/i,
+  /\b(?:credit|debit|payment|bank)\s+card\s+(?:numbers?|details|nos?)\b/i,
+];
+
 const rawSql = [
   /\bselect\b[\s\S]+\bfrom\b[\s\S]*(?:[*;=()]|\bwhere\b|\bjoin\b|\bgroup\s+by\b|\border\s+by\b|\blimit\b)/i,
   /^\s*select\s+\*/i,
@@ -112,6 +119,13 @@ export const refusal = (question: string, lexicon: Lexicon): RefusedProposal | u
       reason: 'write',
       message:
         'I can only read data, not change it: I never add, update or delete anything. Ask me a question about the data instead.',
+    };
+  }
+  if (secrets.some((pattern) => pattern.test(question))) {
+    return {
+      kind: 'refused',
+      message:
+        'I don’t show passwords, payment card numbers or other secrets. Ask me about the rest of the data instead.',
     };
   }
   if (rawSql.some((pattern) => pattern.test(question))) {
