@@ -10,7 +10,7 @@ import { lexiconFor } from '../builtin/lexicon.ts';
 import { periodAt } from '../builtin/periods.ts';
 import { tokenize } from '../builtin/tokens.ts';
 import { lexicalDatabase } from '../builtin/wordnet.ts';
-import { singular, splitIdentifier, stopwords } from '../builtin/words.ts';
+import { abbreviates, singular, splitIdentifier, stopwords } from '../builtin/words.ts';
 import { foldText, questionFillers, relationKey, relationNouns } from './word-links.ts';
 
 /** What of a relation's row is read without being named. */
@@ -33,17 +33,8 @@ const STATUS = /(?:^|_)(?:status|state|stage)$/i;
 const GROUPS_OF_PEOPLE = new Set(['staff', 'personnel', 'crew', 'workforce', 'team', 'people']);
 
 /** Whether `short` is the start of `word` or its letters in order, the first first ("cust", "acct"). */
-const shortFor = (short: string, word: string): boolean => {
-  if (short === word || (short.length >= 3 && word.startsWith(short))) return true;
-  if (short.length < 3 || short[0] !== word[0]) return false;
-  let at = 0;
-  for (const letter of short) {
-    at = word.indexOf(letter, at);
-    if (at < 0) return false;
-    at += 1;
-  }
-  return true;
-};
+const shortFor = (short: string, word: string): boolean =>
+  short === word || (short.length >= 3 && word.startsWith(short)) || abbreviates(short, word);
 
 const byLexicon = new WeakMap<object, Map<string, RowColumns>>();
 
