@@ -188,15 +188,18 @@ const examples = (lexicon: Lexicon): string[] => {
 
 export const conversation = (question: string, lexicon: Lexicon): ConversationalProposal | undefined => {
   const text = question.trim();
-  const tables = mainRelations(lexicon).map((relation) => relation.other);
-  const about =
-    tables.length > 0
+  // What it can answer about, with examples: worked out only for the questions that show it.
+  const about = (): string => {
+    const tables = mainRelations(lexicon).map((relation) => relation.other);
+    return tables.length > 0
       ? `I can answer questions about ${joinAnd(tables)}.`
       : 'This database has no tables I can read yet.';
-  const sample = examples(lexicon);
-  const tryThis =
-    sample.length > 0 ? ` For example: ${sample.map((example) => `“${example}”`).join(', ')}.` : '';
-  if (greeting.test(text)) return { kind: 'conversational', message: `Hello! ${about}${tryThis}` };
+  };
+  const tryThis = (): string => {
+    const sample = examples(lexicon);
+    return sample.length > 0 ? ` For example: ${sample.map((example) => `“${example}”`).join(', ')}.` : '';
+  };
+  if (greeting.test(text)) return { kind: 'conversational', message: `Hello! ${about()}${tryThis()}` };
   if (thanks.test(text))
     return { kind: 'conversational', message: 'You’re welcome! Ask me anything else about your data.' };
   if (goodbye.test(text))
@@ -207,7 +210,7 @@ export const conversation = (question: string, lexicon: Lexicon): Conversational
   if (capabilities.test(text)) {
     return {
       kind: 'conversational',
-      message: `${about} Ask in plain words: counts, lists with filters, totals and averages, breakdowns per group, top lists and periods like “last month”.${tryThis}`,
+      message: `${about()} Ask in plain words: counts, lists with filters, totals and averages, breakdowns per group, top lists and periods like “last month”.${tryThis()}`,
     };
   }
   return undefined;

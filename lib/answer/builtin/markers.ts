@@ -18,7 +18,7 @@ import {
   unitPhrases,
   unitWords,
 } from './phrases.ts';
-import type { CompareOp, Entry, Lexicon, MentionOf, Token } from './types.ts';
+import type { ColumnInfo, CompareOp, Entry, Lexicon, MentionOf, Token } from './types.ts';
 import { lexicalDatabase } from './wordnet.ts';
 import { abbreviates, numberWord, phraseKey, singular } from './words.ts';
 
@@ -35,14 +35,29 @@ const phraseAt = (tokens: readonly Token[], index: number, words: readonly strin
   return index + words.length;
 };
 
+/** Phrases split into their words once, not at every token of every question. */
+const splitPhrases = new Map<string, readonly string[]>();
+const wordsOfPhrase = (phrase: string): readonly string[] => {
+  let words = splitPhrases.get(phrase);
+  if (!words) {
+    words = phrase.split(' ');
+    splitPhrases.set(phrase, words);
+  }
+  return words;
+};
+
 /** The first of `phrases` (space-separated words) found at `index`. */
 export const firstPhraseAt = (
   tokens: readonly Token[],
   index: number,
   phrases: readonly string[],
 ): { phrase: string; end: number } | undefined => {
+  const first = wordAt(tokens, index);
+  if (first === undefined) return undefined;
   for (const phrase of phrases) {
-    const end = phraseAt(tokens, index, phrase.split(' '));
+    const words = wordsOfPhrase(phrase);
+    if (words[0] !== first) continue;
+    const end = phraseAt(tokens, index, words);
     if (end !== undefined) return { phrase, end };
   }
   return undefined;
@@ -327,56 +342,79 @@ export const longestSchemaAt = (
   return undefined;
 };
 
+/** A column's name word said in full: its own word, or one it abbreviates ("pay" of payment). */
+const wordOf = (part: string, said: string, written: string, alone: boolean): 'own' | 'short' | 'other' => {
+  if (singular(part) === said) return 'own';
+  // One word alone only as a prefix of four letters or more ("frequency" → freq).
+  const short = (word: string): boolean =>
+    alone
+      ? part.length >= 4 && part.length >= word.length * 0.4 && word.startsWith(part)
+      : abbreviates(part, word);
+  return short(said) || short(written) ? 'short' : 'other';
+};
+
+/** Columns that may be said in 1, 2 or 3 words, by the initials of those words, per lexicon. */
+const byInitials = new WeakMap<Lexicon, Map<string, { table: string; column: ColumnInfo }[]>>();
+const columnsByInitials = (lexicon: Lexicon): Map<string, { table: string; column: ColumnInfo }[]> => {
+  let index = byInitials.get(lexicon);
+  if (!index) {
+    index = new Map();
+    for (const relation of lexicon.relations.values()) {
+      for (const column of relation.columns) {
+        if (column.key) continue;
+        for (let size = 1; size <= Math.min(3, column.words.length); size += 1) {
+          // (A unit or time word after the words said is not said: pay_terms_days.)
+          const unsaid = column.words.slice(size);
+          if (unsaid.some((word) => !trailingTimeWords.has(singular(word)) && !unitWords.has(word))) continue;
+          const key = column.words
+            .slice(0, size)
+            .map((word) => word[0])
+            .join('');
+          index.set(key, [...(index.get(key) ?? []), { table: relation.key, column }]);
+        }
+      }
+    }
+    byInitials.set(lexicon, index);
+  }
+  return index;
+};
+
 /**
  * Words that say a column whose name abbreviates them ("payment method" → pay_method, "payment
  * terms" → pay_terms_days: a unit or time word after them is not said; "frequency" → freq), each
  * word the column's own or abbreviated by it, not all its own; one word only by a prefix of four
- * letters or more.
+ * letters or more. Only the columns whose words begin with the same letters are tried.
  */
 export const abbreviatedColumnAt = (
   lexicon: Lexicon,
   tokens: readonly Token[],
   index: number,
 ): MentionOf<'schema'> | undefined => {
+  const columns = columnsByInitials(lexicon);
   for (const size of [3, 2, 1]) {
-    const said: string[] = [];
     /** The words as written, lower case ("years" abbreviated yrs, though its singular is "year"). */
     const written: string[] = [];
     for (let offset = 0; offset < size; offset += 1) {
       const token = tokens[index + offset];
       if (token?.kind !== 'word') break;
       written.push(token.text.toLowerCase());
-      said.push(singular(token.text.toLowerCase()));
     }
-    if (said.length < size) continue;
+    if (written.length < size) continue;
+    const said = written.map(singular);
+    const candidates = columns.get(written.map((word) => word[0]).join('')) ?? [];
+    if (candidates.length === 0) continue;
     // One word alone: a dictionary word the index does not already know ("frequency", not a
     // value "distributors" or a typo "scholarhsips").
     if (size === 1 && (lexicon.phrases.has(phraseKey(said)) || !lexicalDatabase()?.readings(said[0]!).length))
       continue;
-    const entries: Entry[] = [];
-    for (const relation of lexicon.relations.values()) {
-      for (const column of relation.columns) {
-        if (column.key || column.words.length < size) continue;
-        const unsaid = column.words.slice(size);
-        if (unsaid.some((word) => !trailingTimeWords.has(singular(word)) && !unitWords.has(word))) continue;
-        // (One word alone only as a prefix of four letters or more: "frequency" → freq.)
-        const short = (part: string, word: string): boolean =>
-          size > 1
-            ? abbreviates(part, word)
-            : part.length >= 4 && part.length >= word.length * 0.4 && word.startsWith(part);
-        const own = column.words
-          .slice(0, size)
-          .map((part, at) =>
-            singular(part) === said[at]
-              ? 'own'
-              : short(part, said[at]!) || short(part, written[at]!)
-                ? 'short'
-                : 'other',
-          );
-        if (own.includes('other') || !own.includes('short')) continue;
-        entries.push({ kind: 'column', table: relation.key, column: column.name, rank: 2 });
-      }
-    }
+    const entries: Entry[] = candidates.flatMap(({ table, column }) => {
+      const words = column.words
+        .slice(0, size)
+        .map((part, at) => wordOf(part, said[at]!, written[at]!, size === 1));
+      return words.includes('other') || !words.includes('short')
+        ? []
+        : [{ kind: 'column' as const, table, column: column.name, rank: 2 }];
+    });
     if (entries.length > 0)
       return { kind: 'schema', text: said.join(' '), entries, at: index, end: index + size };
   }
