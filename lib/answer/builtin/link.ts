@@ -19,6 +19,7 @@
 // Links carry their source and score; the description of an answer names every word read through
 // a synonym or a typo, so that the user sees what was understood.
 import { relationsByDescribedName } from './described.ts';
+import { VERB_PARTICLES } from './phrases.ts';
 import type { Entry, Lexicon, Link, LinkSource } from './types.ts';
 import { unitSaid } from './units.ts';
 import { type LexicalDatabase, lexicalDatabase, type WordClass } from './wordnet.ts';
@@ -98,7 +99,9 @@ export const compoundLink = (lexicon: Lexicon, link: Link, next: string): Entry[
 export const joinedLink = (lexicon: Lexicon, first: string, second: string): Link | undefined => {
   const phrase = singular(`${first}${second}`);
   const entries = linkable(lexicon.phrases.get(phrase));
-  return entries.length > 0 ? { entries, source: 'joined', phrase, score: SCORES.joined } : undefined;
+  return entries.length > 0
+    ? { entries, source: 'joined', phrase, score: SCORES.joined, span: 2 }
+    : undefined;
 };
 
 const typoLink = (lexicon: Lexicon, word: string): Link | undefined => {
@@ -348,18 +351,24 @@ const statesOfVerb = (
   return [...found.values()];
 };
 
+/** The link of the state values a verb says, over `span` words, if it says any. */
+const stateLink = (entries: Entry[], span?: number): Link | undefined => {
+  const [first] = entries;
+  if (first?.kind !== 'value') return undefined;
+  return {
+    entries,
+    source: 'form',
+    phrase: first.value.toLowerCase(),
+    score: SCORES.form,
+    ...(span === undefined ? {} : { span }),
+  };
+};
+
 /** An inflected verb that says a state a column holds in another form ("voided" → 'void'). */
 const formLink = (lexicon: Lexicon, database: LexicalDatabase, word: string): Link | undefined => {
   const verb = verbOf(database, word);
-  if (verb === undefined) return undefined;
-  const entries = statesOfVerb(lexicon, database, verb, word);
-  const [first] = entries;
-  if (first?.kind !== 'value') return undefined;
-  return { entries, source: 'form', phrase: first.value.toLowerCase(), score: SCORES.form };
+  return verb === undefined ? undefined : stateLink(statesOfVerb(lexicon, database, verb, word));
 };
-
-/** Particles of phrasal verbs ("called off", "turned away", "written off"). */
-const PARTICLES = new Set(['off', 'away', 'out', 'down', 'up', 'through', 'back', 'ahead', 'over', 'in']);
 
 /**
  * An inflected phrasal verb that says a state ("called off" → call off → cancel → 'cancelled',
@@ -367,15 +376,12 @@ const PARTICLES = new Set(['off', 'away', 'out', 'down', 'up', 'through', 'back'
  */
 export const phrasalLink = (lexicon: Lexicon, first: string, second: string): Link | undefined => {
   const database = lexicalDatabase();
-  if (!database || !PARTICLES.has(second)) return undefined;
+  if (!database || !VERB_PARTICLES.has(second)) return undefined;
   const verb = verbOf(database, first);
   if (verb === undefined) return undefined;
   const phrasal = `${verb} ${second}`;
   if (!database.readings(phrasal).some((reading) => reading.wordClass === 'v')) return undefined;
-  const entries = statesOfVerb(lexicon, database, phrasal, `${first} ${second}`);
-  const [found] = entries;
-  if (found?.kind !== 'value') return undefined;
-  return { entries, source: 'form', phrase: found.value.toLowerCase(), score: SCORES.form, span: 2 };
+  return stateLink(statesOfVerb(lexicon, database, phrasal, `${first} ${second}`), 2);
 };
 
 /** A word of the question the index does not know, linked to the schema when it can be. */

@@ -140,6 +140,20 @@ export const dimensionWords = {
   length: new Set(['length', 'duration']),
 } as const;
 /** Words of a column that rates rows ("highest-rated"). */
+/** Phrase knowledge: particles of phrasal verbs ("called off", "turned away", "written off"). */
+export const VERB_PARTICLES = new Set([
+  'off',
+  'away',
+  'out',
+  'down',
+  'up',
+  'through',
+  'back',
+  'ahead',
+  'over',
+  'in',
+]);
+
 /** Phrase knowledge: words of dates and periods, which name no one date column ("this month", "due date"). */
 export const CALENDAR_WORDS = new Set(
   `date dt time ts timestamp datetime day days week weeks month months year years quarter quarters

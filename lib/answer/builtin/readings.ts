@@ -159,6 +159,27 @@ export const partOfName = (lexicon: Lexicon, word: string): string[] => {
 };
 
 /**
+ * Relations `question` names by their name, singular or plural ("client invoices"), or, with
+ * `byLastWord`, by its last word too ("invoices").
+ */
+const relationsNamedIn = (lexicon: Lexicon, question: string, byLastWord = false): RelationInfo[] => {
+  const lower = question.toLowerCase();
+  const said = byLastWord
+    ? new Set(
+        lower
+          .split(/[^\p{L}\p{N}]+/u)
+          .filter(Boolean)
+          .map(singular),
+      )
+    : undefined;
+  return [...lexicon.relations.values()].filter(
+    (relation) =>
+      [relation.other, relation.one].some((name) => new RegExp(`\\b${escapeRegExp(name)}\\b`).test(lower)) ||
+      (said?.has(singular(relation.one.split(' ').at(-1) ?? relation.one)) ?? false),
+  );
+};
+
+/**
  * Columns whose name has the word as one of its words but not as its last ("vat" of vat_amt,
  * "net" of net_amt, "notice" of notice_wks): of the relations the question names when any of
  * theirs has it, else of all. One display per column name, so a word both relations share reads once.
@@ -166,8 +187,6 @@ export const partOfName = (lexicon: Lexicon, word: string): string[] => {
 export const partOfColumn = (lexicon: Lexicon, question: string, word: string): string[] => {
   const base = singular(word);
   if (base.length < 3) return [];
-  const lower = question.toLowerCase();
-  const relations = [...lexicon.relations.values()];
   const matching = (relation: RelationInfo): string[] =>
     relation.columns
       .filter(
@@ -179,19 +198,9 @@ export const partOfColumn = (lexicon: Lexicon, question: string, word: string): 
       )
       .map((column) => column.display);
   // Named: by its name or the last word of it ("invoices" of client invoices).
-  const said = new Set(
-    lower
-      .split(/[^\p{L}\p{N}]+/u)
-      .filter(Boolean)
-      .map(singular),
-  );
-  const named = relations.filter(
-    (relation) =>
-      [relation.other, relation.one].some((name) => new RegExp(`\\b${escapeRegExp(name)}\\b`).test(lower)) ||
-      said.has(singular(relation.one.split(' ').at(-1) ?? relation.one)),
-  );
+  const named = relationsNamedIn(lexicon, question, true);
   const inNamed = [...new Set(named.flatMap(matching))];
-  return inNamed.length > 0 ? inNamed : [...new Set(relations.flatMap(matching))];
+  return inNamed.length > 0 ? inNamed : [...new Set([...lexicon.relations.values()].flatMap(matching))];
 };
 
 /** Columns whose description uses the word. */
@@ -249,12 +258,8 @@ const correction = (lexicon: Lexicon, word: string): string | undefined => {
 
 /** Place columns of the relations the question names (or of every relation when it names none). */
 const placeColumns = (lexicon: Lexicon, question: string): string[] => {
-  const lower = question.toLowerCase();
-  const relations = [...lexicon.relations.values()];
-  const named = relations.filter((relation) =>
-    [relation.other, relation.one].some((name) => new RegExp(`\\b${escapeRegExp(name)}\\b`).test(lower)),
-  );
-  return (named.length > 0 ? named : relations).flatMap((relation) =>
+  const named = relationsNamedIn(lexicon, question);
+  return (named.length > 0 ? named : [...lexicon.relations.values()]).flatMap((relation) =>
     relation.columns
       .filter(
         (column) => !column.key && !column.numeric && column.words.some((w) => PLACE_COLUMN_WORDS.has(w)),

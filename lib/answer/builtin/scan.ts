@@ -27,6 +27,7 @@ import {
   RATE_UNITS,
   timeAdverbs,
   unitWords,
+  VERB_PARTICLES,
 } from './phrases.ts';
 import { lightVerbAt } from './roles.ts';
 import type { Entry, Lexicon, Mention, MentionOf, Token } from './types.ts';
@@ -152,9 +153,7 @@ export const scan = (lexicon: Lexicon, given: readonly Token[], now: Date): Ment
   };
   while (index < tokens.length) {
     const token = tokens[index]!;
-    const following = tokens[index + 1];
-    /** The next word, lower case ("called off" is no name's "called"). */
-    const wordAfter = following?.kind === 'word' ? following.text.toLowerCase() : undefined;
+    const next = tokens[index + 1];
     if (token.kind === 'break') {
       index += 1;
       continue;
@@ -281,7 +280,11 @@ export const scan = (lexicon: Lexicon, given: readonly Token[], now: Date): Ment
       push({ kind: 'direction', dir: directionWords[word], at: index, end: index + 1 });
     } else if (anaphora.has(word)) {
       push({ kind: 'anaphora', word, at: index, end: index + 1 });
-    } else if (/^(named|called|titled)$/.test(word) && !(word === 'called' && wordAfter === 'off')) {
+    } else if (
+      /^(named|called|titled)$/.test(word) &&
+      // ("called off", "called in": a phrasal verb, not a name after it.)
+      !(next?.kind === 'word' && VERB_PARTICLES.has(next.text))
+    ) {
       push({ kind: 'named', at: index, end: index + 1 });
     } else if (/^(cost|costs|costing|priced|pricing)$/.test(word)) {
       push({ kind: 'cost', at: index, end: index + 1 });
@@ -296,7 +299,6 @@ export const scan = (lexicon: Lexicon, given: readonly Token[], now: Date): Ment
       index += 1;
     } else {
       const flag = negatedFlag(lexicon, word);
-      const next = tokens[index + 1];
       const joined =
         next?.kind === 'word'
           ? (joinedLink(lexicon, word, next.text) ?? phrasalLink(lexicon, word, next.text.toLowerCase()))
@@ -310,7 +312,7 @@ export const scan = (lexicon: Lexicon, given: readonly Token[], now: Date): Ment
       } else if (link) {
         // "machine hires": the linked relation's name and the next word make another name.
         const compound =
-          link.source !== 'joined' && link.span === undefined && next?.kind === 'word'
+          link.span === undefined && next?.kind === 'word'
             ? compoundLink(lexicon, link, next.text)
             : undefined;
         if (compound && next?.kind === 'word') {
@@ -323,7 +325,7 @@ export const scan = (lexicon: Lexicon, given: readonly Token[], now: Date): Ment
             end: index + 2,
           });
         } else {
-          const end = index + (link.source === 'joined' ? 2 : (link.span ?? 1));
+          const end = index + (link.span ?? 1);
           const said = tokens
             .slice(index, end)
             .flatMap((taken) => (taken.kind === 'word' ? [taken.text] : []));

@@ -126,7 +126,7 @@ export interface Link {
   /** The schema phrase the word was read as ("customer"). */
   phrase: string;
   score: number;
-  /** Words of the question it takes, when more than one ("called off"). */
+  /** Words of the question it takes, when more than one ("check ins", "called off"). */
   span?: number;
 }
 
